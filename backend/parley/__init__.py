@@ -1,0 +1,1 @@
+"""Parley: a chat hub where people and AI agents work on the same tasks."""

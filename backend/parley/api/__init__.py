@@ -1,0 +1,1 @@
+"""HTTP routes: thin wrappers that parse, authorise, call a service and shape the reply."""

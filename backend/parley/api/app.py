@@ -1,0 +1,73 @@
+"""The FastAPI app and its lifespan: the one place process-wide resources are made."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
+
+from agents.models.interface import Model
+from fastapi import FastAPI
+
+from parley.api import errors, routes_auth, routes_chat, routes_conversations, routes_tasks
+from parley.assistant.mcp_bridge import InProcessTools
+from parley.assistant.models import resolve_model
+from parley.assistant.runner import Assistant
+from parley.config import Settings, get_settings
+from parley.db import Database, make_engine, resolve_database_url
+from parley.limits import RateLimiter
+from parley.tools.identity import from_request_meta
+from parley.tools.server import build_server
+
+log = logging.getLogger(__name__)
+
+SHUTDOWN_GRACE_SECONDS = 30
+
+
+def create_app(
+    settings: Settings | None = None, *, database_url: str | None = None, model: Model | None = None
+) -> FastAPI:
+    """`database_url` wins over the settings (the CLI resolves the embedded one first);
+    `model` replaces the configured one (tests pass a scripted model)."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with AsyncExitStack() as stack:
+            url = database_url
+            if url is None:
+                url, embedded = await resolve_database_url(settings)
+                if embedded is not None:
+                    stack.callback(embedded.stop)
+            db = Database(make_engine(url, pool_size=settings.db_pool_size))
+            stack.push_async_callback(db.dispose)
+            tools = InProcessTools(build_server(db=db, resolve_user=from_request_meta))
+            await tools.connect()
+            stack.push_async_callback(tools.cleanup)
+            app.state.settings = settings
+            app.state.db = db
+            app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
+            app.state.limiter = RateLimiter(settings.rate_limit_per_minute)
+            app.state.turn_tasks = set()
+            stack.push_async_callback(_drain, app.state.turn_tasks)
+            yield
+
+    app = FastAPI(
+        title="Parley API",
+        version="0.1.0",
+        description="Chat with a task assistant; every turn is stored in PostgreSQL.",
+        lifespan=lifespan,
+    )
+    errors.install(app)
+    for module in (routes_auth, routes_chat, routes_tasks, routes_conversations):
+        app.include_router(module.router)
+    return app
+
+
+async def _drain(tasks: set[asyncio.Task[Any]]) -> None:
+    """Let in-flight turns store their replies before the database goes away."""
+    if tasks:
+        log.info("waiting for %d turn(s) to finish", len(tasks))
+        await asyncio.wait(set(tasks), timeout=SHUTDOWN_GRACE_SECONDS)

@@ -1,0 +1,57 @@
+"""Dependencies as `Annotated` aliases: routes declare what they need, never how to get it."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, Path, Request
+
+from parley.assistant.runner import Assistant
+from parley.auth import bearer_token, verify_token
+from parley.config import Settings
+from parley.db import Database
+from parley.errors import Forbidden
+from parley.limits import RateLimiter
+
+
+def _settings(request: Request) -> Settings:
+    settings: Settings = request.app.state.settings
+    return settings
+
+
+def _db(request: Request) -> Database:
+    db: Database = request.app.state.db
+    return db
+
+
+def _assistant(request: Request) -> Assistant:
+    assistant: Assistant = request.app.state.assistant
+    return assistant
+
+
+def _limiter(request: Request) -> RateLimiter:
+    limiter: RateLimiter = request.app.state.limiter
+    return limiter
+
+
+SettingsDep = Annotated[Settings, Depends(_settings)]
+DbDep = Annotated[Database, Depends(_db)]
+AssistantDep = Annotated[Assistant, Depends(_assistant)]
+LimiterDep = Annotated[RateLimiter, Depends(_limiter)]
+
+
+def _token_user(settings: SettingsDep, authorization: Annotated[str | None, Header()] = None) -> str:
+    return verify_token(secret=settings.auth_secret, token=bearer_token(authorization))
+
+
+TokenUser = Annotated[str, Depends(_token_user)]
+
+
+def _path_user(user_id: Annotated[str, Path(max_length=64)], token_user: TokenUser) -> str:
+    """The path's user, which must be the token's: nobody acts for someone else."""
+    if user_id != token_user:
+        raise Forbidden("This token belongs to another user")
+    return user_id
+
+
+CurrentUser = Annotated[str, Depends(_path_user)]

@@ -1,0 +1,76 @@
+"""Conversations and their stored messages."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Response
+
+from parley import conversations
+from parley.api.deps import CurrentUser, DbDep
+from parley.api.errors import AUTHED, ERRORS
+from parley.conversations import ConversationSummary
+from parley.models import ConversationMode
+from parley.schemas import ConversationCreate, ConversationOut, ConversationPatch, MessageOut
+
+router = APIRouter(prefix="/api/{user_id}/conversations", tags=["conversations"])
+
+
+def _out(summary: ConversationSummary) -> ConversationOut:
+    c = summary.conversation
+    assert c.id is not None
+    return ConversationOut(
+        id=c.id, title=c.title, mode=c.mode, version=c.version, created_at=c.created_at,
+        updated_at=c.updated_at, preview=summary.preview, last_message_at=summary.last_message_at,
+    )
+
+
+@router.get("", response_model=list[ConversationOut], responses=ERRORS(*AUTHED))
+async def list_conversations(user_id: CurrentUser, db: DbDep) -> list[ConversationOut]:
+    """Newest activity first, each with a preview of its last message."""
+    return [_out(s) for s in await conversations.list_conversations(db, user_id=user_id)]
+
+
+@router.post("", response_model=ConversationOut, status_code=201, responses=ERRORS(*AUTHED))
+async def create_conversation(body: ConversationCreate, user_id: CurrentUser, db: DbDep) -> ConversationOut:
+    created = await conversations.create_conversation(
+        db, user_id=user_id, mode=ConversationMode(body.mode), title=body.title
+    )
+    assert created.id is not None
+    return _out(await conversations.get_conversation(db, user_id=user_id, conversation_id=created.id))
+
+
+@router.get("/{conversation_id}", response_model=ConversationOut, responses=ERRORS(*AUTHED))
+async def get_conversation(conversation_id: int, user_id: CurrentUser, db: DbDep) -> ConversationOut:
+    return _out(await conversations.get_conversation(db, user_id=user_id, conversation_id=conversation_id))
+
+
+@router.patch("/{conversation_id}", response_model=ConversationOut, responses=ERRORS(*AUTHED))
+async def rename_conversation(
+    conversation_id: int, body: ConversationPatch, user_id: CurrentUser, db: DbDep
+) -> ConversationOut:
+    await conversations.rename_conversation(
+        db, user_id=user_id, conversation_id=conversation_id, title=body.title
+    )
+    return _out(await conversations.get_conversation(db, user_id=user_id, conversation_id=conversation_id))
+
+
+@router.delete("/{conversation_id}", status_code=204, responses=ERRORS(*AUTHED))
+async def delete_conversation(conversation_id: int, user_id: CurrentUser, db: DbDep) -> Response:
+    await conversations.delete_conversation(db, user_id=user_id, conversation_id=conversation_id)
+    return Response(status_code=204)
+
+
+@router.get("/{conversation_id}/messages", response_model=list[MessageOut], responses=ERRORS(*AUTHED))
+async def list_messages(
+    conversation_id: int,
+    user_id: CurrentUser,
+    db: DbDep,
+    after: Annotated[int | None, Query(ge=0, description="Only messages with a larger id")] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> list[MessageOut]:
+    """Ascending by id: the last `limit` without `after`, else the first `limit` after it."""
+    found = await conversations.list_messages(
+        db, user_id=user_id, conversation_id=conversation_id, after=after, limit=limit
+    )
+    return [MessageOut.model_validate(m) for m in found]

@@ -1,0 +1,287 @@
+"""The offline model: deterministic, free, and good enough to drive the real tools.
+
+It reads plain task commands from the newest user message, asks for the matching tool
+call, then turns the tool's result into a short sentence. Anything else gets a help text.
+It goes through the real agent runner, so everything around it is exercised for real.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+from agents.items import ModelResponse, TResponseInputItem, TResponseOutputItem, TResponseStreamEvent
+from agents.models.interface import Model
+from agents.usage import Usage
+from openai.types.responses import (
+    Response,
+    ResponseCompletedEvent,
+    ResponseCreatedEvent,
+    ResponseFunctionToolCall,
+    ResponseOutputItemAddedEvent,
+    ResponseOutputItemDoneEvent,
+    ResponseOutputMessage,
+    ResponseOutputText,
+    ResponseTextDeltaEvent,
+)
+
+HELP = (
+    "I'm Parley's offline assistant. I understand plain task commands, for example: "
+    '"add a task to buy milk", "list my tasks", "show my pending tasks", '
+    '"mark task 3 as done", "delete task 2", "rename task 1 to call mom", '
+    '"update task 1 description to use oat milk".'
+)
+
+
+@dataclass(frozen=True)
+class Intent:
+    tool: str
+    arguments: dict[str, Any]
+
+
+_ID = r"(?:task\s*)?#?(\d+)"
+_PATTERNS: list[tuple[re.Pattern[str], Any]] = [
+    (
+        re.compile(rf"^(?:please\s+)?(?:mark|set)\s+{_ID}\s+(?:as\s+)?(?:done|complete|completed|finished)$"),
+        lambda m: Intent("complete_task", {"task_id": int(m[1])}),
+    ),
+    (
+        re.compile(rf"^(?:please\s+)?(?:complete|finish|check off|tick off)\s+{_ID}$"),
+        lambda m: Intent("complete_task", {"task_id": int(m[1])}),
+    ),
+    (
+        re.compile(r"^task\s*#?(\d+)\s+is\s+(?:done|complete|completed|finished)$"),
+        lambda m: Intent("complete_task", {"task_id": int(m[1])}),
+    ),
+    (
+        re.compile(rf"^(?:please\s+)?(?:delete|remove|drop)\s+{_ID}$"),
+        lambda m: Intent("delete_task", {"task_id": int(m[1])}),
+    ),
+    (
+        re.compile(
+            rf"^(?:please\s+)?(?:update|set|change)\s+{_ID}(?:'s)?\s+description\s+(?:to|:)\s*(.+)$",
+            re.S,
+        ),
+        lambda m: Intent("update_task", {"task_id": int(m[1]), "description": m[2].strip()}),
+    ),
+    (
+        re.compile(
+            rf"^(?:please\s+)?(?:rename|retitle)\s+{_ID}\s+(?:to|as)\s+(.+)$|"
+            rf"^(?:please\s+)?(?:update|change|set)\s+{_ID}(?:'s)?\s+(?:title\s+)?to\s+(.+)$",
+            re.S,
+        ),
+        lambda m: Intent(
+            "update_task",
+            {"task_id": int(m[1] or m[3]), "title": (m[2] or m[4]).strip()},
+        ),
+    ),
+    (
+        re.compile(
+            r"^(?:please\s+)?(?:can you\s+)?(?:add|create|new)\s+(?:a\s+)?(?:new\s+)?(?:task|todo|to-do)"
+            r"(?:\s+to|\s*:|\s+-)?\s+(.+)$|^(?:please\s+)?remind me to\s+(.+)$",
+            re.S,
+        ),
+        lambda m: Intent("add_task", {"title": (m[1] or m[2]).strip()}),
+    ),
+    (
+        re.compile(r"\b(pending|open|remaining|unfinished|incomplete|left|to do|todo)\b.*\btasks?\b|"
+                   r"\btasks?\b.*\b(pending|open|remaining|unfinished|incomplete|left)\b"),
+        lambda m: Intent("list_tasks", {"status": "pending"}),
+    ),
+    (
+        re.compile(r"^what (?:have|did) i (?:complete|completed|finish|finished|done)\b|"
+                   r"\b(completed|finished|done)\s+tasks\b"),
+        lambda m: Intent("list_tasks", {"status": "completed"}),
+    ),
+    (
+        re.compile(r"^(?:please\s+)?(?:list|show|display|what are|what's on|whats on|see)\b.*\b(?:tasks?|to-?dos?|list)\b"),
+        lambda m: Intent("list_tasks", {"status": "all"}),
+    ),
+]
+
+
+def parse(text: str) -> Intent | None:
+    """The tool call a plain command asks for, or None when it is not one."""
+    cleaned = " ".join(text.strip().split())
+    cleaned = re.sub(r"[.!?]+$", "", cleaned).strip()
+    lowered = cleaned.lower()
+    for pattern, build in _PATTERNS:
+        match = pattern.search(lowered)
+        if match is None:
+            continue
+        intent: Intent = build(match)
+        # Titles and descriptions keep the person's own casing: re-cut them from the original.
+        for key in ("title", "description"):
+            if key in intent.arguments:
+                value = intent.arguments[key]
+                start = lowered.rfind(value)
+                intent.arguments[key] = cleaned[start : start + len(value)] if start >= 0 else value
+        return intent
+    return None
+
+
+def _text_of(item: Any) -> str:
+    content = item.get("content") if isinstance(item, dict) else None
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return " ".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
+    return ""
+
+
+def _output_json(output: Any) -> Any:
+    if isinstance(output, list):
+        output = "".join(str(p.get("text", "")) for p in output if isinstance(p, dict))
+    if isinstance(output, dict) and "text" in output:
+        output = output["text"]
+    try:
+        return json.loads(output) if isinstance(output, str) else output
+    except json.JSONDecodeError:
+        return {"error": str(output)}
+
+
+def describe(tool: str, arguments: dict[str, Any], result: Any) -> str:
+    """One plain sentence saying what a tool call did."""
+    if not isinstance(result, dict):
+        return "Done."
+    if "error" in result:
+        return f"I couldn't do that: {result['error']}"
+    title = result.get("title", "")
+    task_id = result.get("task_id")
+    if tool == "add_task":
+        return f"Added task #{task_id} '{title}'."
+    if tool == "complete_task":
+        return f"Marked task #{task_id} '{title}' as done."
+    if tool == "delete_task":
+        return f"Deleted task #{task_id} '{title}'."
+    if tool == "update_task":
+        if "title" in arguments:
+            return f"Renamed task #{task_id} to '{title}'."
+        return f"Updated the description of task #{task_id} '{title}'."
+    if tool == "list_tasks":
+        status = arguments.get("status", "all")
+        found = result.get("tasks", [])
+        if not found:
+            return {
+                "pending": "You have no pending tasks.",
+                "completed": "You haven't completed any tasks yet.",
+            }.get(status, "You have no tasks yet.")
+        heading = {"pending": "Your pending tasks:", "completed": "Your completed tasks:"}.get(
+            status, "Your tasks:"
+        )
+        lines = [
+            f"- #{t['id']} {t['title']}" + (" (done)" if t.get("completed") and status == "all" else "")
+            for t in found
+        ]
+        return "\n".join([heading, *lines])
+    return "Done."
+
+
+def decide(input: str | list[TResponseInputItem], tool_names: set[str]) -> list[TResponseOutputItem]:
+    """The next output: a tool call for a fresh command, or the words after the tool ran."""
+    items: list[Any] = [{"role": "user", "content": input}] if isinstance(input, str) else list(input)
+    last_user = max(
+        (i for i, item in enumerate(items) if isinstance(item, dict) and item.get("role") == "user"),
+        default=-1,
+    )
+    calls: dict[str, tuple[str, dict[str, Any]]] = {}
+    results: list[str] = []
+    for item in items[last_user + 1 :]:
+        kind = item.get("type") if isinstance(item, dict) else getattr(item, "type", None)
+        if kind == "function_call":
+            calls[item["call_id"]] = (item["name"], json.loads(item.get("arguments") or "{}"))
+        elif kind == "function_call_output" and item["call_id"] in calls:
+            tool, arguments = calls[item["call_id"]]
+            results.append(describe(tool, arguments, _output_json(item["output"])))
+    if results:
+        return [_message(" ".join(results))]
+    intent = parse(_text_of(items[last_user])) if last_user >= 0 else None
+    if intent is None:
+        return [_message(HELP)]
+    if intent.tool not in tool_names:
+        return [_message(f"I can't use {intent.tool} here.")]
+    return [
+        ResponseFunctionToolCall(
+            id=f"fc_{uuid.uuid4().hex[:12]}",
+            call_id=f"call_{uuid.uuid4().hex[:12]}",
+            type="function_call",
+            name=intent.tool,
+            arguments=json.dumps(intent.arguments),
+        )
+    ]
+
+
+def _message(text: str) -> ResponseOutputMessage:
+    return ResponseOutputMessage(
+        id=f"msg_{uuid.uuid4().hex[:12]}",
+        type="message",
+        role="assistant",
+        status="completed",
+        content=[ResponseOutputText(type="output_text", text=text, annotations=[], logprobs=[])],
+    )
+
+
+def _response(output: list[TResponseOutputItem], status: str = "completed") -> Response:
+    return Response(
+        id=f"resp_{uuid.uuid4().hex[:12]}",
+        created_at=0,
+        model="offline",
+        object="response",
+        output=output,
+        tool_choice="auto",
+        tools=[],
+        top_p=None,
+        parallel_tool_calls=False,
+        status=status,  # type: ignore[arg-type]
+    )
+
+
+def _chunks(text: str) -> list[str]:
+    return re.findall(r"\S+\s*|\s+", text)
+
+
+class OfflineModel(Model):
+    def __init__(self, *, delay: float = 0.0) -> None:
+        self.delay = delay
+
+    async def _think(self) -> None:
+        if self.delay:
+            await asyncio.sleep(self.delay)
+
+    async def get_response(self, system_instructions: Any, input: Any, model_settings: Any, tools: Any,
+                           output_schema: Any, handoffs: Any, tracing: Any, **kwargs: Any) -> ModelResponse:
+        await self._think()
+        output = decide(input, {t.name for t in tools})
+        return ModelResponse(output=output, usage=Usage(), response_id=None)
+
+    async def stream_response(  # type: ignore[override]
+        self, system_instructions: Any, input: Any, model_settings: Any, tools: Any,
+        output_schema: Any, handoffs: Any, tracing: Any, **kwargs: Any,
+    ) -> AsyncIterator[TResponseStreamEvent]:
+        await self._think()
+        output = decide(input, {t.name for t in tools})
+        seq = 0
+        yield ResponseCreatedEvent(type="response.created", response=_response([], "in_progress"), sequence_number=seq)
+        for index, item in enumerate(output):
+            seq += 1
+            yield ResponseOutputItemAddedEvent(
+                type="response.output_item.added", item=item, output_index=index, sequence_number=seq
+            )
+            if isinstance(item, ResponseOutputMessage):
+                for chunk in _chunks(item.content[0].text):  # type: ignore[union-attr]
+                    seq += 1
+                    yield ResponseTextDeltaEvent(
+                        type="response.output_text.delta", item_id=item.id, output_index=index,
+                        content_index=0, delta=chunk, logprobs=[], sequence_number=seq,
+                    )
+            seq += 1
+            yield ResponseOutputItemDoneEvent(
+                type="response.output_item.done", item=item, output_index=index, sequence_number=seq
+            )
+        seq += 1
+        yield ResponseCompletedEvent(type="response.completed", response=_response(output), sequence_number=seq)

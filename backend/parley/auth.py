@@ -1,0 +1,53 @@
+"""Bearer JWTs (HS256): `sub` is the user, `exp` is required. No identity comes from anywhere else."""
+
+from __future__ import annotations
+
+import re
+import time
+
+import jwt
+
+from parley.errors import InvalidInput, Unauthorized
+
+ALGORITHM = "HS256"
+USER_ID_RE = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
+
+
+def validate_user_id(user_id: str) -> str:
+    if not USER_ID_RE.fullmatch(user_id):
+        raise InvalidInput(
+            "user_id must be 1-64 characters of letters, digits, '_', '.', '@' or '-'",
+            details=[{"field": "user_id"}],
+        )
+    return user_id
+
+
+def mint_token(*, secret: str, user_id: str, ttl_seconds: int) -> str:
+    validate_user_id(user_id)
+    now = int(time.time())
+    return jwt.encode({"sub": user_id, "iat": now, "exp": now + ttl_seconds}, secret, ALGORITHM)
+
+
+def verify_token(*, secret: str, token: str) -> str:
+    """The token's user id, or Unauthorized. Expired, unsigned or `exp`-less tokens all fail."""
+    try:
+        claims = jwt.decode(
+            token, secret, algorithms=[ALGORITHM], options={"require": ["sub", "exp"]}
+        )
+    except jwt.ExpiredSignatureError as exc:
+        raise Unauthorized("Token expired; sign in again") from exc
+    except jwt.PyJWTError as exc:
+        raise Unauthorized("Invalid token") from exc
+    sub = claims.get("sub")
+    if not isinstance(sub, str) or not USER_ID_RE.fullmatch(sub):
+        raise Unauthorized("Invalid token subject")
+    return sub
+
+
+def bearer_token(authorization: str | None) -> str:
+    if not authorization:
+        raise Unauthorized("Missing bearer token")
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("Authorization must be 'Bearer <token>'")
+    return token.strip()

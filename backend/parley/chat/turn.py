@@ -1,0 +1,127 @@
+"""One chat turn, start to finish (DESIGN §3). Knows nothing about HTTP."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from parley import conversations
+from parley.assistant.agent import TurnContext
+from parley.assistant.runner import Assistant, AssistantFailed, Emit
+from parley.chat.claim import claim_turn, complete_turn, release_turn
+from parley.config import Settings
+from parley.db import Database
+from parley.errors import InvalidInput, ModelFailed, TooLarge, TurnInProgress
+from parley.models import ConversationMode, Message, Role
+from parley.schemas import MessageOut
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class TurnResult:
+    conversation_id: int
+    response: str
+    tool_calls: list[dict[str, Any]]
+
+    def body(self) -> dict[str, Any]:
+        return {"conversation_id": self.conversation_id, "response": self.response, "tool_calls": self.tool_calls}
+
+
+def clean_message(message: str, *, max_chars: int) -> str:
+    text = message.strip() if isinstance(message, str) else ""
+    if not text:
+        raise InvalidInput("Message must not be empty", details=[{"field": "message"}])
+    if len(text) > max_chars:
+        raise TooLarge(f"Message is longer than {max_chars} characters", limit=max_chars)
+    return text
+
+
+def message_event(message: Message) -> dict[str, Any]:
+    return MessageOut.model_validate(message).model_dump(mode="json")
+
+
+@dataclass
+class StartedTurn:
+    """A claimed turn whose user message is safely stored; the reply is still to come."""
+
+    user_id: str
+    conversation_id: int
+    turn_id: str
+    user_message: Message
+    history: list[Message]
+
+
+async def start_turn(
+    *, db: Database, settings: Settings, user_id: str, conversation_id: int | None, message: str
+) -> StartedTurn:
+    """Validate, claim and store the user's message. Every refusal happens here, before
+    anything is stored (bar a new conversation's row) and before any model or tool runs."""
+    text = clean_message(message, max_chars=settings.max_message_chars)
+    if conversation_id is None:
+        created = await conversations.create_conversation(
+            db, user_id=user_id, mode=ConversationMode.chat, title=conversations.title_from(text)
+        )
+        assert created.id is not None
+        conversation_id = created.id
+    turn_id = await claim_turn(
+        db, user_id=user_id, conversation_id=conversation_id, ttl_seconds=settings.turn_timeout
+    )
+    try:
+        async with db.transaction() as session:
+            user_message = await conversations.append_message(
+                session, conversation_id=conversation_id, user_id=user_id, role=Role.user,
+                content=text, author=user_id,
+            )
+            history = await conversations.last_messages(
+                session, conversation_id=conversation_id, limit=settings.history_limit
+            )
+    except BaseException:
+        await release_turn(db, conversation_id=conversation_id, turn_id=turn_id)
+        raise
+    return StartedTurn(user_id, conversation_id, turn_id, user_message, history)
+
+
+async def finish_turn(
+    started: StartedTurn, *, db: Database, assistant: Assistant, settings: Settings, emit: Emit | None = None
+) -> TurnResult:
+    """Run the assistant and store its reply (or the error) and complete the turn."""
+    user_id, conversation_id, turn_id = started.user_id, started.conversation_id, started.turn_id
+    context = TurnContext(user_id=user_id, conversation_id=conversation_id)
+    try:
+        reply = await assistant.respond(
+            history=started.history, context=context, emit=emit, timeout=settings.turn_timeout * 0.9
+        )
+    except AssistantFailed as failure:
+        log.warning("turn failed in conversation %s: %s", conversation_id, failure.reason)
+        await _finish(
+            db, emit=emit, user_id=user_id, conversation_id=conversation_id, turn_id=turn_id,
+            content=f"Sorry, I couldn't answer that. {failure.reason}. You can try again.",
+            tool_calls=failure.partial.tool_calls, error=True,
+        )
+        raise ModelFailed(failure.reason, conversation_id=conversation_id) from failure
+    await _finish(
+        db, emit=emit, user_id=user_id, conversation_id=conversation_id, turn_id=turn_id,
+        content=reply.text, tool_calls=reply.tool_calls, error=False,
+    )
+    return TurnResult(conversation_id=conversation_id, response=reply.text, tool_calls=reply.tool_calls)
+
+
+async def _finish(
+    db: Database, *, emit: Emit | None, user_id: str, conversation_id: int, turn_id: str,
+    content: str, tool_calls: list[dict[str, Any]], error: bool,
+) -> None:
+    """Store the reply and complete the turn in one transaction: both happen or neither."""
+    async with db.transaction() as session:
+        stored = await conversations.append_message(
+            session, conversation_id=conversation_id, user_id=user_id, role=Role.assistant,
+            content=content, author="assistant", tool_calls=tool_calls or None, error=error,
+        )
+        if await complete_turn(session, conversation_id=conversation_id, turn_id=turn_id) is None:
+            # Our claim expired and another turn took the conversation: drop this reply.
+            raise TurnInProgress(
+                "This reply took too long and another turn has started", conversation_id=conversation_id
+            )
+    if emit is not None:
+        await emit("message", message_event(stored))

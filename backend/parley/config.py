@@ -1,0 +1,63 @@
+"""Settings: the only place Parley reads its environment."""
+
+from __future__ import annotations
+
+import secrets
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+# Used only when PARLEY_AUTH_SECRET is unset: tokens then die with the process, which is
+# what a local try-out wants and what a deployment must override.
+_EPHEMERAL_SECRET = secrets.token_urlsafe(32)
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="", extra="ignore", populate_by_name=True)
+
+    database_url: str | None = Field(default=None, alias="DATABASE_URL")
+    data_dir: Path = Field(default=Path(".parley"), alias="PARLEY_DATA_DIR")
+    auth_secret: str = Field(default=_EPHEMERAL_SECRET, alias="PARLEY_AUTH_SECRET")
+    dev_login: bool = Field(default=False, alias="PARLEY_DEV_LOGIN")
+    model: str | None = Field(default=None, alias="PARLEY_MODEL")
+    openai_api_key: str | None = Field(default=None, alias="OPENAI_API_KEY")
+    openai_base_url: str | None = Field(default=None, alias="OPENAI_BASE_URL")
+    history_limit: int = Field(default=50, ge=1, le=1000, alias="PARLEY_HISTORY_LIMIT")
+    max_message_chars: int = Field(default=16_000, ge=1, alias="PARLEY_MAX_MESSAGE_CHARS")
+    # A claimed turn that is not completed within this many seconds (the server died, say)
+    # stops blocking the conversation. The model run itself is cut off a little earlier.
+    turn_timeout: float = Field(default=120.0, gt=0, alias="PARLEY_TURN_TIMEOUT")
+    # Seconds the offline model waits before answering: lets benchmarks and crash tests
+    # stand in for a slow real model without calling one.
+    model_delay: float = Field(default=0.0, ge=0, alias="PARLEY_MODEL_DELAY")
+    token_ttl: int = Field(default=7 * 24 * 3600, gt=0, alias="PARLEY_TOKEN_TTL")
+    rate_limit_per_minute: int = Field(default=120, ge=0, alias="PARLEY_RATE_LIMIT_PER_MINUTE")
+    db_pool_size: int = Field(default=20, ge=1, alias="PARLEY_DB_POOL_SIZE")
+
+    @field_validator("database_url")
+    @classmethod
+    def _asyncpg_url(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        for prefix in ("postgresql://", "postgres://"):
+            if value.startswith(prefix):
+                return "postgresql+asyncpg://" + value[len(prefix) :]
+        return value
+
+    @property
+    def model_name(self) -> str:
+        """The model actually served: offline unless a key (or a local server) says otherwise."""
+        if self.model:
+            return self.model
+        return "gpt-4.1-mini" if self.openai_api_key else "offline"
+
+    @property
+    def offline_model(self) -> bool:
+        return self.model_name == "offline"
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

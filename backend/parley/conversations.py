@@ -1,0 +1,184 @@
+"""Conversations and their messages. Every query is scoped to the caller's user id."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from parley.db import Database
+from parley.errors import InvalidInput, NotFound
+from parley.models import Conversation, ConversationMode, Message, MessageKind, Role
+
+TITLE_MAX = 200
+NOTIFY_CHANNEL = "parley_messages"
+DEFAULT_TITLE = "New conversation"
+
+
+@dataclass
+class ConversationSummary:
+    conversation: Conversation
+    preview: str | None
+    last_message_at: datetime | None
+
+
+def title_from(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= 60 else flat[:57].rstrip() + "…"
+
+
+def clean_title(title: str) -> str:
+    cleaned = " ".join(title.split()) if isinstance(title, str) else ""
+    if not cleaned:
+        raise InvalidInput("Title must not be empty", details=[{"field": "title"}])
+    if len(cleaned) > TITLE_MAX:
+        raise InvalidInput(f"Title must be at most {TITLE_MAX} characters", details=[{"field": "title"}])
+    return cleaned
+
+
+async def create_conversation(
+    db: Database, *, user_id: str, mode: ConversationMode = ConversationMode.chat, title: str | None = None
+) -> Conversation:
+    conversation = Conversation(
+        user_id=user_id, mode=mode.value, title=clean_title(title) if title else DEFAULT_TITLE
+    )
+    async with db.transaction() as session:
+        session.add(conversation)
+    return conversation
+
+
+async def owned(session: AsyncSession, *, user_id: str, conversation_id: int) -> Conversation:
+    conversation = await session.get(Conversation, conversation_id)
+    if conversation is None or conversation.user_id != user_id:
+        raise NotFound(f"Conversation {conversation_id} not found", conversation_id=conversation_id)
+    return conversation
+
+
+async def get_conversation(db: Database, *, user_id: str, conversation_id: int) -> ConversationSummary:
+    async with db.session() as session:
+        await owned(session, user_id=user_id, conversation_id=conversation_id)
+    summaries = await _summaries(db, user_id=user_id, conversation_id=conversation_id)
+    return summaries[0]
+
+
+async def list_conversations(db: Database, *, user_id: str) -> list[ConversationSummary]:
+    return await _summaries(db, user_id=user_id)
+
+
+async def _summaries(
+    db: Database, *, user_id: str, conversation_id: int | None = None
+) -> list[ConversationSummary]:
+    last = (
+        sa.select(Message.content, Message.created_at)
+        .where(Message.conversation_id == Conversation.id)  # type: ignore[arg-type]
+        .order_by(Message.id.desc())  # type: ignore[union-attr]
+        .limit(1)
+        .lateral("last")
+    )
+    activity = sa.func.greatest(Conversation.updated_at, sa.func.coalesce(last.c.created_at, Conversation.updated_at))
+    query = (
+        sa.select(Conversation, last.c.content, last.c.created_at)
+        .outerjoin(last, sa.true())
+        .where(Conversation.user_id == user_id)  # type: ignore[arg-type]
+        .order_by(activity.desc(), Conversation.id.desc())  # type: ignore[union-attr]
+    )
+    if conversation_id is not None:
+        query = query.where(Conversation.id == conversation_id)  # type: ignore[arg-type]
+    async with db.session() as session:
+        rows = (await session.execute(query)).all()
+    return [
+        ConversationSummary(conversation=c, preview=_preview(content), last_message_at=at)
+        for c, content, at in rows
+    ]
+
+
+def _preview(content: str | None) -> str | None:
+    if content is None:
+        return None
+    flat = " ".join(content.split())
+    return flat if len(flat) <= 120 else flat[:117] + "…"
+
+
+async def rename_conversation(db: Database, *, user_id: str, conversation_id: int, title: str) -> None:
+    cleaned = clean_title(title)
+    async with db.transaction() as session:
+        conversation = await owned(session, user_id=user_id, conversation_id=conversation_id)
+        conversation.title = cleaned
+        conversation.updated_at = sa.func.now()  # type: ignore[assignment]
+
+
+async def delete_conversation(db: Database, *, user_id: str, conversation_id: int) -> None:
+    async with db.transaction() as session:
+        conversation = await owned(session, user_id=user_id, conversation_id=conversation_id)
+        await session.delete(conversation)
+
+
+async def list_messages(
+    db: Database, *, user_id: str, conversation_id: int, after: int | None = None, limit: int = 50
+) -> list[Message]:
+    async with db.session() as session:
+        await owned(session, user_id=user_id, conversation_id=conversation_id)
+        if after is None:
+            return await last_messages(session, conversation_id=conversation_id, limit=limit)
+        query = (
+            sa.select(Message)
+            .where(Message.conversation_id == conversation_id, Message.id > after)  # type: ignore[arg-type,operator]
+            .order_by(Message.id)  # type: ignore[arg-type]
+            .limit(limit)
+        )
+        return list((await session.scalars(query)).all())
+
+
+async def last_messages(session: AsyncSession, *, conversation_id: int, limit: int) -> list[Message]:
+    """The newest `limit` messages, oldest first; walks (conversation_id, id DESC) only."""
+    query = (
+        sa.select(Message)
+        .where(Message.conversation_id == conversation_id)  # type: ignore[arg-type]
+        .order_by(Message.id.desc())  # type: ignore[union-attr]
+        .limit(limit)
+    )
+    rows = list((await session.scalars(query)).all())
+    rows.reverse()
+    return rows
+
+
+async def append_message(
+    session: AsyncSession,
+    *,
+    conversation_id: int,
+    user_id: str,
+    role: Role,
+    content: str,
+    author: str | None = None,
+    kind: MessageKind = MessageKind.message,
+    tool_calls: list[dict[str, Any]] | None = None,
+    error: bool = False,
+    reply_to: int | None = None,
+    meta: dict[str, Any] | None = None,
+) -> Message:
+    """Insert a message and announce it to every listener once the transaction commits.
+
+    The NOTIFY rides the caller's transaction, so a rolled-back message is never announced.
+    """
+    message = Message(
+        conversation_id=conversation_id,
+        user_id=user_id,
+        role=role.value,
+        content=content,
+        author=author,
+        kind=kind.value,
+        tool_calls=tool_calls,
+        error=error,
+        reply_to=reply_to,
+        meta=meta,
+    )
+    session.add(message)
+    await session.flush()
+    await session.refresh(message)
+    payload = json.dumps({"conversation_id": conversation_id, "message_id": message.id})
+    await session.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, payload)))
+    return message

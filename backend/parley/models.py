@@ -1,0 +1,213 @@
+"""The data model of DESIGN §2 as SQLModel tables. Alembic owns the schema; never create_all."""
+
+from __future__ import annotations
+
+import enum
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlmodel import Field, SQLModel
+
+NOW = sa.text("now()")
+
+
+def _created() -> Any:
+    return Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False, server_default=NOW))
+
+
+def _updated() -> Any:
+    return Field(
+        sa_column=sa.Column(
+            sa.DateTime(timezone=True), nullable=False, server_default=NOW, onupdate=sa.func.now()
+        )
+    )
+
+
+class ConversationMode(str, enum.Enum):
+    chat = "chat"
+    work = "work"
+    inbox = "inbox"
+    run = "run"
+    delegation = "delegation"
+
+
+class Role(str, enum.Enum):
+    user = "user"
+    assistant = "assistant"
+    agent = "agent"
+    system = "system"
+
+
+class MessageKind(str, enum.Enum):
+    message = "message"
+    status = "status"
+    question = "question"
+    answer = "answer"
+    delegation = "delegation"
+    completion = "completion"
+    error = "error"
+    escalation = "escalation"
+    output = "output"
+
+
+class RunKind(str, enum.Enum):
+    external = "external"
+    work = "work"
+
+
+class RunStatus(str, enum.Enum):
+    running = "running"
+    waiting_input = "waiting_input"
+    completed = "completed"
+    failed = "failed"
+    cancelled = "cancelled"
+    timed_out = "timed_out"
+
+
+TITLE_MAX = 500
+DESCRIPTION_MAX = 5000
+USER_ID_MAX = 64
+
+
+class Task(SQLModel, table=True):
+    __tablename__ = "tasks"
+    __table_args__ = (
+        sa.Index("ix_tasks_user_id_id", "user_id", "id"),
+        sa.CheckConstraint("length(btrim(title)) BETWEEN 1 AND 500", name="ck_tasks_title"),
+        sa.CheckConstraint(
+            "description IS NULL OR length(description) <= 5000", name="ck_tasks_description"
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    title: str = Field(max_length=TITLE_MAX, nullable=False)
+    description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
+    completed: bool = Field(
+        default=False, sa_column_kwargs={"server_default": sa.false(), "nullable": False}
+    )
+    created_at: datetime = _created()
+    updated_at: datetime = _updated()
+
+
+class Conversation(SQLModel, table=True):
+    __tablename__ = "conversations"
+    __table_args__ = (
+        sa.Index("ix_conversations_user_id_updated_at", "user_id", "updated_at"),
+        # At most one inbox per user: agents write first into it (DESIGN §6).
+        sa.Index(
+            "uq_conversations_inbox",
+            "user_id",
+            unique=True,
+            postgresql_where=sa.text("mode = 'inbox'"),
+        ),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    title: str = Field(default="New conversation", max_length=200, nullable=False)
+    mode: str = Field(
+        default=ConversationMode.chat.value,
+        sa_column=sa.Column(
+            sa.Enum(ConversationMode, name="conversation_mode", values_callable=lambda e: [m.value for m in e]),
+            nullable=False,
+        ),
+    )
+    # Optimistic-concurrency counter: +1 per finished turn (DESIGN §2).
+    version: int = Field(default=0, sa_column_kwargs={"server_default": "0", "nullable": False})
+    # The in-flight turn, if any: who holds it and until when. A claim past its expiry is
+    # free to take, so a crashed server never locks a conversation for good.
+    turn_id: str | None = Field(default=None, max_length=64)
+    turn_expires_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+    created_at: datetime = _created()
+    updated_at: datetime = _updated()
+
+
+class Message(SQLModel, table=True):
+    __tablename__ = "messages"
+    __table_args__ = (
+        # "last 50" and "after id" both walk this index: flat cost at any conversation size.
+        sa.Index("ix_messages_conversation_id_id", "conversation_id", sa.text("id DESC")),
+        sa.CheckConstraint("length(btrim(content)) > 0", name="ck_messages_content"),
+    )
+
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=False), primary_key=True),
+    )
+    conversation_id: int = Field(
+        sa_column=sa.Column(
+            sa.Integer, sa.ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False
+        )
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False, index=True)
+    role: str = Field(
+        sa_column=sa.Column(
+            sa.Enum(Role, name="message_role", values_callable=lambda e: [m.value for m in e]),
+            nullable=False,
+        )
+    )
+    author: str | None = Field(default=None, max_length=200)
+    kind: str = Field(
+        default=MessageKind.message.value,
+        sa_column=sa.Column(
+            sa.Enum(MessageKind, name="message_kind", values_callable=lambda e: [m.value for m in e]),
+            nullable=False,
+            server_default="message",
+        ),
+    )
+    content: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    tool_calls: list[dict[str, Any]] | None = Field(
+        default=None, sa_column=sa.Column(JSONB, nullable=True)
+    )
+    error: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false(), "nullable": False})
+    reply_to: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.ForeignKey("messages.id", ondelete="SET NULL")),
+    )
+    meta: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(JSONB, nullable=True))
+    created_at: datetime = _created()
+
+
+class AgentRun(SQLModel, table=True):
+    __tablename__ = "agent_runs"
+    __table_args__ = (sa.Index("ix_agent_runs_user_id_status", "user_id", "status"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    agent: str = Field(max_length=200, nullable=False)
+    kind: str = Field(
+        sa_column=sa.Column(
+            sa.Enum(RunKind, name="run_kind", values_callable=lambda e: [m.value for m in e]),
+            nullable=False,
+        )
+    )
+    status: str = Field(
+        default=RunStatus.running.value,
+        sa_column=sa.Column(
+            sa.Enum(RunStatus, name="run_status", values_callable=lambda e: [m.value for m in e]),
+            nullable=False,
+            server_default="running",
+        ),
+    )
+    conversation_id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.Integer, sa.ForeignKey("conversations.id", ondelete="SET NULL")),
+    )
+    parent_run_id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.Integer, sa.ForeignKey("agent_runs.id", ondelete="SET NULL")),
+    )
+    started_at: datetime = _created()
+    last_activity_at: datetime = _created()
+    ended_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+    summary: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    error: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    pid: int | None = Field(default=None)
+    instance: str | None = Field(default=None, max_length=200)

@@ -1,0 +1,114 @@
+"""Wire shapes shared by the REST routes, the SSE streams and the OpenAPI schema."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
+class ToolCallRecord(BaseModel):
+    tool: str
+    parameters: dict[str, Any]
+    result: Any
+
+
+class ChatRequest(BaseModel):
+    conversation_id: int | None = Field(default=None, ge=1)
+    message: str = Field(description="What the person says; trimmed, never empty, at most 16,000 characters")
+    model_config = ConfigDict(extra="forbid")
+
+
+class ChatResponse(BaseModel):
+    conversation_id: int
+    response: str
+    tool_calls: list[ToolCallRecord]
+
+
+class MessageOut(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+    id: int
+    conversation_id: int
+    role: str
+    author: str | None
+    kind: str
+    content: str
+    tool_calls: list[dict[str, Any]] | None
+    error: bool
+    reply_to: int | None
+    meta: dict[str, Any] | None
+    created_at: datetime
+
+
+class TaskOut(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+    id: int
+    title: str
+    description: str | None
+    completed: bool
+    created_at: datetime
+    updated_at: datetime
+
+
+class TaskCreate(BaseModel):
+    title: str = Field(description="1-500 characters after trimming")
+    description: str | None = Field(default=None, max_length=5000)
+    model_config = ConfigDict(extra="forbid")
+
+
+class TaskPatch(BaseModel):
+    title: str | None = None
+    description: str | None = Field(default=None, max_length=5000)
+    completed: bool | None = None
+    model_config = ConfigDict(extra="forbid")
+
+
+class ConversationOut(BaseModel):
+    id: int
+    title: str
+    mode: str
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    preview: str | None
+    last_message_at: datetime | None
+
+
+class ConversationCreate(BaseModel):
+    title: str | None = None
+    mode: Literal["chat", "work"] = "chat"
+    model_config = ConfigDict(extra="forbid")
+
+
+class ConversationPatch(BaseModel):
+    title: str
+    model_config = ConfigDict(extra="forbid")
+
+
+class DevLoginRequest(BaseModel):
+    user_id: str
+    model_config = ConfigDict(extra="forbid")
+
+
+class TokenResponse(BaseModel):
+    token: str
+    user_id: str
+
+
+class HealthResponse(BaseModel):
+    status: Literal["ok", "degraded"]
+    database: Literal["ok", "unavailable"]
+    model: str
+    offline_model: bool
+    dev_login: bool

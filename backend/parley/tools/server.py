@@ -1,0 +1,97 @@
+"""The MCP tools. Tool docstrings are what models read: they say exactly what each tool does."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from parley import tasks
+from parley.db import Database
+from parley.errors import ParleyError
+from parley.models import Task
+from parley.tools.identity import UserResolver
+
+INSTRUCTIONS = (
+    "Parley keeps a person's to-do list. Use list_tasks to find task ids before changing a "
+    "task; never guess an id."
+)
+
+
+def task_view(task: Task) -> dict[str, Any]:
+    return {
+        "id": task.id,
+        "title": task.title,
+        "description": task.description,
+        "completed": task.completed,
+        "created_at": task.created_at.isoformat(),
+    }
+
+
+def build_server(*, db: Database, resolve_user: UserResolver, name: str = "parley") -> MCPServer:
+    """A server whose tools act for the user `resolve_user` finds in each request."""
+    server: MCPServer = MCPServer(name=name, instructions=INSTRUCTIONS)
+
+    async def call(ctx: Context[Any], op: Any, **kwargs: Any) -> Any:
+        user_id = resolve_user(ctx)
+        try:
+            return await op(db, user_id=user_id, **kwargs)
+        except ParleyError as exc:  # not found, empty title...: the model can read and recover
+            raise ToolError(exc.message) from exc
+
+    @server.tool()
+    async def add_task(title: str, ctx: Context[Any], description: str | None = None) -> dict[str, Any]:
+        """Add a task to the person's to-do list.
+
+        title: what to do, 1-500 characters, e.g. "buy milk".
+        description: optional details, at most 5000 characters.
+        Returns {"task_id", "status": "created", "title"}.
+        """
+        task = await call(ctx, tasks.add_task, title=title, description=description)
+        return {"task_id": task.id, "status": "created", "title": task.title}
+
+    @server.tool()
+    async def list_tasks(
+        ctx: Context[Any], status: Literal["all", "pending", "completed"] = "all"
+    ) -> dict[str, Any]:
+        """List the person's tasks, oldest first.
+
+        status: "all" (default), "pending" (not yet done) or "completed".
+        Returns {"tasks": [{"id", "title", "description", "completed", "created_at"}], "count"}.
+        """
+        found = await call(ctx, tasks.list_tasks, status=status)
+        return {"tasks": [task_view(t) for t in found], "count": len(found)}
+
+    @server.tool()
+    async def complete_task(task_id: int, ctx: Context[Any]) -> dict[str, Any]:
+        """Mark one task as done. task_id is the id shown by list_tasks.
+
+        Returns {"task_id", "status": "completed", "title"}.
+        """
+        task = await call(ctx, tasks.update_task, task_id=task_id, completed=True)
+        return {"task_id": task.id, "status": "completed", "title": task.title}
+
+    @server.tool()
+    async def delete_task(task_id: int, ctx: Context[Any]) -> dict[str, Any]:
+        """Delete one task for good. task_id is the id shown by list_tasks.
+
+        Returns {"task_id", "status": "deleted", "title"}.
+        """
+        task = await call(ctx, tasks.delete_task, task_id=task_id)
+        return {"task_id": task.id, "status": "deleted", "title": task.title}
+
+    @server.tool()
+    async def update_task(
+        task_id: int, ctx: Context[Any], title: str | None = None, description: str | None = None
+    ) -> dict[str, Any]:
+        """Change a task's title and/or description; give at least one.
+
+        task_id: the id shown by list_tasks. title: the new title (1-500 characters).
+        description: the new details (at most 5000 characters; "" clears them).
+        Returns {"task_id", "status": "updated", "title"}.
+        """
+        task = await call(ctx, tasks.update_task, task_id=task_id, title=title, description=description)
+        return {"task_id": task.id, "status": "updated", "title": task.title}
+
+    return server
