@@ -1,0 +1,166 @@
+"""Shared fixtures: one real PostgreSQL per test session, a clean schema per test, and the
+app served over real HTTP by uvicorn on a loopback port.
+
+The database is `PARLEY_TEST_DATABASE_URL` when set (it is wiped: point it at a throwaway
+database), else an embedded PostgreSQL in a temporary directory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import warnings
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+import uvicorn
+from agents.models.interface import Model
+
+from parley.api.app import create_app
+from parley.auth import mint_token
+from parley.config import Settings
+from parley.db import Database, EmbeddedPostgres, make_engine
+from parley.migrate import upgrade
+
+warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+
+SECRET = "test-secret-" + "x" * 32
+TABLES = "messages, agent_runs, conversations, tasks"
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    url = os.environ.get("PARLEY_TEST_DATABASE_URL")
+    if url:
+        url = Settings(DATABASE_URL=url).database_url
+        assert url
+        yield url
+        return
+    embedded = EmbeddedPostgres(tmp_path_factory.mktemp("pg"))
+    url = embedded.start()
+    try:
+        yield url
+    finally:
+        embedded.stop()
+
+
+@pytest.fixture(scope="session")
+def migrated(database_url: str) -> str:
+    upgrade(database_url)
+    return database_url
+
+
+@pytest.fixture(scope="session")
+async def db(migrated: str) -> AsyncIterator[Database]:
+    database = Database(make_engine(migrated, pool_size=5))
+    yield database
+    await database.dispose()
+
+
+@pytest.fixture(autouse=True)
+async def clean(request: pytest.FixtureRequest) -> None:
+    """Every test that touches the database starts from empty tables."""
+    if "db" not in request.fixturenames and "server" not in request.fixturenames:
+        return
+    database: Database = request.getfixturevalue("db")
+    async with database.transaction() as session:
+        await session.execute(sa.text(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE"))
+
+
+def settings_for(**overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "PARLEY_AUTH_SECRET": SECRET,
+        "PARLEY_DEV_LOGIN": True,
+        "PARLEY_MODEL": "offline",
+        "PARLEY_RATE_LIMIT_PER_MINUTE": 0,
+        "OPENAI_API_KEY": None,
+    }
+    values.update(overrides)
+    return Settings(**values)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """A running app: its base URL, an HTTP client, and helpers to act as a user."""
+
+    def __init__(self, base_url: str, client: httpx.AsyncClient, settings: Settings) -> None:
+        self.base_url = base_url
+        self.client = client
+        self.settings = settings
+
+    def headers(self, user: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {token_for(user)}"}
+
+    async def chat(self, user: str, message: str, conversation_id: int | None = None) -> httpx.Response:
+        return await self.client.post(
+            f"/api/{user}/chat",
+            json={"conversation_id": conversation_id, "message": message},
+            headers=self.headers(user),
+        )
+
+
+def token_for(user: str, ttl: int = 3600) -> str:
+    return mint_token(secret=SECRET, user_id=user, ttl_seconds=ttl)
+
+
+@asynccontextmanager
+async def serve(database_url: str, *, model: Model | None = None, **overrides: Any) -> AsyncIterator[Server]:
+    settings = settings_for(**overrides)
+    app = create_app(settings, database_url=database_url, model=model)
+    port = free_port()
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    server = uvicorn.Server(config)
+    task = asyncio.create_task(server.serve())
+    while not server.started:
+        if task.done():
+            task.result()
+        await asyncio.sleep(0.01)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        async with httpx.AsyncClient(base_url=base, timeout=60) as client:
+            yield Server(base, client, settings)
+    finally:
+        server.should_exit = True
+        await task
+
+
+@pytest.fixture
+async def server(migrated: str, db: Database) -> AsyncIterator[Server]:
+    async with serve(migrated) as running:
+        yield running
+
+
+@pytest.fixture
+def make_server(migrated: str, db: Database) -> Callable[..., Any]:
+    """`async with make_server(model=..., PARLEY_HISTORY_LIMIT=3) as s:` for a custom app."""
+
+    def factory(**kwargs: Any) -> Any:
+        return serve(migrated, **kwargs)
+
+    return factory
+
+
+@pytest.fixture
+def backend_dir() -> Path:
+    return Path(__file__).resolve().parents[1]
+
+
+async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> None:
+    """Poll until `check` is true; for effects another process produces."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not await check():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.05)

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what Parley needs, idempotently: the Python venv with the backend, the frontend's
+# node modules, and (with --browser) Debian's Chromium for the end-to-end tests.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+python="${PYTHON:-python3}"
+if [ ! -x .venv/bin/python ]; then
+  echo "==> creating .venv"
+  "$python" -m venv .venv
+fi
+stamp=.venv/.parley-installed
+want="$(cat backend/pyproject.toml | sha256sum | cut -d' ' -f1)"
+if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+  echo "==> installing the backend (pip)"
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -e "backend[dev]"
+  echo "$want" > "$stamp"
+fi
+
+if [ -f frontend/package-lock.json ]; then
+  fstamp=frontend/node_modules/.parley-installed
+  fwant="$(sha256sum frontend/package-lock.json | cut -d' ' -f1)"
+  if [ ! -f "$fstamp" ] || [ "$(cat "$fstamp")" != "$fwant" ]; then
+    echo "==> installing the frontend (npm ci)"
+    (cd frontend && npm ci --no-audit --no-fund)
+    echo "$fwant" > "$fstamp"
+  fi
+fi
+
+if [ "${1:-}" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
+  echo "==> installing Chromium (Debian package) for the browser tests"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
+fi

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs every check and test Parley has: lint, types, backend tests on a real PostgreSQL,
+# and the frontend's checks and browser tests. Installs what it needs first.
+set -euo pipefail
+root="$(cd "$(dirname "$0")" && pwd)"
+cd "$root"
+scripts/setup.sh --browser
+
+echo "==> backend: ruff, mypy"
+(cd backend && ../.venv/bin/ruff check . && ../.venv/bin/ruff format --check . && ../.venv/bin/mypy parley)
+
+echo "==> backend: pytest"
+(cd backend && ../.venv/bin/pytest -q -p no:cacheprovider)
+
+if [ -f frontend/package.json ]; then
+  echo "==> frontend: lint, typecheck, build, browser tests"
+  (cd frontend && npm run lint && npm run typecheck && npm run test:e2e)
+fi
