@@ -1,0 +1,79 @@
+import type { NextRequest } from "next/server";
+import {
+  apiBaseUrl,
+  FORWARDED_REQUEST_HEADERS,
+  FORWARDED_RESPONSE_HEADERS,
+} from "@/lib/proxy-config";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+function unreachable(detail: string): Response {
+  return Response.json(
+    {
+      error: {
+        code: "api_unreachable",
+        message: `The Parley API at ${apiBaseUrl()} cannot be reached (${detail}).`,
+      },
+    },
+    { status: 502, headers: { "cache-control": "no-store" } },
+  );
+}
+
+async function proxy(request: NextRequest): Promise<Response> {
+  const { pathname, search } = request.nextUrl;
+  const target = `${apiBaseUrl()}${pathname}${search}`;
+
+  const headers = new Headers();
+  for (const name of FORWARDED_REQUEST_HEADERS) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+
+  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  let upstream: Response;
+  try {
+    upstream = await fetch(target, {
+      method: request.method,
+      headers,
+      body: hasBody ? await request.arrayBuffer() : undefined,
+      signal: request.signal,
+      redirect: "manual",
+      cache: "no-store",
+    });
+  } catch (error) {
+    if (request.signal.aborted) return new Response(null, { status: 499 });
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+    const detail = cause instanceof Error ? cause.message : "connection failed";
+    return unreachable(detail);
+  }
+
+  const responseHeaders = new Headers();
+  for (const name of FORWARDED_RESPONSE_HEADERS) {
+    const value = upstream.headers.get(name);
+    if (value !== null) responseHeaders.set(name, value);
+  }
+  const isStream = (upstream.headers.get("content-type") ?? "").includes("text/event-stream");
+  if (isStream) {
+    // no-transform keeps compression (which buffers) away from the event stream.
+    responseHeaders.set("cache-control", "no-cache, no-transform");
+    responseHeaders.set("x-accel-buffering", "no");
+  } else if (!responseHeaders.has("cache-control")) {
+    responseHeaders.set("cache-control", "no-store");
+  }
+
+  const noBody = upstream.status === 204 || upstream.status === 304 || request.method === "HEAD";
+  return new Response(noBody ? null : upstream.body, {
+    status: upstream.status,
+    statusText: upstream.statusText,
+    headers: responseHeaders,
+  });
+}
+
+export const GET = proxy;
+export const POST = proxy;
+export const PUT = proxy;
+export const PATCH = proxy;
+export const DELETE = proxy;
+export const HEAD = proxy;
+export const OPTIONS = proxy;

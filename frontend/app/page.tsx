@@ -1,0 +1,5 @@
+import { ParleyApp } from "@/components/parley-app";
+
+export default function HomePage() {
+  return <ParleyApp />;
+}

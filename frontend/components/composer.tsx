@@ -1,0 +1,109 @@
+"use client";
+
+import { useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { readLocal, STORAGE_KEYS, writeLocal } from "@/lib/local-store";
+import { useSpeechRecognition } from "@/lib/use-speech-recognition";
+import { VoiceControls } from "./voice-controls";
+
+const MAX_LENGTH = 16_000;
+
+interface Props {
+  draft: string;
+  setDraft: (value: string | ((current: string) => string)) => void;
+  sending: boolean;
+  onSend: (text: string) => Promise<boolean>;
+}
+
+function joinText(base: string, addition: string): string {
+  if (!addition) return base;
+  if (!base.trim()) return addition;
+  return `${base.replace(/\s+$/, "")} ${addition}`;
+}
+
+/** The message box: Enter sends, Shift+Enter adds a line; voice input fills it. */
+export function Composer({ draft, setDraft, sending, onSend }: Props) {
+  const [autoSend, setAutoSendState] = useState(() => readLocal(STORAGE_KEYS.voiceAutoSend) !== "false");
+  const voiceBase = useRef("");
+  const input = useRef<HTMLTextAreaElement>(null);
+
+  const speech = useSpeechRecognition({
+    onInterim: (text) => setDraft(joinText(voiceBase.current, text)),
+    onFinal: (text) => {
+      const full = joinText(voiceBase.current, text);
+      if (autoSend && !sending) {
+        setDraft("");
+        void onSend(full);
+      } else {
+        setDraft(full);
+        input.current?.focus();
+      }
+    },
+  });
+
+  function setAutoSend(value: boolean) {
+    setAutoSendState(value);
+    writeLocal(STORAGE_KEYS.voiceAutoSend, String(value));
+  }
+
+  function submit(event?: FormEvent) {
+    event?.preventDefault();
+    const text = draft.trim();
+    if (!text || sending) return;
+    setDraft("");
+    void onSend(text);
+  }
+
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      submit();
+    }
+  }
+
+  function toggleVoice() {
+    if (speech.status === "listening") {
+      speech.stop();
+      return;
+    }
+    voiceBase.current = draft;
+    speech.start();
+  }
+
+  const tooLong = draft.length > MAX_LENGTH;
+
+  return (
+    <form className="composer" onSubmit={submit} data-testid="composer">
+      <label htmlFor="message-input" className="sr-only">
+        Message
+      </label>
+      <textarea
+        id="message-input"
+        ref={input}
+        data-testid="message-input"
+        className={speech.status === "listening" ? "listening" : undefined}
+        value={draft}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={onKeyDown}
+        rows={2}
+        placeholder={speech.status === "listening" ? "Listening…" : "Message the assistant (Enter to send, Shift+Enter for a new line)"}
+        aria-describedby="composer-hint voice-status"
+        aria-invalid={tooLong ? true : undefined}
+      />
+      <p id="composer-hint" className="sr-only">
+        Enter sends. Shift plus Enter adds a new line.
+      </p>
+      <div className="composer-actions">
+        <VoiceControls speech={speech} onToggle={toggleVoice} autoSend={autoSend} onAutoSendChange={setAutoSend} />
+        <span className="composer-spacer" />
+        {tooLong && (
+          <span className="error-text small" role="status">
+            {draft.length.toLocaleString()} / {MAX_LENGTH.toLocaleString()} characters
+          </span>
+        )}
+        <button type="submit" className="button primary" disabled={sending || !draft.trim() || tooLong} data-testid="send-button">
+          Send
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,125 @@
+"use client";
+
+import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { fullTime, shortTime } from "@/lib/format-time";
+import type { Conversation } from "@/lib/types";
+
+interface Props {
+  conversation: Conversation;
+  current: boolean;
+  onSelect: () => void;
+  onRename: (title: string) => Promise<void>;
+  onDelete: () => Promise<void>;
+}
+
+export function conversationTitle(conversation: Conversation): string {
+  return conversation.title?.trim() || `Untitled ${conversation.mode} #${conversation.id}`;
+}
+
+type Mode = "view" | "rename" | "confirm-delete";
+
+export function ConversationItem({ conversation, current, onSelect, onRename, onDelete }: Props) {
+  const [mode, setMode] = useState<Mode>("view");
+  const [draft, setDraft] = useState("");
+  const title = conversationTitle(conversation);
+  const when = conversation.last_message_at ?? conversation.updated_at;
+
+  function beginRename() {
+    setDraft(conversation.title ?? "");
+    setMode("rename");
+  }
+
+  async function submitRename(event: FormEvent) {
+    event.preventDefault();
+    const next = draft.trim();
+    if (next && next !== conversation.title) await onRename(next);
+    setMode("view");
+  }
+
+  function onRenameKey(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === "Escape") setMode("view");
+  }
+
+  return (
+    <li
+      className={`conversation-item${current ? " current" : ""}`}
+      data-testid="conversation-item"
+      data-conversation-id={conversation.id}
+    >
+      {mode === "rename" ? (
+        <form className="rename-form" onSubmit={(e) => void submitRename(e)}>
+          <label className="sr-only" htmlFor={`rename-${conversation.id}`}>
+            Conversation title
+          </label>
+          <input
+            id={`rename-${conversation.id}`}
+            data-testid="rename-input"
+            value={draft}
+            maxLength={200}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={onRenameKey}
+            autoFocus
+          />
+          <button type="submit" className="button small primary">
+            Save
+          </button>
+          <button type="button" className="button small" onClick={() => setMode("view")}>
+            Cancel
+          </button>
+        </form>
+      ) : (
+        <button
+          type="button"
+          className="conversation-open"
+          aria-current={current ? "true" : undefined}
+          onClick={onSelect}
+          data-testid="conversation-open"
+        >
+          <span className="conversation-title">
+            {conversation.mode !== "chat" && <span className="mode-tag">{conversation.mode}</span>}
+            {title}
+          </span>
+          {conversation.preview && <span className="conversation-preview muted">{conversation.preview}</span>}
+          {when && (
+            <time className="conversation-time muted" dateTime={when} title={fullTime(when)}>
+              {shortTime(when)}
+            </time>
+          )}
+        </button>
+      )}
+      {mode === "view" && (
+        <div className="conversation-actions">
+          <button type="button" className="button tiny" onClick={beginRename} aria-label={`Rename ${title}`} data-testid="conversation-rename">
+            Rename
+          </button>
+          <button
+            type="button"
+            className="button tiny danger"
+            onClick={() => setMode("confirm-delete")}
+            aria-label={`Delete ${title}`}
+            data-testid="conversation-delete"
+          >
+            Delete
+          </button>
+        </div>
+      )}
+      {mode === "confirm-delete" && (
+        <div className="confirm" role="group" aria-label={`Delete ${title}?`}>
+          <span>Delete it and its messages?</span>
+          <button
+            type="button"
+            className="button tiny danger"
+            onClick={() => void onDelete().finally(() => setMode("view"))}
+            data-testid="conversation-delete-confirm"
+            autoFocus
+          >
+            Delete
+          </button>
+          <button type="button" className="button tiny" onClick={() => setMode("view")}>
+            Cancel
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}

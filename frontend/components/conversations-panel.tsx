@@ -1,0 +1,88 @@
+"use client";
+
+import { useState } from "react";
+import { describeError } from "@/lib/api-error";
+import type { Conversation } from "@/lib/types";
+import { ConversationItem } from "./conversation-item";
+
+interface Props {
+  conversations: Conversation[] | null;
+  error: string | null;
+  currentId: number | null;
+  onSelect: (id: number | null) => void;
+  onNew: (mode: "chat" | "work") => Promise<void>;
+  onRename: (id: number, title: string) => Promise<void>;
+  onDelete: (id: number) => Promise<void>;
+  onRetry: () => void;
+}
+
+/** The list of conversations, newest activity first, with new/switch/rename/delete. */
+export function ConversationsPanel(props: Props) {
+  const { conversations, error, currentId } = props;
+  const [mode, setMode] = useState<"chat" | "work">("chat");
+  const [actionError, setActionError] = useState<string | null>(null);
+
+  async function run(action: () => Promise<void>) {
+    setActionError(null);
+    try {
+      await action();
+    } catch (err) {
+      setActionError(describeError(err));
+    }
+  }
+
+  return (
+    <section className="panel conversations-panel" aria-label="Conversations" data-testid="conversations-panel">
+      <div className="panel-head">
+        <h2>Conversations</h2>
+      </div>
+      <div className="new-conversation">
+        <button
+          type="button"
+          className="button primary"
+          data-testid="new-conversation"
+          onClick={() => void run(() => props.onNew(mode))}
+        >
+          New conversation
+        </button>
+        <label className="mode-select">
+          <span className="sr-only">Type of the next conversation</span>
+          <select value={mode} onChange={(e) => setMode(e.target.value === "work" ? "work" : "chat")} data-testid="new-conversation-mode">
+            <option value="chat">Chat (task assistant)</option>
+            <option value="work">Work (coding session)</option>
+          </select>
+        </label>
+      </div>
+      {(actionError || error) && (
+        <p className="error-text" role="alert">
+          {actionError ?? error}{" "}
+          <button type="button" className="link-button" onClick={props.onRetry}>
+            Reload list
+          </button>
+        </p>
+      )}
+      {conversations === null && !error && <p className="muted pad">Loading…</p>}
+      {conversations?.length === 0 && <p className="muted pad">No conversations yet. Say hello to start one.</p>}
+      <ul className="conversation-list" data-testid="conversation-list">
+        {currentId === null && (
+          <li className="conversation-item current draft" data-testid="conversation-draft">
+            <span className="conversation-open" aria-current="true">
+              <span className="conversation-title">Draft — not started yet</span>
+              <span className="conversation-preview muted">Your first message starts it</span>
+            </span>
+          </li>
+        )}
+        {conversations?.map((conversation) => (
+          <ConversationItem
+            key={conversation.id}
+            conversation={conversation}
+            current={conversation.id === currentId}
+            onSelect={() => props.onSelect(conversation.id)}
+            onRename={(title) => run(() => props.onRename(conversation.id, title))}
+            onDelete={() => run(() => props.onDelete(conversation.id))}
+          />
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { liveToolCalls, type ChatState } from "@/lib/chat-reducer";
+import { MessageBubble } from "./message-bubble";
+
+const NEAR_BOTTOM_PX = 120;
+
+/** The conversation's messages plus the reply being streamed; keeps the newest in view. */
+export function MessageList({ state }: { state: ChatState }) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const { messages, pendingUser, live, remoteLive, loading } = state;
+
+  useEffect(() => {
+    const element = scroller.current;
+    if (element && pinned.current) element.scrollTop = element.scrollHeight;
+  }, [messages, pendingUser, live, remoteLive]);
+
+  function onScroll() {
+    const element = scroller.current;
+    if (!element) return;
+    pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < NEAR_BOTTOM_PX;
+  }
+
+  const empty = !loading && messages.length === 0 && !pendingUser && !live && !remoteLive;
+
+  return (
+    <div
+      className="message-list"
+      ref={scroller}
+      onScroll={onScroll}
+      role="log"
+      aria-label="Messages"
+      aria-live="polite"
+      data-testid="message-list"
+      tabIndex={0}
+    >
+      {loading && <p className="muted pad">Loading messages…</p>}
+      {empty && (
+        <div className="empty-chat" data-testid="empty-chat">
+          <p>Ask the assistant to manage your tasks, for example:</p>
+          <ul>
+            <li>add a task to buy milk</li>
+            <li>show my pending tasks</li>
+            <li>mark task 1 as done</li>
+          </ul>
+        </div>
+      )}
+      {messages.map((message) => (
+        <MessageBubble
+          key={message.id}
+          messageId={message.id}
+          role={message.role}
+          author={message.author}
+          kind={message.kind}
+          content={message.content}
+          toolCalls={message.tool_calls}
+          error={message.error}
+          createdAt={message.created_at}
+        />
+      ))}
+      {pendingUser !== null && <MessageBubble role="user" content={pendingUser} live testId="pending-message" />}
+      {live && (
+        <MessageBubble
+          role="assistant"
+          content={live.text}
+          toolCalls={liveToolCalls(live)}
+          pendingToolCalls={live.toolCalls.map((call) => !call.done)}
+          live
+          testId="streaming-message"
+        />
+      )}
+      {remoteLive !== null && <MessageBubble role="assistant" content={remoteLive} live testId="remote-streaming-message" />}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+"use client";
+
+import { useState, type FormEvent } from "react";
+import { describeError } from "@/lib/api-error";
+import type { TasksApi } from "@/lib/use-tasks";
+import { TaskItem } from "./task-item";
+
+/** The user's tasks beside the chat: add, complete, edit, delete; refreshed after every turn. */
+export function TasksPanel({ tasks }: { tasks: TasksApi }) {
+  const [title, setTitle] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const list = tasks.tasks;
+  const pending = list?.filter((t) => !t.completed) ?? [];
+  const done = list?.filter((t) => t.completed) ?? [];
+
+  async function run(action: () => Promise<void>): Promise<boolean> {
+    setError(null);
+    try {
+      await action();
+      return true;
+    } catch (err) {
+      setError(describeError(err));
+      return false;
+    }
+  }
+
+  async function add(event: FormEvent) {
+    event.preventDefault();
+    const value = title.trim();
+    if (!value) return;
+    if (await run(() => tasks.add(value))) setTitle("");
+  }
+
+  const itemProps = {
+    onToggle: (id: number, completed: boolean) => run(() => tasks.update(id, { completed })),
+    onRename: (id: number, next: string) => run(() => tasks.update(id, { title: next })),
+    onDelete: (id: number) => run(() => tasks.remove(id)),
+  };
+
+  return (
+    <section className="panel tasks-panel" aria-label="Tasks" data-testid="tasks-panel">
+      <div className="panel-head">
+        <h2>Tasks</h2>
+        {list && (
+          <span className="muted small" data-testid="task-counts">
+            {pending.length} open · {done.length} done
+          </span>
+        )}
+      </div>
+      <form className="add-task" onSubmit={(e) => void add(e)}>
+        <label htmlFor="new-task-title" className="sr-only">
+          New task
+        </label>
+        <input
+          id="new-task-title"
+          data-testid="new-task-input"
+          placeholder="Add a task…"
+          value={title}
+          maxLength={500}
+          onChange={(e) => setTitle(e.target.value)}
+        />
+        <button type="submit" className="button" disabled={!title.trim()} data-testid="add-task-button">
+          Add task
+        </button>
+      </form>
+      {(error || tasks.error) && (
+        <p className="error-text pad" role="alert" data-testid="tasks-error">
+          {error ?? tasks.error}{" "}
+          <button type="button" className="link-button" onClick={tasks.refresh}>
+            Reload tasks
+          </button>
+        </p>
+      )}
+      {list === null && !tasks.error && <p className="muted pad">Loading tasks…</p>}
+      {list?.length === 0 && <p className="muted pad" data-testid="tasks-empty">No tasks yet. Add one here or ask the assistant.</p>}
+      <ul className="task-list" data-testid="task-list" aria-label="Open tasks">
+        {pending.map((task) => (
+          <TaskItem key={task.id} task={task} {...itemProps} />
+        ))}
+      </ul>
+      {done.length > 0 && (
+        <>
+          <h3 className="task-group-title">Done</h3>
+          <ul className="task-list done" data-testid="completed-task-list" aria-label="Completed tasks">
+            {done.map((task) => (
+              <TaskItem key={task.id} task={task} {...itemProps} />
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,72 @@
+"use client";
+
+import type { VoiceStatus } from "@/lib/speech";
+import type { SpeechApi } from "@/lib/use-speech-recognition";
+
+const STATUS_TEXT: Record<VoiceStatus, string> = {
+  unsupported: "Voice input isn't available in this browser (try Chrome, Edge or Safari). Typing works as usual.",
+  idle: "",
+  listening: "Listening… speak now. Press the microphone again to stop.",
+  denied: "Microphone access was denied. Allow it in the browser's site settings, then try again.",
+  "no-speech": "No speech was heard. Press the microphone and try again.",
+  "no-microphone": "No microphone was found. Connect one and try again.",
+  error: "Voice input stopped because of an error. Try again, or type instead.",
+};
+
+interface Props {
+  speech: SpeechApi;
+  onToggle: () => void;
+  autoSend: boolean;
+  onAutoSendChange: (value: boolean) => void;
+}
+
+function MicIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+      <path
+        fill="currentColor"
+        d="M12 14a3 3 0 0 0 3-3V5a3 3 0 0 0-6 0v6a3 3 0 0 0 3 3zm5-3a5 5 0 0 1-10 0H5a7 7 0 0 0 6 6.93V21h2v-3.07A7 7 0 0 0 19 11h-2z"
+      />
+    </svg>
+  );
+}
+
+/** Mic button, listening state, and the voice status line (also used by screen readers). */
+export function VoiceControls({ speech, onToggle, autoSend, onAutoSendChange }: Props) {
+  const { status, supported } = speech;
+  const listening = status === "listening";
+  const text = STATUS_TEXT[status];
+  return (
+    <div className="voice-controls">
+      <button
+        type="button"
+        className={`button icon voice-button${listening ? " listening" : ""}`}
+        aria-label="Voice input"
+        aria-pressed={listening}
+        disabled={!supported}
+        title={supported ? (listening ? "Stop listening" : "Speak your message") : "Voice input isn't available in this browser"}
+        onClick={onToggle}
+        data-testid="voice-button"
+        data-state={status}
+      >
+        <MicIcon />
+        {listening && <span className="listening-dot" aria-hidden="true" />}
+      </button>
+      {supported && (
+        <label className="auto-send small">
+          <input type="checkbox" checked={autoSend} onChange={(e) => onAutoSendChange(e.target.checked)} data-testid="voice-auto-send" />
+          Send when I stop speaking
+        </label>
+      )}
+      <p
+        id="voice-status"
+        className={`voice-status small${status === "idle" || status === "listening" ? "" : " problem"}`}
+        role="status"
+        data-testid="voice-status"
+        data-state={status}
+      >
+        {text}
+      </p>
+    </div>
+  );
+}

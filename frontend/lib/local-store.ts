@@ -1,0 +1,23 @@
+/** localStorage that never throws (private mode, disabled storage, server rendering). */
+export function readLocal(key: string): string | null {
+  try {
+    return typeof window === "undefined" ? null : window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+export function writeLocal(key: string, value: string | null): void {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch {
+    // Storage unavailable: the value simply is not remembered.
+  }
+}
+
+export const STORAGE_KEYS = {
+  auth: "parley.auth",
+  conversation: (userId: string) => `parley.conversation.${userId}`,
+  voiceAutoSend: "parley.voice.autoSend",
+} as const;
