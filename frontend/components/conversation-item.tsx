@@ -12,8 +12,16 @@ interface Props {
   onDelete: () => Promise<void>;
 }
 
+/** The API's placeholder for a conversation nobody has named yet. */
+const PLACEHOLDER_TITLE = "new conversation";
+
+export function hasRealTitle(conversation: Conversation): boolean {
+  const title = conversation.title?.trim() ?? "";
+  return title !== "" && title.toLowerCase() !== PLACEHOLDER_TITLE;
+}
+
 export function conversationTitle(conversation: Conversation): string {
-  return conversation.title?.trim() || `Untitled ${conversation.mode} #${conversation.id}`;
+  return hasRealTitle(conversation) ? (conversation.title ?? "").trim() : `Untitled ${conversation.mode} #${conversation.id}`;
 }
 
 type Mode = "view" | "rename" | "confirm-delete";
@@ -25,7 +33,7 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
   const when = conversation.last_message_at ?? conversation.updated_at;
 
   function beginRename() {
-    setDraft(conversation.title ?? "");
+    setDraft(hasRealTitle(conversation) ? (conversation.title ?? "") : "");
     setMode("rename");
   }
 
