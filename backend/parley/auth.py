@@ -1,4 +1,4 @@
-"""Bearer JWTs (HS256): `sub` is the user, `exp` is required. No identity comes from anywhere else."""
+"""Bearer JWTs (HS256): `sub` is the user, `exp` is required. No identity comes from elsewhere."""
 
 from __future__ import annotations
 

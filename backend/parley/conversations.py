@@ -9,6 +9,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col
 
 from parley.db import Database
 from parley.errors import InvalidInput, NotFound
@@ -36,12 +37,18 @@ def clean_title(title: str) -> str:
     if not cleaned:
         raise InvalidInput("Title must not be empty", details=[{"field": "title"}])
     if len(cleaned) > TITLE_MAX:
-        raise InvalidInput(f"Title must be at most {TITLE_MAX} characters", details=[{"field": "title"}])
+        raise InvalidInput(
+            f"Title must be at most {TITLE_MAX} characters", details=[{"field": "title"}]
+        )
     return cleaned
 
 
 async def create_conversation(
-    db: Database, *, user_id: str, mode: ConversationMode = ConversationMode.chat, title: str | None = None
+    db: Database,
+    *,
+    user_id: str,
+    mode: ConversationMode = ConversationMode.chat,
+    title: str | None = None,
 ) -> Conversation:
     conversation = Conversation(
         user_id=user_id, mode=mode.value, title=clean_title(title) if title else DEFAULT_TITLE
@@ -58,7 +65,9 @@ async def owned(session: AsyncSession, *, user_id: str, conversation_id: int) ->
     return conversation
 
 
-async def get_conversation(db: Database, *, user_id: str, conversation_id: int) -> ConversationSummary:
+async def get_conversation(
+    db: Database, *, user_id: str, conversation_id: int
+) -> ConversationSummary:
     async with db.session() as session:
         await owned(session, user_id=user_id, conversation_id=conversation_id)
     summaries = await _summaries(db, user_id=user_id, conversation_id=conversation_id)
@@ -73,21 +82,24 @@ async def _summaries(
     db: Database, *, user_id: str, conversation_id: int | None = None
 ) -> list[ConversationSummary]:
     last = (
-        sa.select(Message.content, Message.created_at)
-        .where(Message.conversation_id == Conversation.id)  # type: ignore[arg-type]
-        .order_by(Message.id.desc())  # type: ignore[union-attr]
+        sa.select(col(Message.content), col(Message.created_at))
+        .where(col(Message.conversation_id) == col(Conversation.id))
+        .order_by(col(Message.id).desc())
         .limit(1)
         .lateral("last")
     )
-    activity = sa.func.greatest(Conversation.updated_at, sa.func.coalesce(last.c.created_at, Conversation.updated_at))
+    activity = sa.func.greatest(
+        col(Conversation.updated_at),
+        sa.func.coalesce(last.c.created_at, col(Conversation.updated_at)),
+    )
     query = (
         sa.select(Conversation, last.c.content, last.c.created_at)
         .outerjoin(last, sa.true())
-        .where(Conversation.user_id == user_id)  # type: ignore[arg-type]
-        .order_by(activity.desc(), Conversation.id.desc())  # type: ignore[union-attr]
+        .where(col(Conversation.user_id) == user_id)
+        .order_by(activity.desc(), col(Conversation.id).desc())
     )
     if conversation_id is not None:
-        query = query.where(Conversation.id == conversation_id)  # type: ignore[arg-type]
+        query = query.where(col(Conversation.id) == conversation_id)
     async with db.session() as session:
         rows = (await session.execute(query)).all()
     return [
@@ -103,7 +115,9 @@ def _preview(content: str | None) -> str | None:
     return flat if len(flat) <= 120 else flat[:117] + "…"
 
 
-async def rename_conversation(db: Database, *, user_id: str, conversation_id: int, title: str) -> None:
+async def rename_conversation(
+    db: Database, *, user_id: str, conversation_id: int, title: str
+) -> None:
     cleaned = clean_title(title)
     async with db.transaction() as session:
         conversation = await owned(session, user_id=user_id, conversation_id=conversation_id)
@@ -126,19 +140,21 @@ async def list_messages(
             return await last_messages(session, conversation_id=conversation_id, limit=limit)
         query = (
             sa.select(Message)
-            .where(Message.conversation_id == conversation_id, Message.id > after)  # type: ignore[arg-type,operator]
-            .order_by(Message.id)  # type: ignore[arg-type]
+            .where(col(Message.conversation_id) == conversation_id, col(Message.id) > after)
+            .order_by(col(Message.id))
             .limit(limit)
         )
         return list((await session.scalars(query)).all())
 
 
-async def last_messages(session: AsyncSession, *, conversation_id: int, limit: int) -> list[Message]:
+async def last_messages(
+    session: AsyncSession, *, conversation_id: int, limit: int
+) -> list[Message]:
     """The newest `limit` messages, oldest first; walks (conversation_id, id DESC) only."""
     query = (
         sa.select(Message)
-        .where(Message.conversation_id == conversation_id)  # type: ignore[arg-type]
-        .order_by(Message.id.desc())  # type: ignore[union-attr]
+        .where(col(Message.conversation_id) == conversation_id)
+        .order_by(col(Message.id).desc())
         .limit(limit)
     )
     rows = list((await session.scalars(query)).all())

@@ -10,7 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import text
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 from parley.config import Settings
 
@@ -40,9 +45,7 @@ class EmbeddedPostgres:
         return uri.replace("postgresql://", "postgresql+asyncpg://", 1)
 
     def _ensure_database(self) -> None:
-        exists = self._server.psql(
-            f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';"
-        )
+        exists = self._server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
         if "(1 row)" not in exists:
             self._server.psql(f"CREATE DATABASE {DATABASE_NAME};")
 

@@ -15,7 +15,9 @@ class ParleyError(Exception):
     status = 400
     code = "bad_request"
 
-    def __init__(self, message: str, *, code: str | None = None, status: int | None = None, **extra: Any):
+    def __init__(
+        self, message: str, *, code: str | None = None, status: int | None = None, **extra: Any
+    ):
         super().__init__(message)
         self.message = message
         if code is not None:

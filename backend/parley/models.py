@@ -14,7 +14,9 @@ NOW = sa.text("now()")
 
 
 def _created() -> Any:
-    return Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False, server_default=NOW))
+    return Field(
+        sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False, server_default=NOW)
+    )
 
 
 def _updated() -> Any:
@@ -25,7 +27,7 @@ def _updated() -> Any:
     )
 
 
-class ConversationMode(str, enum.Enum):
+class ConversationMode(enum.StrEnum):
     chat = "chat"
     work = "work"
     inbox = "inbox"
@@ -33,14 +35,14 @@ class ConversationMode(str, enum.Enum):
     delegation = "delegation"
 
 
-class Role(str, enum.Enum):
+class Role(enum.StrEnum):
     user = "user"
     assistant = "assistant"
     agent = "agent"
     system = "system"
 
 
-class MessageKind(str, enum.Enum):
+class MessageKind(enum.StrEnum):
     message = "message"
     status = "status"
     question = "question"
@@ -52,12 +54,12 @@ class MessageKind(str, enum.Enum):
     output = "output"
 
 
-class RunKind(str, enum.Enum):
+class RunKind(enum.StrEnum):
     external = "external"
     work = "work"
 
 
-class RunStatus(str, enum.Enum):
+class RunStatus(enum.StrEnum):
     running = "running"
     waiting_input = "waiting_input"
     completed = "completed"
@@ -111,7 +113,11 @@ class Conversation(SQLModel, table=True):
     mode: str = Field(
         default=ConversationMode.chat.value,
         sa_column=sa.Column(
-            sa.Enum(ConversationMode, name="conversation_mode", values_callable=lambda e: [m.value for m in e]),
+            sa.Enum(
+                ConversationMode,
+                name="conversation_mode",
+                values_callable=lambda e: [m.value for m in e],
+            ),
             nullable=False,
         ),
     )
@@ -155,7 +161,9 @@ class Message(SQLModel, table=True):
     kind: str = Field(
         default=MessageKind.message.value,
         sa_column=sa.Column(
-            sa.Enum(MessageKind, name="message_kind", values_callable=lambda e: [m.value for m in e]),
+            sa.Enum(
+                MessageKind, name="message_kind", values_callable=lambda e: [m.value for m in e]
+            ),
             nullable=False,
             server_default="message",
         ),
@@ -164,7 +172,9 @@ class Message(SQLModel, table=True):
     tool_calls: list[dict[str, Any]] | None = Field(
         default=None, sa_column=sa.Column(JSONB, nullable=True)
     )
-    error: bool = Field(default=False, sa_column_kwargs={"server_default": sa.false(), "nullable": False})
+    error: bool = Field(
+        default=False, sa_column_kwargs={"server_default": sa.false(), "nullable": False}
+    )
     reply_to: int | None = Field(
         default=None,
         sa_column=sa.Column(sa.BigInteger, sa.ForeignKey("messages.id", ondelete="SET NULL")),

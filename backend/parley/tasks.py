@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Literal
 
 import sqlalchemy as sa
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlmodel import col
 
 from parley.db import Database
 from parley.errors import InvalidInput, NotFound
@@ -36,8 +38,12 @@ def clean_description(description: str | None) -> str | None:
     return cleaned or None
 
 
-async def add_task(db: Database, *, user_id: str, title: str, description: str | None = None) -> Task:
-    task = Task(user_id=user_id, title=clean_title(title), description=clean_description(description))
+async def add_task(
+    db: Database, *, user_id: str, title: str, description: str | None = None
+) -> Task:
+    task = Task(
+        user_id=user_id, title=clean_title(title), description=clean_description(description)
+    )
     async with db.transaction() as session:
         session.add(task)
     return task
@@ -45,15 +51,17 @@ async def add_task(db: Database, *, user_id: str, title: str, description: str |
 
 async def list_tasks(db: Database, *, user_id: str, status: TaskStatus = "all") -> list[Task]:
     if status not in ("all", "pending", "completed"):
-        raise InvalidInput("status must be 'all', 'pending' or 'completed'", details=[{"field": "status"}])
-    query = sa.select(Task).where(Task.user_id == user_id).order_by(Task.id)  # type: ignore[arg-type]
+        raise InvalidInput(
+            "status must be 'all', 'pending' or 'completed'", details=[{"field": "status"}]
+        )
+    query = sa.select(Task).where(col(Task.user_id) == user_id).order_by(col(Task.id))
     if status != "all":
-        query = query.where(Task.completed == (status == "completed"))  # type: ignore[arg-type]
+        query = query.where(col(Task.completed) == (status == "completed"))
     async with db.session() as session:
         return list((await session.scalars(query)).all())
 
 
-async def _owned(session: sa.ext.asyncio.AsyncSession, *, user_id: str, task_id: int) -> Task:
+async def _owned(session: AsyncSession, *, user_id: str, task_id: int) -> Task:
     task = await session.get(Task, task_id, with_for_update=True)
     if task is None or task.user_id != user_id:
         raise NotFound(f"Task {task_id} not found", task_id=task_id)

@@ -103,7 +103,9 @@ class Server:
     def headers(self, user: str) -> dict[str, str]:
         return {"Authorization": f"Bearer {token_for(user)}"}
 
-    async def chat(self, user: str, message: str, conversation_id: int | None = None) -> httpx.Response:
+    async def chat(
+        self, user: str, message: str, conversation_id: int | None = None
+    ) -> httpx.Response:
         return await self.client.post(
             f"/api/{user}/chat",
             json={"conversation_id": conversation_id, "message": message},
@@ -116,7 +118,9 @@ def token_for(user: str, ttl: int = 3600) -> str:
 
 
 @asynccontextmanager
-async def serve(database_url: str, *, model: Model | None = None, **overrides: Any) -> AsyncIterator[Server]:
+async def serve(
+    database_url: str, *, model: Model | None = None, **overrides: Any
+) -> AsyncIterator[Server]:
     settings = settings_for(**overrides)
     app = create_app(settings, database_url=database_url, model=model)
     port = free_port()
@@ -157,9 +161,9 @@ def backend_dir() -> Path:
     return Path(__file__).resolve().parents[1]
 
 
-async def eventually(check: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> None:
+async def eventually(check: Callable[[], Awaitable[bool]], within: float = 10.0) -> None:
     """Poll until `check` is true; for effects another process produces."""
-    deadline = asyncio.get_running_loop().time() + timeout
+    deadline = asyncio.get_running_loop().time() + within
     while not await check():
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError("condition not met in time")

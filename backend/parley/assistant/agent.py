@@ -23,4 +23,6 @@ class TurnContext:
 
 
 def build_agent(*, model: Model, tools: MCPServer) -> Agent[TurnContext]:
-    return Agent[TurnContext](name="Parley", instructions=INSTRUCTIONS, model=model, mcp_servers=[tools])
+    return Agent[TurnContext](
+        name="Parley", instructions=INSTRUCTIONS, model=model, mcp_servers=[tools]
+    )

@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import json
 from contextlib import AsyncExitStack
-from typing import Any
+from typing import Any, cast
 
 from agents.mcp import MCPServer as AgentsMCPServer
 from agents.mcp.util import MCPToolMetaContext
 from mcp import Client
 from mcp.server.mcpserver import MCPServer
-from mcp.types import CallToolResult, GetPromptResult, ListPromptsResult, TextContent
+from mcp.types import (
+    CallToolResult,
+    GetPromptResult,
+    ListPromptsResult,
+    RequestParamsMeta,
+    TextContent,
+)
 from mcp.types import Tool as MCPTool
 
 from parley.tools.identity import USER_META_KEY
@@ -58,12 +64,16 @@ class InProcessTools(AgentsMCPServer):
     ) -> CallToolResult:
         if self._client is None:
             raise RuntimeError("Parley tools are not connected")
-        result = await self._client.call_tool(tool_name, arguments or {}, meta=meta)
+        result = await self._client.call_tool(
+            tool_name, arguments or {}, meta=cast(RequestParamsMeta | None, meta)
+        )
         if result.is_error:
             # A JSON error object reads the same to the model and to the stored record.
             text = " ".join(c.text for c in result.content if isinstance(c, TextContent))
             return CallToolResult(
-                content=[TextContent(type="text", text=json.dumps({"error": text or "Tool failed"}))],
+                content=[
+                    TextContent(type="text", text=json.dumps({"error": text or "Tool failed"}))
+                ],
                 is_error=True,
             )
         return result
@@ -71,5 +81,7 @@ class InProcessTools(AgentsMCPServer):
     async def list_prompts(self) -> ListPromptsResult:
         return ListPromptsResult(prompts=[])
 
-    async def get_prompt(self, name: str, arguments: dict[str, Any] | None = None) -> GetPromptResult:
+    async def get_prompt(
+        self, name: str, arguments: dict[str, Any] | None = None
+    ) -> GetPromptResult:
         raise KeyError(name)

@@ -15,7 +15,12 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
-from agents.items import ModelResponse, TResponseInputItem, TResponseOutputItem, TResponseStreamEvent
+from agents.items import (
+    ModelResponse,
+    TResponseInputItem,
+    TResponseOutputItem,
+    TResponseStreamEvent,
+)
 from agents.models.interface import Model
 from agents.usage import Usage
 from openai.types.responses import (
@@ -47,7 +52,9 @@ class Intent:
 _ID = r"(?:task\s*)?#?(\d+)"
 _PATTERNS: list[tuple[re.Pattern[str], Any]] = [
     (
-        re.compile(rf"^(?:please\s+)?(?:mark|set)\s+{_ID}\s+(?:as\s+)?(?:done|complete|completed|finished)$"),
+        re.compile(
+            rf"^(?:please\s+)?(?:mark|set)\s+{_ID}\s+(?:as\s+)?(?:done|complete|completed|finished)$"
+        ),
         lambda m: Intent("complete_task", {"task_id": int(m[1])}),
     ),
     (
@@ -82,24 +89,32 @@ _PATTERNS: list[tuple[re.Pattern[str], Any]] = [
     ),
     (
         re.compile(
-            r"^(?:please\s+)?(?:can you\s+)?(?:add|create|new)\s+(?:a\s+)?(?:new\s+)?(?:task|todo|to-do)"
+            r"^(?:please\s+)?(?:can you\s+)?(?:add|create|new)\s+(?:a\s+)?(?:new\s+)?"
+            r"(?:task|todo|to-do)"
             r"(?:\s+to|\s*:|\s+-)?\s+(.+)$|^(?:please\s+)?remind me to\s+(.+)$",
             re.S,
         ),
         lambda m: Intent("add_task", {"title": (m[1] or m[2]).strip()}),
     ),
     (
-        re.compile(r"\b(pending|open|remaining|unfinished|incomplete|left|to do|todo)\b.*\btasks?\b|"
-                   r"\btasks?\b.*\b(pending|open|remaining|unfinished|incomplete|left)\b"),
+        re.compile(
+            r"\b(pending|open|remaining|unfinished|incomplete|left|to do|todo)\b.*\btasks?\b|"
+            r"\btasks?\b.*\b(pending|open|remaining|unfinished|incomplete|left)\b"
+        ),
         lambda m: Intent("list_tasks", {"status": "pending"}),
     ),
     (
-        re.compile(r"^what (?:have|did) i (?:complete|completed|finish|finished|done)\b|"
-                   r"\b(completed|finished|done)\s+tasks\b"),
+        re.compile(
+            r"^what (?:have|did) i (?:complete|completed|finish|finished|done)\b|"
+            r"\b(completed|finished|done)\s+tasks\b"
+        ),
         lambda m: Intent("list_tasks", {"status": "completed"}),
     ),
     (
-        re.compile(r"^(?:please\s+)?(?:list|show|display|what are|what's on|whats on|see)\b.*\b(?:tasks?|to-?dos?|list)\b"),
+        re.compile(
+            r"^(?:please\s+)?(?:list|show|display|what are|what's on|whats on|see)\b"
+            r".*\b(?:tasks?|to-?dos?|list)\b"
+        ),
         lambda m: Intent("list_tasks", {"status": "all"}),
     ),
 ]
@@ -175,18 +190,27 @@ def describe(tool: str, arguments: dict[str, Any], result: Any) -> str:
             status, "Your tasks:"
         )
         lines = [
-            f"- #{t['id']} {t['title']}" + (" (done)" if t.get("completed") and status == "all" else "")
+            f"- #{t['id']} {t['title']}"
+            + (" (done)" if t.get("completed") and status == "all" else "")
             for t in found
         ]
         return "\n".join([heading, *lines])
     return "Done."
 
 
-def decide(input: str | list[TResponseInputItem], tool_names: set[str]) -> list[TResponseOutputItem]:
+def decide(
+    input: str | list[TResponseInputItem], tool_names: set[str]
+) -> list[TResponseOutputItem]:
     """The next output: a tool call for a fresh command, or the words after the tool ran."""
-    items: list[Any] = [{"role": "user", "content": input}] if isinstance(input, str) else list(input)
+    items: list[Any] = (
+        [{"role": "user", "content": input}] if isinstance(input, str) else list(input)
+    )
     last_user = max(
-        (i for i, item in enumerate(items) if isinstance(item, dict) and item.get("role") == "user"),
+        (
+            i
+            for i, item in enumerate(items)
+            if isinstance(item, dict) and item.get("role") == "user"
+        ),
         default=-1,
     )
     calls: dict[str, tuple[str, dict[str, Any]]] = {}
@@ -253,35 +277,63 @@ class OfflineModel(Model):
         if self.delay:
             await asyncio.sleep(self.delay)
 
-    async def get_response(self, system_instructions: Any, input: Any, model_settings: Any, tools: Any,
-                           output_schema: Any, handoffs: Any, tracing: Any, **kwargs: Any) -> ModelResponse:
+    async def get_response(
+        self,
+        system_instructions: Any,
+        input: Any,
+        model_settings: Any,
+        tools: Any,
+        output_schema: Any,
+        handoffs: Any,
+        tracing: Any,
+        **kwargs: Any,
+    ) -> ModelResponse:
         await self._think()
         output = decide(input, {t.name for t in tools})
         return ModelResponse(output=output, usage=Usage(), response_id=None)
 
     async def stream_response(  # type: ignore[override]
-        self, system_instructions: Any, input: Any, model_settings: Any, tools: Any,
-        output_schema: Any, handoffs: Any, tracing: Any, **kwargs: Any,
+        self,
+        system_instructions: Any,
+        input: Any,
+        model_settings: Any,
+        tools: Any,
+        output_schema: Any,
+        handoffs: Any,
+        tracing: Any,
+        **kwargs: Any,
     ) -> AsyncIterator[TResponseStreamEvent]:
         await self._think()
         output = decide(input, {t.name for t in tools})
         seq = 0
-        yield ResponseCreatedEvent(type="response.created", response=_response([], "in_progress"), sequence_number=seq)
+        yield ResponseCreatedEvent(
+            type="response.created", response=_response([], "in_progress"), sequence_number=seq
+        )
         for index, item in enumerate(output):
             seq += 1
             yield ResponseOutputItemAddedEvent(
-                type="response.output_item.added", item=item, output_index=index, sequence_number=seq
+                type="response.output_item.added",
+                item=item,
+                output_index=index,
+                sequence_number=seq,
             )
             if isinstance(item, ResponseOutputMessage):
                 for chunk in _chunks(item.content[0].text):  # type: ignore[union-attr]
                     seq += 1
                     yield ResponseTextDeltaEvent(
-                        type="response.output_text.delta", item_id=item.id, output_index=index,
-                        content_index=0, delta=chunk, logprobs=[], sequence_number=seq,
+                        type="response.output_text.delta",
+                        item_id=item.id,
+                        output_index=index,
+                        content_index=0,
+                        delta=chunk,
+                        logprobs=[],
+                        sequence_number=seq,
                     )
             seq += 1
             yield ResponseOutputItemDoneEvent(
                 type="response.output_item.done", item=item, output_index=index, sequence_number=seq
             )
         seq += 1
-        yield ResponseCompletedEvent(type="response.completed", response=_response(output), sequence_number=seq)
+        yield ResponseCompletedEvent(
+            type="response.completed", response=_response(output), sequence_number=seq
+        )

@@ -73,7 +73,12 @@ class Assistant:
         self.tools = tools
 
     async def respond(
-        self, *, history: Sequence[Message], context: TurnContext, emit: Emit | None, timeout: float
+        self,
+        *,
+        history: Sequence[Message],
+        context: TurnContext,
+        emit: Emit | None,
+        time_limit: float,
     ) -> Reply:
         reply = Reply()
         pending: dict[str, dict[str, Any]] = {}
@@ -84,7 +89,7 @@ class Assistant:
 
         agent = build_agent(model=self.model, tools=self.tools)
         try:
-            async with asyncio.timeout(timeout):
+            async with asyncio.timeout(time_limit):
                 result = Runner.run_streamed(
                     agent, history_items(history), context=context, max_turns=MAX_MODEL_CALLS
                 )
@@ -113,13 +118,22 @@ class Assistant:
                 parameters = json.loads(getattr(raw, "arguments", "") or "{}")
             except json.JSONDecodeError:
                 parameters = {"raw": getattr(raw, "arguments", "")}
-            record = {"tool": getattr(raw, "name", "unknown"), "parameters": parameters, "result": None}
+            record = {
+                "tool": getattr(raw, "name", "unknown"),
+                "parameters": parameters,
+                "result": None,
+            }
             pending[call_id] = record
             reply.tool_calls.append(record)
-            await send("tool_call", {"call_id": call_id, "tool": record["tool"], "parameters": parameters})
+            await send(
+                "tool_call", {"call_id": call_id, "tool": record["tool"], "parameters": parameters}
+            )
         elif isinstance(item, ToolCallOutputItem):
             raw_out: Any = item.raw_item
             call_id = raw_out.get("call_id", "") if isinstance(raw_out, dict) else ""
             record = pending.get(call_id) or {"tool": "unknown", "parameters": {}, "result": None}
             record["result"] = _result_value(item.output)
-            await send("tool_result", {"call_id": call_id, "tool": record["tool"], "result": record["result"]})
+            await send(
+                "tool_result",
+                {"call_id": call_id, "tool": record["tool"], "result": record["result"]},
+            )

@@ -20,7 +20,9 @@ from parley.models import Conversation
 _conv = Conversation.__table__  # type: ignore[attr-defined]
 
 
-async def claim_turn(db: Database, *, user_id: str, conversation_id: int, ttl_seconds: float) -> str:
+async def claim_turn(
+    db: Database, *, user_id: str, conversation_id: int, ttl_seconds: float
+) -> str:
     turn_id = uuid.uuid4().hex
     statement = (
         sa.update(_conv)
@@ -36,10 +38,14 @@ async def claim_turn(db: Database, *, user_id: str, conversation_id: int, ttl_se
         claimed = (await session.execute(statement)).scalar_one_or_none()
         if claimed is None:
             exists = await session.scalar(
-                sa.select(_conv.c.id).where(_conv.c.id == conversation_id, _conv.c.user_id == user_id)
+                sa.select(_conv.c.id).where(
+                    _conv.c.id == conversation_id, _conv.c.user_id == user_id
+                )
             )
             if exists is None:
-                raise NotFound(f"Conversation {conversation_id} not found", conversation_id=conversation_id)
+                raise NotFound(
+                    f"Conversation {conversation_id} not found", conversation_id=conversation_id
+                )
             raise TurnInProgress(
                 "A reply is already being written in this conversation; try again when it is done",
                 conversation_id=conversation_id,
@@ -52,7 +58,12 @@ async def complete_turn(session: AsyncSession, *, conversation_id: int, turn_id:
     statement = (
         sa.update(_conv)
         .where(_conv.c.id == conversation_id, _conv.c.turn_id == turn_id)
-        .values(version=_conv.c.version + 1, turn_id=None, turn_expires_at=None, updated_at=sa.func.now())
+        .values(
+            version=_conv.c.version + 1,
+            turn_id=None,
+            turn_expires_at=None,
+            updated_at=sa.func.now(),
+        )
         .returning(_conv.c.version)
     )
     version: int | None = (await session.execute(statement)).scalar_one_or_none()

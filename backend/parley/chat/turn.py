@@ -26,7 +26,11 @@ class TurnResult:
     tool_calls: list[dict[str, Any]]
 
     def body(self) -> dict[str, Any]:
-        return {"conversation_id": self.conversation_id, "response": self.response, "tool_calls": self.tool_calls}
+        return {
+            "conversation_id": self.conversation_id,
+            "response": self.response,
+            "tool_calls": self.tool_calls,
+        }
 
 
 def clean_message(message: str, *, max_chars: int) -> str:
@@ -71,8 +75,12 @@ async def start_turn(
     try:
         async with db.transaction() as session:
             user_message = await conversations.append_message(
-                session, conversation_id=conversation_id, user_id=user_id, role=Role.user,
-                content=text, author=user_id,
+                session,
+                conversation_id=conversation_id,
+                user_id=user_id,
+                role=Role.user,
+                content=text,
+                author=user_id,
             )
             history = await conversations.last_messages(
                 session, conversation_id=conversation_id, limit=settings.history_limit
@@ -84,44 +92,79 @@ async def start_turn(
 
 
 async def finish_turn(
-    started: StartedTurn, *, db: Database, assistant: Assistant, settings: Settings, emit: Emit | None = None
+    started: StartedTurn,
+    *,
+    db: Database,
+    assistant: Assistant,
+    settings: Settings,
+    emit: Emit | None = None,
 ) -> TurnResult:
     """Run the assistant and store its reply (or the error) and complete the turn."""
     user_id, conversation_id, turn_id = started.user_id, started.conversation_id, started.turn_id
     context = TurnContext(user_id=user_id, conversation_id=conversation_id)
     try:
         reply = await assistant.respond(
-            history=started.history, context=context, emit=emit, timeout=settings.turn_timeout * 0.9
+            history=started.history,
+            context=context,
+            emit=emit,
+            time_limit=settings.turn_timeout * 0.9,
         )
     except AssistantFailed as failure:
         log.warning("turn failed in conversation %s: %s", conversation_id, failure.reason)
         await _finish(
-            db, emit=emit, user_id=user_id, conversation_id=conversation_id, turn_id=turn_id,
+            db,
+            emit=emit,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            turn_id=turn_id,
             content=f"Sorry, I couldn't answer that. {failure.reason}. You can try again.",
-            tool_calls=failure.partial.tool_calls, error=True,
+            tool_calls=failure.partial.tool_calls,
+            error=True,
         )
         raise ModelFailed(failure.reason, conversation_id=conversation_id) from failure
     await _finish(
-        db, emit=emit, user_id=user_id, conversation_id=conversation_id, turn_id=turn_id,
-        content=reply.text, tool_calls=reply.tool_calls, error=False,
+        db,
+        emit=emit,
+        user_id=user_id,
+        conversation_id=conversation_id,
+        turn_id=turn_id,
+        content=reply.text,
+        tool_calls=reply.tool_calls,
+        error=False,
     )
-    return TurnResult(conversation_id=conversation_id, response=reply.text, tool_calls=reply.tool_calls)
+    return TurnResult(
+        conversation_id=conversation_id, response=reply.text, tool_calls=reply.tool_calls
+    )
 
 
 async def _finish(
-    db: Database, *, emit: Emit | None, user_id: str, conversation_id: int, turn_id: str,
-    content: str, tool_calls: list[dict[str, Any]], error: bool,
+    db: Database,
+    *,
+    emit: Emit | None,
+    user_id: str,
+    conversation_id: int,
+    turn_id: str,
+    content: str,
+    tool_calls: list[dict[str, Any]],
+    error: bool,
 ) -> None:
     """Store the reply and complete the turn in one transaction: both happen or neither."""
     async with db.transaction() as session:
         stored = await conversations.append_message(
-            session, conversation_id=conversation_id, user_id=user_id, role=Role.assistant,
-            content=content, author="assistant", tool_calls=tool_calls or None, error=error,
+            session,
+            conversation_id=conversation_id,
+            user_id=user_id,
+            role=Role.assistant,
+            content=content,
+            author="assistant",
+            tool_calls=tool_calls or None,
+            error=error,
         )
         if await complete_turn(session, conversation_id=conversation_id, turn_id=turn_id) is None:
             # Our claim expired and another turn took the conversation: drop this reply.
             raise TurnInProgress(
-                "This reply took too long and another turn has started", conversation_id=conversation_id
+                "This reply took too long and another turn has started",
+                conversation_id=conversation_id,
             )
     if emit is not None:
         await emit("message", message_event(stored))
