@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import type { ChatApi } from "@/lib/use-chat";
 import type { Conversation } from "@/lib/types";
 import { ChatNotice } from "./chat-notice";
@@ -12,11 +12,31 @@ import { MessageList } from "./message-list";
 export function ChatPanel({ chat, conversation }: { chat: ChatApi; conversation: Conversation | null }) {
   const { state } = chat;
   const [draft, setDraft] = useState("");
+  const [queued, setQueued] = useState<string | null>(null);
+  const queue = useRef<string | null>(null);
+
+  function restore(text: string) {
+    // Keep what was typed when a send fails, unless something new was typed meanwhile.
+    setDraft((current) => (current.trim() ? current : text));
+  }
 
   async function send(text: string): Promise<boolean> {
+    if (chat.isSending()) {
+      // One message waits for the reply in progress, then goes out by itself.
+      if (queue.current) restore(queue.current);
+      queue.current = text;
+      setQueued(text);
+      return true;
+    }
     const ok = await chat.send(text);
-    // Keep what was typed when the send failed, unless something new was typed meanwhile.
-    if (!ok) setDraft((current) => (current.trim() ? current : text));
+    if (!ok) restore(text);
+    const next = queue.current;
+    queue.current = null;
+    setQueued(null);
+    if (next !== null) {
+      if (ok) void send(next);
+      else restore(next);
+    }
     return ok;
   }
 
@@ -39,6 +59,11 @@ export function ChatPanel({ chat, conversation }: { chat: ChatApi; conversation:
         {conversation && conversation.mode !== "chat" && <span className="mode-tag">{conversation.mode}</span>}
       </div>
       <MessageList state={state} />
+      {queued !== null && (
+        <p className="queued-note muted small" role="status" data-testid="queued-message">
+          Queued: sends when the current reply finishes.
+        </p>
+      )}
       {state.notice && <ChatNotice notice={state.notice} onRetry={() => void retry()} onDismiss={chat.dismissNotice} />}
       <Composer draft={draft} setDraft={setDraft} sending={state.sending} onSend={send} />
     </section>

@@ -10,6 +10,7 @@ const MAX_LENGTH = 16_000;
 interface Props {
   draft: string;
   setDraft: (value: string | ((current: string) => string)) => void;
+  /** A reply is streaming: what is sent now is queued until it finishes. */
   sending: boolean;
   onSend: (text: string) => Promise<boolean>;
 }
@@ -30,7 +31,7 @@ export function Composer({ draft, setDraft, sending, onSend }: Props) {
     onInterim: (text) => setDraft(joinText(voiceBase.current, text)),
     onFinal: (text) => {
       const full = joinText(voiceBase.current, text);
-      if (autoSend && !sending) {
+      if (autoSend) {
         setDraft("");
         void onSend(full);
       } else {
@@ -48,7 +49,7 @@ export function Composer({ draft, setDraft, sending, onSend }: Props) {
   function submit(event?: FormEvent) {
     event?.preventDefault();
     const text = draft.trim();
-    if (!text || sending) return;
+    if (!text) return;
     setDraft("");
     void onSend(text);
   }
@@ -85,7 +86,13 @@ export function Composer({ draft, setDraft, sending, onSend }: Props) {
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={onKeyDown}
         rows={2}
-        placeholder={speech.status === "listening" ? "Listening…" : "Message the assistant (Enter to send, Shift+Enter for a new line)"}
+        placeholder={
+          speech.status === "listening"
+            ? "Listening…"
+            : sending
+              ? "The assistant is replying… (a message sent now waits for it)"
+              : "Message the assistant (Enter to send, Shift+Enter for a new line)"
+        }
         aria-describedby="composer-hint voice-status"
         aria-invalid={tooLong ? true : undefined}
       />
@@ -100,7 +107,7 @@ export function Composer({ draft, setDraft, sending, onSend }: Props) {
             {draft.length.toLocaleString()} / {MAX_LENGTH.toLocaleString()} characters
           </span>
         )}
-        <button type="submit" className="button primary" disabled={sending || !draft.trim() || tooLong} data-testid="send-button">
+        <button type="submit" className="button primary" disabled={!draft.trim() || tooLong} data-testid="send-button">
           Send
         </button>
       </div>

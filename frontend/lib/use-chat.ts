@@ -24,6 +24,8 @@ export interface ChatApi {
   send: (text: string) => Promise<boolean>;
   retry: () => Promise<boolean>;
   dismissNotice: () => void;
+  /** True from the moment a send starts until its turn ends (not lagging behind renders). */
+  isSending: () => boolean;
 }
 
 const HISTORY_LIMIT = 200;
@@ -49,6 +51,7 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
   const [reloadNonce, setReloadNonce] = useState(0);
   const stateRef = useRef(state);
   const streamRef = useRef<AbortController | null>(null);
+  const sendingRef = useRef(false);
   const callbacksRef = useRef(callbacks);
 
   useEffect(() => {
@@ -95,13 +98,15 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
   const select = useCallback((id: number | null) => {
     streamRef.current?.abort();
     streamRef.current = null;
+    sendingRef.current = false;
     dispatch({ type: "select", id });
   }, []);
 
   const send = useCallback(
     async (raw: string): Promise<boolean> => {
       const text = raw.trim();
-      if (!text || stateRef.current.sending) return false;
+      if (!text || sendingRef.current) return false;
+      sendingRef.current = true;
       const controller = new AbortController();
       streamRef.current = controller;
       let conversationId = stateRef.current.conversationId;
@@ -142,8 +147,8 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
           controller.signal,
         );
         adopt(result.conversation_id);
-        await reconcile();
         if (!controller.signal.aborted) dispatch({ type: "send-end", notice: null });
+        void reconcile();
         return true;
       } catch (error) {
         if (controller.signal.aborted) return true;
@@ -163,7 +168,10 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
         dispatch({ type: "send-end", notice: noticeFor(error, text) });
         return false;
       } finally {
-        if (streamRef.current === controller) streamRef.current = null;
+        if (streamRef.current === controller) {
+          streamRef.current = null;
+          sendingRef.current = false;
+        }
         if (!controller.signal.aborted) callbacksRef.current.onTurnFinished();
       }
     },
@@ -183,5 +191,7 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
 
   const dismissNotice = useCallback(() => dispatch({ type: "dismiss-notice" }), []);
 
-  return { state, select, send, retry, dismissNotice };
+  const isSending = useCallback(() => sendingRef.current, []);
+
+  return { state, select, send, retry, dismissNotice, isSending };
 }

@@ -1,0 +1,27 @@
+import { expect, lastReply, sendMessage, signIn, test } from "./support/fixtures";
+
+// Named z-… so it runs last: it stops and restarts the API the other tests share.
+test("API stopped: a clear error, the input is kept, and the UI recovers when it returns", async ({ page, userName, stack }) => {
+  test.setTimeout(120_000);
+  await signIn(page, userName);
+  await sendMessage(page, "add a task to buy milk");
+  await expect(lastReply(page)).toContainText("buy milk");
+
+  await stack.stopBackend();
+  try {
+    await sendMessage(page, "add a task to buy bread");
+    const notice = page.getByTestId("chat-error");
+    await expect(notice).toContainText("Can't reach the Parley API");
+    await expect(page.getByTestId("api-unreachable")).toBeVisible();
+    await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("add a task to buy bread");
+  } finally {
+    await stack.startBackend();
+  }
+
+  await expect(page.getByTestId("api-unreachable")).toHaveCount(0, { timeout: 20_000 });
+  await page.getByTestId("chat-error").getByRole("button", { name: "Retry" }).click();
+  await expect(lastReply(page)).toContainText("buy bread");
+  await expect(page.getByTestId("chat-error")).toHaveCount(0);
+  await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("");
+  await expect(page.getByRole("region", { name: "Tasks" }).getByText("buy bread")).toBeVisible();
+});
