@@ -34,6 +34,8 @@ class Settings(BaseSettings):
     model_delay: float = Field(default=0.0, ge=0, alias="PARLEY_MODEL_DELAY")
     token_ttl: int = Field(default=7 * 24 * 3600, gt=0, alias="PARLEY_TOKEN_TTL")
     rate_limit_per_minute: int = Field(default=120, ge=0, alias="PARLEY_RATE_LIMIT_PER_MINUTE")
+    # Seconds between SSE heartbeat comments, which keep idle streams open through proxies.
+    sse_ping_seconds: float = Field(default=15.0, gt=0, alias="PARLEY_SSE_PING_SECONDS")
     db_pool_size: int = Field(default=20, ge=1, alias="PARLEY_DB_POOL_SIZE")
 
     @field_validator("database_url")

@@ -17,6 +17,8 @@ from parley.models import Conversation, ConversationMode, Message, MessageKind, 
 
 TITLE_MAX = 200
 NOTIFY_CHANNEL = "parley_messages"
+# First key of the two-key advisory lock serialising inserts into one conversation.
+CONVERSATION_LOCK_SPACE = 1
 DEFAULT_TITLE = "New conversation"
 
 
@@ -138,13 +140,33 @@ async def list_messages(
         await owned(session, user_id=user_id, conversation_id=conversation_id)
         if after is None:
             return await last_messages(session, conversation_id=conversation_id, limit=limit)
-        query = (
-            sa.select(Message)
-            .where(col(Message.conversation_id) == conversation_id, col(Message.id) > after)
-            .order_by(col(Message.id))
-            .limit(limit)
+        return await messages_after(
+            session, conversation_id=conversation_id, after=after, limit=limit
         )
-        return list((await session.scalars(query)).all())
+
+
+async def latest_message_id(db: Database, *, user_id: str, conversation_id: int) -> int:
+    """The newest message id (0 if none); 404 if the conversation is not the user's."""
+    async with db.session() as session:
+        await owned(session, user_id=user_id, conversation_id=conversation_id)
+        latest = await session.scalar(
+            sa.select(sa.func.max(col(Message.id))).where(
+                col(Message.conversation_id) == conversation_id
+            )
+        )
+    return int(latest or 0)
+
+
+async def messages_after(
+    session: AsyncSession, *, conversation_id: int, after: int, limit: int
+) -> list[Message]:
+    query = (
+        sa.select(Message)
+        .where(col(Message.conversation_id) == conversation_id, col(Message.id) > after)
+        .order_by(col(Message.id))
+        .limit(limit)
+    )
+    return list((await session.scalars(query)).all())
 
 
 async def last_messages(
@@ -179,7 +201,12 @@ async def append_message(
     """Insert a message and announce it to every listener once the transaction commits.
 
     The NOTIFY rides the caller's transaction, so a rolled-back message is never announced.
+    The per-conversation lock makes ids commit in order within a conversation, so a
+    reader resuming "after id N" can never skip a message that committed late.
     """
+    await session.execute(
+        sa.select(sa.func.pg_advisory_xact_lock(CONVERSATION_LOCK_SPACE, conversation_id))
+    )
     message = Message(
         conversation_id=conversation_id,
         user_id=user_id,

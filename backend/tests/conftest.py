@@ -8,8 +8,11 @@ database), else an embedded PostgreSQL in a temporary directory.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 import socket
+import sys
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
@@ -168,3 +171,53 @@ async def eventually(check: Callable[[], Awaitable[bool]], within: float = 10.0)
         if asyncio.get_running_loop().time() > deadline:
             raise AssertionError("condition not met in time")
         await asyncio.sleep(0.05)
+
+
+PARLEY = str(Path(sys.executable).with_name("parley"))
+_SPAWNED: list[asyncio.subprocess.Process] = []
+
+
+@pytest.fixture(autouse=True)
+async def _reap_spawned() -> AsyncIterator[None]:
+    """A failing test must not leave a server process behind."""
+    yield
+    while _SPAWNED:
+        process = _SPAWNED.pop()
+        if process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            await process.wait()
+
+
+async def spawn_server(database_url: str, **env: str) -> tuple[asyncio.subprocess.Process, str]:
+    """`parley serve` in its own process (and session, so a test can kill its group)."""
+    port = free_port()
+    process = await asyncio.create_subprocess_exec(
+        PARLEY,
+        "serve",
+        "--port",
+        str(port),
+        "--log-level",
+        "warning",
+        env={
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "PARLEY_AUTH_SECRET": SECRET,
+            "PARLEY_MODEL": "offline",
+            "PARLEY_RATE_LIMIT_PER_MINUTE": "0",
+            **env,
+        },
+        start_new_session=True,
+    )
+    _SPAWNED.append(process)
+    base = f"http://127.0.0.1:{port}"
+
+    async def up() -> bool:
+        try:
+            async with httpx.AsyncClient() as client:
+                return (await client.get(f"{base}/api/health")).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    await eventually(up, within=30)
+    return process, base

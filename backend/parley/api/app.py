@@ -11,13 +11,22 @@ from typing import Any
 from agents.models.interface import Model
 from fastapi import FastAPI
 
-from parley.api import errors, routes_auth, routes_chat, routes_conversations, routes_tasks
+from parley.api import (
+    errors,
+    routes_auth,
+    routes_chat,
+    routes_conversations,
+    routes_events,
+    routes_tasks,
+)
 from parley.assistant.mcp_bridge import InProcessTools
 from parley.assistant.models import resolve_model
 from parley.assistant.runner import Assistant
 from parley.config import Settings, get_settings
 from parley.db import Database, make_engine, resolve_database_url
 from parley.limits import RateLimiter
+from parley.realtime.hub import Hub, message_fetcher
+from parley.realtime.notifier import Notifier
 from parley.tools.identity import from_request_meta
 from parley.tools.server import build_server
 
@@ -50,6 +59,10 @@ def create_app(
             app.state.db = db
             app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
             app.state.limiter = RateLimiter(settings.rate_limit_per_minute)
+            app.state.hub = Hub(message_fetcher(db))
+            app.state.notifier = Notifier(database_url=url, hub=app.state.hub)
+            await app.state.notifier.start()
+            stack.push_async_callback(app.state.notifier.stop)
             app.state.turn_tasks = set()
             stack.push_async_callback(_drain, app.state.turn_tasks)
             yield
@@ -61,7 +74,7 @@ def create_app(
         lifespan=lifespan,
     )
     errors.install(app)
-    for module in (routes_auth, routes_chat, routes_tasks, routes_conversations):
+    for module in (routes_auth, routes_chat, routes_tasks, routes_conversations, routes_events):
         app.include_router(module.router)
     return app
 

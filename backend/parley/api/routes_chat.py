@@ -13,8 +13,11 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from parley.api.deps import AssistantDep, CurrentUser, DbDep, LimiterDep, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
-from parley.chat.turn import TurnResult, finish_turn, message_event, start_turn
+from parley.assistant.runner import Emit
+from parley.chat.turn import StartedTurn, TurnResult, finish_turn, message_event, start_turn
 from parley.errors import ParleyError
+from parley.realtime.notifier import Notifier
+from parley.realtime.stream import live_emitter
 from parley.schemas import ChatRequest, ChatResponse
 
 router = APIRouter(prefix="/api/{user_id}", tags=["chat"])
@@ -37,7 +40,13 @@ def spawn(request: Request, coro: Coroutine[Any, Any, TurnResult]) -> asyncio.Ta
     response_model=ChatResponse,
     responses={
         **ERRORS(*AUTHED, 409, 413, 429, 502),
-        200: {"content": {"text/event-stream": {"description": "SSE: message, delta, tool_call, tool_result, done, error"}}},
+        200: {
+            "content": {
+                "text/event-stream": {
+                    "description": "SSE: message, delta, tool_call, tool_result, done, error"
+                }
+            }
+        },
     },
 )
 async def chat(
@@ -53,16 +62,33 @@ async def chat(
     """Run one chat turn. With `Accept: text/event-stream` the same turn streams as SSE."""
     limiter.check(user_id)
     started = await start_turn(
-        db=db, settings=settings, user_id=user_id, conversation_id=body.conversation_id, message=body.message
+        db=db,
+        settings=settings,
+        user_id=user_id,
+        conversation_id=body.conversation_id,
+        message=body.message,
     )
+    deps = {"db": db, "settings": settings, "assistant": assistant}
     if accept and "text/event-stream" in accept:
-        return _stream(request, started, db=db, settings=settings, assistant=assistant)
-    task = spawn(request, finish_turn(started, db=db, assistant=assistant, settings=settings))
+        return _stream(request, started, deps)
+    task = spawn(request, _watched(request, started, None, deps))
     result = await asyncio.shield(task)
     return ChatResponse.model_validate(result.body())
 
 
-def _stream(request: Request, started: Any, **deps: Any) -> Response:
+async def _watched(
+    request: Request, started: StartedTurn, also: Emit | None, deps: dict[str, Any]
+) -> TurnResult:
+    """The rest of the turn, with its live events shown to everyone watching."""
+    notifier: Notifier = request.app.state.notifier
+    emit = live_emitter(notifier, started.conversation_id, also)
+    try:
+        return await finish_turn(started, emit=emit, **deps)
+    finally:
+        notifier.publish_live(started.conversation_id, "turn_end", {})
+
+
+def _stream(request: Request, started: StartedTurn, deps: dict[str, Any]) -> Response:
     queue: asyncio.Queue[Any] = asyncio.Queue()
 
     async def emit(event: str, data: dict[str, Any]) -> None:
@@ -70,7 +96,7 @@ def _stream(request: Request, started: Any, **deps: Any) -> Response:
 
     async def run() -> TurnResult:
         try:
-            result = await finish_turn(started, emit=emit, **deps)
+            result = await _watched(request, started, emit, deps)
             queue.put_nowait(("done", result.body()))
             return result
         except ParleyError as exc:

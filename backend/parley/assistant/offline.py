@@ -270,8 +270,12 @@ def _chunks(text: str) -> list[str]:
 
 
 class OfflineModel(Model):
-    def __init__(self, *, delay: float = 0.0) -> None:
+    """`delay` stands in for a model's thinking time; `word_pause` for its typing speed
+    (tests use it to join a reply half-way)."""
+
+    def __init__(self, *, delay: float = 0.0, word_pause: float = 0.0) -> None:
         self.delay = delay
+        self.word_pause = word_pause
 
     async def _think(self) -> None:
         if self.delay:
@@ -319,6 +323,8 @@ class OfflineModel(Model):
             )
             if isinstance(item, ResponseOutputMessage):
                 for chunk in _chunks(item.content[0].text):  # type: ignore[union-attr]
+                    if self.word_pause:
+                        await asyncio.sleep(self.word_pause)
                     seq += 1
                     yield ResponseTextDeltaEvent(
                         type="response.output_text.delta",

@@ -1,0 +1,63 @@
+"""GET .../conversations/{id}/events: everything that happens in a conversation, live."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Query, Request
+from sse_starlette import EventSourceResponse
+
+from parley import conversations
+from parley.api.deps import CurrentUser, DbDep, SettingsDep
+from parley.api.errors import AUTHED, ERRORS
+from parley.errors import ParleyError
+from parley.realtime.stream import conversation_events
+
+router = APIRouter(prefix="/api/{user_id}/conversations", tags=["realtime"])
+
+
+def _cursor(after: int | None, last_event_id: str | None) -> int | None:
+    if last_event_id is not None and last_event_id.strip():
+        value = last_event_id.strip()
+        if not value.isdigit() or len(value) > 19:
+            raise ParleyError(
+                "Last-Event-ID must be a message id (a whole number)", code="bad_last_event_id"
+            )
+        return int(value)
+    return after
+
+
+@router.get(
+    "/{conversation_id}/events",
+    responses={
+        **ERRORS(400, *AUTHED),
+        200: {
+            "content": {
+                "text/event-stream": {"description": "message, delta, tool_call, tool_result"}
+            }
+        },
+    },
+)
+async def events(
+    conversation_id: int,
+    request: Request,
+    user_id: CurrentUser,
+    db: DbDep,
+    settings: SettingsDep,
+    after: Annotated[
+        int | None, Query(ge=0, description="Replay stored messages after this id")
+    ] = None,
+    last_event_id: Annotated[str | None, Header()] = None,
+) -> EventSourceResponse:
+    """Stored messages carry `id:`; reconnect with `Last-Event-ID` (or `?after=`) to get exactly
+    the ones missed. Without either, the stream starts from now. A reply being written
+    arrives as `delta` events; joining mid-reply starts with one delta holding the text so far."""
+    cursor = _cursor(after, last_event_id)
+    latest = await conversations.latest_message_id(
+        db, user_id=user_id, conversation_id=conversation_id
+    )
+    start = latest if cursor is None else cursor
+    return EventSourceResponse(
+        conversation_events(request.app.state.hub, conversation_id, start),
+        ping=settings.sse_ping_seconds,
+    )

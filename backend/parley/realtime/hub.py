@@ -1,0 +1,151 @@
+"""The per-instance hub: who is watching which conversation, and what is being written now.
+
+Stored messages are the source of truth. A notification only says "conversation C has
+something new"; one pump per conversation then reads the rows after the oldest cursor of
+its subscribers and hands each subscriber the rows past its own cursor. A missed or
+duplicated notification therefore costs at most a query, never a message.
+
+Live events (text deltas, tool calls of a reply being written) are not stored. The hub
+keeps the current reply's text so far, so a subscriber who joins mid-reply starts with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from parley.db import Database
+
+log = logging.getLogger(__name__)
+
+Fetch = Callable[[int, int], Awaitable[list[dict[str, Any]]]]
+PAGE = 500
+
+
+@dataclass(eq=False)
+class Subscriber:
+    conversation_id: int
+    last_id: int
+    queue: asyncio.Queue[tuple[str, str, int | None]] = field(default_factory=asyncio.Queue)
+    live: bool = False  # receives live events only once it has the in-flight snapshot
+
+    def put(self, event: str, data: str, message_id: int | None = None) -> None:
+        self.queue.put_nowait((event, data, message_id))
+
+
+@dataclass
+class InFlight:
+    text: str = ""
+    tools: list[tuple[str, str]] = field(default_factory=list)
+
+
+class Hub:
+    def __init__(self, fetch: Fetch) -> None:
+        self._fetch = fetch
+        self._subscribers: dict[int, set[Subscriber]] = {}
+        self._inflight: dict[int, InFlight] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._dirty: set[int] = set()
+        self._pumps: dict[int, asyncio.Task[None]] = {}
+
+    @property
+    def subscriber_count(self) -> int:
+        return sum(len(s) for s in self._subscribers.values())
+
+    async def subscribe(self, conversation_id: int, after: int) -> Subscriber:
+        """Register, catch up on stored messages after `after`, then take the live state."""
+        sub = Subscriber(conversation_id=conversation_id, last_id=after)
+        self._subscribers.setdefault(conversation_id, set()).add(sub)
+        await self._pump_now(conversation_id)
+        # No await from here on: the snapshot and switching on live delivery are atomic.
+        current = self._inflight.get(conversation_id)
+        if current is not None:
+            for event, data in current.tools:
+                sub.put(event, data)
+            if current.text:
+                sub.put("delta", json.dumps({"text": current.text}))
+        sub.live = True
+        return sub
+
+    def unsubscribe(self, sub: Subscriber) -> None:
+        subs = self._subscribers.get(sub.conversation_id)
+        if subs is not None:
+            subs.discard(sub)
+            if not subs:
+                del self._subscribers[sub.conversation_id]
+
+    # -- stored messages -------------------------------------------------------------
+
+    def message_stored(self, conversation_id: int) -> None:
+        """A message was committed (here or on another instance): wake the pump."""
+        if conversation_id not in self._subscribers:
+            return
+        self._dirty.add(conversation_id)
+        if conversation_id not in self._pumps:
+            task = asyncio.create_task(self._pump_loop(conversation_id))
+            self._pumps[conversation_id] = task
+            task.add_done_callback(lambda _t: self._pumps.pop(conversation_id, None))
+
+    def wake_all(self) -> None:
+        """After a lost notification connection: anything may have been missed."""
+        for conversation_id in list(self._subscribers):
+            self.message_stored(conversation_id)
+
+    async def _pump_loop(self, conversation_id: int) -> None:
+        while conversation_id in self._dirty:
+            self._dirty.discard(conversation_id)
+            try:
+                await self._pump_now(conversation_id)
+            except Exception:  # the database is away: the listener's reconnect wakes us again
+                log.warning("could not read conversation %s", conversation_id, exc_info=True)
+                return
+
+    async def _pump_now(self, conversation_id: int) -> None:
+        lock = self._locks.setdefault(conversation_id, asyncio.Lock())
+        async with lock:
+            while subs := self._subscribers.get(conversation_id):
+                floor = min(s.last_id for s in subs)
+                rows = await self._fetch(conversation_id, floor)
+                for row in rows:
+                    data = json.dumps(row)
+                    for sub in self._subscribers.get(conversation_id, ()):
+                        if row["id"] > sub.last_id:
+                            sub.put("message", data, row["id"])
+                            sub.last_id = row["id"]
+                if len(rows) < PAGE:
+                    return
+
+    # -- live events ---------------------------------------------------------------
+
+    def publish_live(self, conversation_id: int, event: str, data: dict[str, Any]) -> None:
+        """A delta, tool call or tool result of the reply being written; `turn_end` clears it."""
+        if event == "turn_end":
+            self._inflight.pop(conversation_id, None)
+            return
+        current = self._inflight.setdefault(conversation_id, InFlight())
+        encoded = json.dumps(data)
+        if event == "delta":
+            current.text += data.get("text", "")
+        else:
+            current.tools.append((event, encoded))
+        for sub in self._subscribers.get(conversation_id, ()):
+            if sub.live:
+                sub.put(event, encoded)
+
+
+def message_fetcher(db: Database) -> Fetch:
+    from parley.conversations import messages_after
+    from parley.schemas import MessageOut
+
+    async def fetch(conversation_id: int, after: int) -> list[dict[str, Any]]:
+        async with db.session() as session:
+            rows = await messages_after(
+                session, conversation_id=conversation_id, after=after, limit=PAGE
+            )
+        return [MessageOut.model_validate(m).model_dump(mode="json") for m in rows]
+
+    return fetch

@@ -1,0 +1,143 @@
+"""The instance's single LISTEN connection, and the sender of live events to other instances.
+
+Stored messages announce themselves (a NOTIFY inside the inserting transaction). Live
+events of a reply being written are sent here, so a subscriber on another instance sees
+the reply grow too. When the connection drops (a database restart) it is re-opened with
+backoff, and every watched conversation is re-read from its last id: nothing is skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import uuid
+from typing import Any
+
+import asyncpg
+from sqlalchemy.engine import make_url
+
+from parley.conversations import NOTIFY_CHANNEL
+from parley.realtime.hub import Hub
+
+log = logging.getLogger(__name__)
+
+LIVE_CHANNEL = "parley_live"
+MAX_PAYLOAD = 7900  # PostgreSQL's NOTIFY limit is 8000 bytes
+
+
+def asyncpg_dsn(sqlalchemy_url: str) -> str:
+    return (
+        make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    )
+
+
+class Notifier:
+    def __init__(self, *, database_url: str, hub: Hub, retry_seconds: float = 1.0) -> None:
+        self.dsn = asyncpg_dsn(database_url)
+        self.hub = hub
+        self.instance = uuid.uuid4().hex
+        self.retry_seconds = retry_seconds
+        self.connected = asyncio.Event()
+        self._conn: asyncpg.Connection | None = None
+        self._outbox: asyncio.Queue[str] = asyncio.Queue(maxsize=10_000)
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send())]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.connected.wait(), timeout=10)
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._conn is not None and not self._conn.is_closed():
+            await self._conn.close()
+
+    def publish_live(self, conversation_id: int, event: str, data: dict[str, Any]) -> None:
+        """Deliver here at once, and to the other instances through the database."""
+        self.hub.publish_live(conversation_id, event, data)
+        payload = json.dumps(
+            {
+                "instance": self.instance,
+                "conversation_id": conversation_id,
+                "event": event,
+                "data": data,
+            }
+        )
+        if len(payload.encode()) > MAX_PAYLOAD:
+            # Too big for NOTIFY (a large tool result): other instances get the bare event.
+            slim = {k: v for k, v in data.items() if k in ("call_id", "tool")}
+            payload = json.dumps(
+                {
+                    "instance": self.instance,
+                    "conversation_id": conversation_id,
+                    "event": event,
+                    "data": slim,
+                }
+            )
+        with contextlib.suppress(asyncio.QueueFull):  # live events are best effort; rows are not
+            self._outbox.put_nowait(payload)
+
+    async def _listen(self) -> None:
+        first = True
+        while True:
+            closed = asyncio.Event()
+            try:
+                conn = await asyncpg.connect(self.dsn)
+                conn.add_termination_listener(lambda _c, closed=closed: closed.set())
+                await conn.add_listener(NOTIFY_CHANNEL, self._on_stored)
+                await conn.add_listener(LIVE_CHANNEL, self._on_live)
+                self._conn = conn
+                self.connected.set()
+                if not first:
+                    log.info("notification connection restored; re-reading watched conversations")
+                    self.hub.wake_all()
+                first = False
+                while not closed.is_set():
+                    # A dead peer does not always close the socket: probe now and then.
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(closed.wait(), timeout=5)
+                    if not closed.is_set():
+                        try:
+                            await asyncio.wait_for(conn.execute("SELECT 1"), timeout=5)
+                        except Exception:
+                            closed.set()
+                with contextlib.suppress(Exception):
+                    conn.terminate()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("notification connection failed; retrying", exc_info=True)
+            self.connected.clear()
+            self._conn = None
+            await asyncio.sleep(self.retry_seconds)
+
+    async def _send(self) -> None:
+        while True:
+            payload = await self._outbox.get()
+            conn = self._conn
+            if conn is None or conn.is_closed():
+                continue
+            try:
+                await conn.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, payload)
+            except Exception:
+                log.debug("dropped a live event", exc_info=True)
+
+    def _on_stored(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        try:
+            self.hub.message_stored(int(json.loads(payload)["conversation_id"]))
+        except (ValueError, KeyError, TypeError):
+            log.warning("bad notification payload: %r", payload)
+
+    def _on_live(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        try:
+            note = json.loads(payload)
+            if note["instance"] != self.instance:
+                self.hub.publish_live(int(note["conversation_id"]), note["event"], note["data"])
+        except (ValueError, KeyError, TypeError):
+            log.warning("bad live payload: %r", payload)

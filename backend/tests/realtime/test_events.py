@@ -1,0 +1,181 @@
+"""GET .../events: replay, resume, live replies, several instances, lost connections."""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import asynccontextmanager
+
+import httpx
+import sqlalchemy as sa
+
+from parley import conversations
+from parley.assistant.offline import OfflineModel
+from parley.models import Role
+from tests.conftest import spawn_server, token_for
+from tests.realtime.sse import events, take
+
+
+@asynccontextmanager
+async def watch(client: httpx.AsyncClient, user: str, conversation_id: int, **kwargs):
+    """An open event stream, as an async iterator of events."""
+    headers = {"Authorization": f"Bearer {token_for(user)}", **kwargs.pop("headers", {})}
+    async with client.stream(
+        "GET", f"/api/{user}/conversations/{conversation_id}/events", headers=headers, **kwargs
+    ) as response:
+        assert response.status_code == 200, await response.aread()
+        yield events(response)
+
+
+async def _post(db, conversation_id: int, text: str, user: str = "alice") -> int:
+    """A message from another writer (an agent, another instance) straight into the store."""
+    async with db.transaction() as session:
+        message = await conversations.append_message(
+            session,
+            conversation_id=conversation_id,
+            user_id=user,
+            role=Role.agent,
+            content=text,
+            author="helper-agent",
+        )
+    assert message.id is not None
+    return message.id
+
+
+async def _conversation(server, user: str = "alice") -> int:
+    created = await server.client.post(
+        f"/api/{user}/conversations", json={"title": "watched"}, headers=server.headers(user)
+    )
+    return created.json()["id"]
+
+
+async def test_reconnecting_with_last_event_id_replays_exactly_what_was_missed(server, db):
+    conversation_id = await _conversation(server)
+    async with watch(server.client, "alice", conversation_id, params={"after": 0}) as stream:
+        ids = [await _post(db, conversation_id, f"first {i}") for i in range(3)]
+        seen = await take(stream, 3, kinds={"message"})
+    assert [int(e.id) for e in seen] == ids
+    assert [e.json()["content"] for e in seen] == ["first 0", "first 1", "first 2"]
+
+    missed = [await _post(db, conversation_id, f"missed {i}") for i in range(4)]
+    async with watch(
+        server.client, "alice", conversation_id, headers={"Last-Event-ID": seen[-1].id}
+    ) as stream:
+        replayed = await take(stream, 4, kinds={"message"})
+        after = await _post(db, conversation_id, "live")
+        live = await take(stream, 1, kinds={"message"})
+    assert [int(e.id) for e in replayed] == missed
+    assert [int(e.id) for e in live] == [after]
+
+
+async def test_after_query_replays_and_a_fresh_stream_starts_from_now(server, db):
+    conversation_id = await _conversation(server)
+    first = await _post(db, conversation_id, "old")
+    async with watch(server.client, "alice", conversation_id, params={"after": 0}) as stream:
+        assert [int(e.id) for e in await take(stream, 1, kinds={"message"})] == [first]
+    async with watch(server.client, "alice", conversation_id) as stream:
+        new = await _post(db, conversation_id, "new")
+        assert [int(e.id) for e in await take(stream, 1, kinds={"message"})] == [new]
+
+
+async def test_a_chat_turn_reaches_a_watcher_with_deltas_then_the_stored_reply(server):
+    conversation_id = await _conversation(server)
+    async with watch(server.client, "alice", conversation_id) as stream:
+        turn = asyncio.create_task(server.chat("alice", "add a task to buy milk", conversation_id))
+        got = await take(stream, 2, kinds={"message"})
+        reply = (await turn).json()
+    assert [e.json()["role"] for e in got] == ["user", "assistant"]
+    assert got[1].json()["content"] == reply["response"]
+
+
+async def test_joining_mid_reply_gets_the_text_so_far_then_the_rest(make_server):
+    async with make_server(model=OfflineModel(word_pause=0.05)) as server:
+        conversation_id = await _conversation(server)
+        async with watch(server.client, "alice", conversation_id) as early:
+            turn = asyncio.create_task(server.chat("alice", "hello there", conversation_id))
+            first_deltas = await take(early, 4, kinds={"delta"})
+            async with watch(server.client, "alice", conversation_id) as late:
+                joined = await take(late, 1, kinds={"delta", "message"})
+                assert joined[0].event == "delta"
+                text = joined[0].json()["text"]
+                assert text.startswith("".join(e.json()["text"] for e in first_deltas))
+                async for event in late:
+                    if event.event == "delta":
+                        text += event.json()["text"]
+                    elif event.event == "message" and event.json()["role"] == "assistant":
+                        stored = event.json()["content"]
+                        break
+            reply = (await turn).json()["response"]
+    assert text == stored == reply
+
+
+async def test_a_message_written_on_one_instance_reaches_a_stream_on_another(server, migrated):
+    process, base_a = await spawn_server(migrated)
+    conversation_id = await _conversation(server)
+    async with (
+        httpx.AsyncClient(base_url=base_a, timeout=30) as client_a,
+        watch(server.client, "alice", conversation_id) as stream_b,
+    ):
+        turn = await client_a.post(
+            "/api/alice/chat",
+            json={"message": "add a task to cross over", "conversation_id": conversation_id},
+            headers={"Authorization": f"Bearer {token_for('alice')}"},
+        )
+        assert turn.status_code == 200
+        got = await take(stream_b, 2, kinds={"message"})
+    assert [e.json()["content"] for e in got] == [
+        "add a task to cross over",
+        turn.json()["response"],
+    ]
+    process.terminate()
+    await process.wait()
+
+
+async def test_the_stream_recovers_after_losing_its_database_connection(server, db):
+    conversation_id = await _conversation(server)
+    async with watch(server.client, "alice", conversation_id) as stream:
+        before = await _post(db, conversation_id, "before")
+        assert [int(e.id) for e in await take(stream, 1, kinds={"message"})] == [before]
+        # What a database restart looks like from the app: every connection dies at once.
+        async with db.session() as session:
+            await session.execute(
+                sa.text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE pid <> pg_backend_pid() AND datname = current_database()"
+                )
+            )
+        during = [await _post(db, conversation_id, f"during outage {i}") for i in range(3)]
+        got = await asyncio.wait_for(take(stream, 3, kinds={"message"}), timeout=20)
+    assert [int(e.id) for e in got] == during
+
+
+async def test_idle_streams_get_heartbeats(make_server):
+    async with make_server(PARLEY_SSE_PING_SECONDS=0.2) as server:
+        conversation_id = await _conversation(server)
+        async with watch(server.client, "alice", conversation_id) as stream:
+            comments = []
+            async for event in stream:
+                if event.comment is not None:
+                    comments.append(event.comment)
+                if len(comments) == 2:
+                    break
+    assert len(comments) == 2
+
+
+async def test_bad_streams_are_refused_before_they_open(server):
+    conversation_id = await _conversation(server, "bob")
+    headers = server.headers("alice")
+    other = await server.client.get(
+        f"/api/alice/conversations/{conversation_id}/events", headers=headers
+    )
+    assert other.status_code == 404 and other.json()["error"]["code"] == "not_found"
+    unknown = await server.client.get("/api/alice/conversations/424242/events", headers=headers)
+    assert unknown.status_code == 404
+    own = await _conversation(server)
+    for bad in ("abc", "-1", "1.5", "9" * 40):
+        response = await server.client.get(
+            f"/api/alice/conversations/{own}/events", headers={**headers, "Last-Event-ID": bad}
+        )
+        assert response.status_code == 400, bad
+        assert response.json()["error"]["code"] == "bad_last_event_id"
+    anonymous = await server.client.get(f"/api/alice/conversations/{own}/events")
+    assert anonymous.status_code == 401
