@@ -3,7 +3,7 @@
 import { useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { readLocal, STORAGE_KEYS, writeLocal } from "@/lib/local-store";
 import { useSpeechRecognition } from "@/lib/use-speech-recognition";
-import { VoiceControls } from "./voice-controls";
+import { VoiceControls, VoiceStatusLine } from "./voice-controls";
 
 const MAX_LENGTH = 16_000;
 
@@ -111,6 +111,7 @@ export function Composer({ draft, setDraft, sending, onSend }: Props) {
           Send
         </button>
       </div>
+      <VoiceStatusLine status={speech.status} />
     </form>
   );
 }

@@ -31,11 +31,25 @@ function MicIcon() {
   );
 }
 
-/** Mic button, listening state, and the voice status line (also used by screen readers). */
+/** The voice status line: listening, denied, no speech, unsupported… (announced to screen readers). */
+export function VoiceStatusLine({ status }: { status: VoiceStatus }) {
+  return (
+    <p
+      id="voice-status"
+      className={`voice-status small${status === "idle" || status === "listening" ? "" : " problem"}`}
+      role="status"
+      data-testid="voice-status"
+      data-state={status}
+    >
+      {STATUS_TEXT[status]}
+    </p>
+  );
+}
+
+/** Mic button (with its listening state) and the "send when I stop speaking" setting. */
 export function VoiceControls({ speech, onToggle, autoSend, onAutoSendChange }: Props) {
   const { status, supported } = speech;
   const listening = status === "listening";
-  const text = STATUS_TEXT[status];
   return (
     <div className="voice-controls">
       <button
@@ -58,15 +72,6 @@ export function VoiceControls({ speech, onToggle, autoSend, onAutoSendChange }: 
           Send when I stop speaking
         </label>
       )}
-      <p
-        id="voice-status"
-        className={`voice-status small${status === "idle" || status === "listening" ? "" : " problem"}`}
-        role="status"
-        data-testid="voice-status"
-        data-state={status}
-      >
-        {text}
-      </p>
     </div>
   );
 }

@@ -46,12 +46,10 @@ export function Workspace({ session }: { session: Session }) {
   const { select } = chat;
   const startNew = useCallback(
     async (mode: "chat" | "work") => {
-      if (mode === "chat") {
-        select(null);
-        return;
-      }
-      const created = await conversations.create(mode);
-      select(created.id);
+      // A chat starts with its first message (the API creates it); a work session is created now.
+      if (mode === "chat") select(null);
+      else select((await conversations.create(mode)).id);
+      document.getElementById("message-input")?.focus();
     },
     [conversations, select],
   );

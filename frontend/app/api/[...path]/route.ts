@@ -8,12 +8,19 @@ import {
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
+let lastLoggedAt = 0;
+
 function unreachable(detail: string): Response {
+  // The API's address stays in the server log (at most every 30 s); the browser only learns that it is down.
+  if (Date.now() - lastLoggedAt > 30_000) {
+    lastLoggedAt = Date.now();
+    console.error(`[parley-web] API unreachable at ${apiBaseUrl()}: ${detail}`);
+  }
   return Response.json(
     {
       error: {
         code: "api_unreachable",
-        message: `The Parley API at ${apiBaseUrl()} cannot be reached (${detail}).`,
+        message: "The Parley API cannot be reached. Check that it is running, then retry.",
       },
     },
     { status: 502, headers: { "cache-control": "no-store" } },
