@@ -1,4 +1,4 @@
-import { expect, screenshot, signIn, test } from "./support/fixtures";
+import { expect, expectNoSeriousA11yViolations, screenshot, signIn, test } from "./support/fixtures";
 
 test("sign in with a name, sign out", async ({ page, userName }) => {
   await signIn(page, userName);
@@ -25,6 +25,7 @@ test("a token the API rejects shows a clear screen with a way to sign in again",
   const expired = page.getByTestId("session-expired");
   await expect(expired).toBeVisible();
   await expect(expired).toContainText("Your session has ended");
+  await expectNoSeriousA11yViolations(page);
   await screenshot(page, "desktop-session-expired");
   await expired.getByRole("button", { name: "Sign in again" }).click();
   await signIn(page, userName);
