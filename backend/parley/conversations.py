@@ -16,6 +16,7 @@ from parley.errors import InvalidInput, NotFound
 from parley.models import Conversation, ConversationMode, Message, MessageKind, Role
 
 TITLE_MAX = 200
+MAX_ID = 2**31 - 1  # conversations.id is a PostgreSQL integer
 NOTIFY_CHANNEL = "parley_messages"
 # First key of the two-key advisory lock serialising inserts into one conversation.
 CONVERSATION_LOCK_SPACE = 1
@@ -61,7 +62,9 @@ async def create_conversation(
 
 
 async def owned(session: AsyncSession, *, user_id: str, conversation_id: int) -> Conversation:
-    conversation = await session.get(Conversation, conversation_id)
+    # An id no row can have is simply not found (asking PostgreSQL would overflow: a 500).
+    in_range = 1 <= conversation_id <= MAX_ID
+    conversation = await session.get(Conversation, conversation_id) if in_range else None
     if conversation is None or conversation.user_id != user_id:
         raise NotFound(f"Conversation {conversation_id} not found", conversation_id=conversation_id)
     return conversation

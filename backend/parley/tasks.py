@@ -13,6 +13,7 @@ from parley.errors import InvalidInput, NotFound
 from parley.models import DESCRIPTION_MAX, TITLE_MAX, Task
 
 TaskStatus = Literal["all", "pending", "completed"]
+MAX_ID = 2**31 - 1  # tasks.id is a PostgreSQL integer
 
 
 def clean_title(title: str) -> str:
@@ -62,6 +63,8 @@ async def list_tasks(db: Database, *, user_id: str, status: TaskStatus = "all") 
 
 
 async def _owned(session: AsyncSession, *, user_id: str, task_id: int) -> Task:
+    if not 1 <= task_id <= MAX_ID:  # no row has it; asking PostgreSQL would overflow (a 500)
+        raise NotFound(f"Task {task_id} not found", task_id=task_id)
     task = await session.get(Task, task_id, with_for_update=True)
     if task is None or task.user_id != user_id:
         raise NotFound(f"Task {task_id} not found", task_id=task_id)

@@ -66,7 +66,9 @@ async def list_messages(
     conversation_id: int,
     user_id: CurrentUser,
     db: DbDep,
-    after: Annotated[int | None, Query(ge=0, description="Only messages with a larger id")] = None,
+    after: Annotated[
+        int | None, Query(ge=0, le=2**63 - 1, description="Only messages with a larger id")
+    ] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> list[MessageOut]:
     """Ascending by id: the last `limit` without `after`, else the first `limit` after it."""
