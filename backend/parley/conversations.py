@@ -43,6 +43,8 @@ def clean_title(title: str) -> str:
         raise InvalidInput(
             f"Title must be at most {TITLE_MAX} characters", details=[{"field": "title"}]
         )
+    if "\x00" in cleaned:  # PostgreSQL text cannot hold NUL: refuse it, not fail on insert
+        raise InvalidInput("Title must not contain NUL characters", details=[{"field": "title"}])
     return cleaned
 
 

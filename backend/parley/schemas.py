@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class ErrorBody(BaseModel):
@@ -28,6 +28,14 @@ class ChatRequest(BaseModel):
     conversation_id: int | None = Field(default=None, ge=1, le=2**31 - 1)
     message: str = Field(description="What the person says; trimmed, never empty, at most 16,000 characters")
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("message")
+    @classmethod
+    def _storable(cls, value: str) -> str:
+        # PostgreSQL text cannot hold NUL: refuse it here, before anything is stored.
+        if "\x00" in value:
+            raise ValueError("must not contain NUL characters (\\u0000)")
+        return value
 
 
 class ChatResponse(BaseModel):

@@ -24,7 +24,16 @@ def clean_title(title: str) -> str:
         raise InvalidInput(
             f"Task title must be at most {TITLE_MAX} characters", details=[{"field": "title"}]
         )
+    _no_nul(cleaned, "title")
     return cleaned
+
+
+def _no_nul(text: str, field: str) -> None:
+    """PostgreSQL text cannot hold NUL: refuse it here rather than fail (a 500) on insert."""
+    if "\x00" in text:
+        raise InvalidInput(
+            f"Task {field} must not contain NUL characters", details=[{"field": field}]
+        )
 
 
 def clean_description(description: str | None) -> str | None:
@@ -36,6 +45,7 @@ def clean_description(description: str | None) -> str | None:
             f"Task description must be at most {DESCRIPTION_MAX} characters",
             details=[{"field": "description"}],
         )
+    _no_nul(cleaned, "description")
     return cleaned or None
 
 
