@@ -165,7 +165,10 @@ def describe(tool: str, arguments: dict[str, Any], result: Any) -> str:
     if not isinstance(result, dict):
         return "Done."
     if "error" in result:
-        return f"I couldn't do that: {result['error']}"
+        # The MCP SDK prefixes tool errors with "Error executing tool X: "; people need only
+        # the reason ("Task 99 not found").
+        reason = re.sub(r"^Error executing tool \w+: ", "", str(result["error"])).strip()
+        return f"I couldn't do that: {reason.rstrip('.')}."
     title = result.get("title", "")
     task_id = result.get("task_id")
     if tool == "add_task":
