@@ -10,9 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
@@ -38,19 +40,23 @@ TABLES = "messages, agent_runs, conversations, tasks"
 
 
 @pytest.fixture(scope="session")
-def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def database_url() -> Iterator[str]:
     url = os.environ.get("PARLEY_TEST_DATABASE_URL")
     if url:
         url = Settings(DATABASE_URL=url).database_url
         assert url
         yield url
         return
-    embedded = EmbeddedPostgres(tmp_path_factory.mktemp("pg"))
+    # Not pytest's tmp_path: pytest prunes old base temp dirs, and a concurrent session
+    # would delete the data dir under this running server.
+    data_dir = Path(tempfile.mkdtemp(prefix="parley-test-pg-"))
+    embedded = EmbeddedPostgres(data_dir)
     url = embedded.start()
     try:
         yield url
     finally:
         embedded.stop()
+        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

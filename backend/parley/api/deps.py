@@ -40,7 +40,9 @@ AssistantDep = Annotated[Assistant, Depends(_assistant)]
 LimiterDep = Annotated[RateLimiter, Depends(_limiter)]
 
 
-def _token_user(settings: SettingsDep, authorization: Annotated[str | None, Header()] = None) -> str:
+def _token_user(
+    settings: SettingsDep, authorization: Annotated[str | None, Header()] = None
+) -> str:
     return verify_token(secret=settings.auth_secret, token=bearer_token(authorization))
 
 
