@@ -31,6 +31,7 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
   const [draft, setDraft] = useState("");
   const title = conversationTitle(conversation);
   const when = conversation.last_message_at ?? conversation.updated_at;
+  const titleId = `conversation-title-${conversation.id}`;
 
   function beginRename() {
     setDraft(hasRealTitle(conversation) ? (conversation.title ?? "") : "");
@@ -83,7 +84,7 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
           onClick={onSelect}
           data-testid="conversation-open"
         >
-          <span className="conversation-title">
+          <span className="conversation-title" id={titleId}>
             {conversation.mode !== "chat" && <span className="mode-tag">{conversation.mode}</span>}
             {title}
           </span>
@@ -97,14 +98,14 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
       )}
       {mode === "view" && (
         <div className="conversation-actions">
-          <button type="button" className="button tiny" onClick={beginRename} aria-label={`Rename ${title}`} data-testid="conversation-rename">
+          <button type="button" className="button tiny" onClick={beginRename} aria-describedby={titleId} data-testid="conversation-rename">
             Rename
           </button>
           <button
             type="button"
             className="button tiny danger"
             onClick={() => setMode("confirm-delete")}
-            aria-label={`Delete ${title}`}
+            aria-describedby={titleId}
             data-testid="conversation-delete"
           >
             Delete
@@ -113,7 +114,7 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
       )}
       {mode === "confirm-delete" && (
         <div className="confirm" role="group" aria-label={`Delete ${title}?`}>
-          <span>Delete it and its messages?</span>
+          <span>Delete “{title}” and its messages?</span>
           <button
             type="button"
             className="button tiny danger"

@@ -59,19 +59,19 @@ export function TaskItem({ task, onToggle, onRename, onDelete }: Props) {
             onChange={(e) => void onToggle(task.id, e.target.checked)}
             data-testid="task-toggle"
           />
-          <label htmlFor={checkboxId} className="task-title" data-testid="task-title">
+          <label htmlFor={checkboxId} className="task-title" data-testid="task-title" id={`${checkboxId}-title`}>
             <span className="task-number muted">#{task.id}</span> {task.title}
             {task.description && <span className="task-description muted">{task.description}</span>}
           </label>
           <span className="task-actions">
-            <button type="button" className="button tiny" onClick={beginEdit} aria-label={`Edit task ${task.id}: ${task.title}`} data-testid="task-edit">
+            <button type="button" className="button tiny" onClick={beginEdit} aria-describedby={`${checkboxId}-title`} data-testid="task-edit">
               Edit
             </button>
             <button
               type="button"
               className="button tiny danger"
               onClick={() => void onDelete(task.id)}
-              aria-label={`Delete task ${task.id}: ${task.title}`}
+              aria-describedby={`${checkboxId}-title`}
               data-testid="task-delete"
             >
               Delete

@@ -4,10 +4,10 @@ import type { VoiceStatus } from "@/lib/speech";
 import type { SpeechApi } from "@/lib/use-speech-recognition";
 
 const STATUS_TEXT: Record<VoiceStatus, string> = {
-  unsupported: "Voice input isn't available in this browser (try Chrome, Edge or Safari). Typing works as usual.",
+  unsupported: "Voice input is not supported in this browser (it has no Web Speech API). Try Chrome, Edge or Safari; typing works as usual.",
   idle: "",
   listening: "Listening… speak now. Press the microphone again to stop.",
-  denied: "Microphone access was denied. Allow it in the browser's site settings, then try again.",
+  denied: "Microphone permission was denied. Allow microphone access in the browser's site settings, then try again.",
   "no-speech": "No speech was heard. Press the microphone and try again.",
   "no-microphone": "No microphone was found. Connect one and try again.",
   error: "Voice input stopped because of an error. Try again, or type instead.",
@@ -58,7 +58,7 @@ export function VoiceControls({ speech, onToggle, autoSend, onAutoSendChange }: 
         aria-label="Voice input"
         aria-pressed={listening}
         disabled={!supported}
-        title={supported ? (listening ? "Stop listening" : "Speak your message") : "Voice input isn't available in this browser"}
+        title={supported ? (listening ? "Stop listening" : "Speak your message") : "Voice input is not supported in this browser"}
         onClick={onToggle}
         data-testid="voice-button"
         data-state={status}

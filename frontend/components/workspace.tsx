@@ -36,12 +36,15 @@ export function Workspace({ session }: { session: Session }) {
 
   // When the API comes back after an outage, reload everything that may be stale.
   const seenRecoveries = useRef(health.recoveries);
+  const { retry: retryChat } = chat;
+  const chatNeedsReload = chat.state.notice?.action.type === "reload";
   useEffect(() => {
     if (health.recoveries === seenRecoveries.current) return;
     seenRecoveries.current = health.recoveries;
     refreshTasks();
     refreshConversations();
-  }, [health.recoveries, refreshTasks, refreshConversations]);
+    if (chatNeedsReload) void retryChat();
+  }, [health.recoveries, refreshTasks, refreshConversations, chatNeedsReload, retryChat]);
 
   const { select } = chat;
   const startNew = useCallback(

@@ -78,7 +78,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case "load-failed":
       return { ...state, loading: false, notice: action.notice };
     case "upsert": {
-      const mine = action.messages.filter((m) => state.conversationId === null || m.conversation_id === state.conversationId);
+      // Only messages of the open conversation: late answers for one the user left are dropped.
+      const mine = action.messages.filter((m) => m.conversation_id === state.conversationId);
       if (mine.length === 0) return state;
       const storedUser = mine.some((m) => m.role === "user");
       const storedReply = mine.some((m) => m.role === "assistant");

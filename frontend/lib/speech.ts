@@ -32,6 +32,26 @@ export interface Recognition {
   start(): void;
   stop(): void;
   abort(): void;
+  addEventListener?: (type: string, listener: (event: never) => void) => void;
+}
+
+/**
+ * Attaches `handler` both as `on<type>` and (when the object is an EventTarget) as a listener,
+ * calling it once per event object, so native and hand-written implementations both work.
+ */
+export function listen<E>(recognition: Recognition, type: "start" | "result" | "error" | "end", handler: (event: E) => void): void {
+  const seen = new WeakSet<object>();
+  const once = (event: E) => {
+    if (typeof event === "object" && event !== null) {
+      if (seen.has(event)) return;
+      seen.add(event);
+    }
+    handler(event);
+  };
+  (recognition as unknown as Record<string, unknown>)[`on${type}`] = once;
+  if (typeof recognition.addEventListener === "function") {
+    recognition.addEventListener(type, once as (event: never) => void);
+  }
 }
 
 export type RecognitionConstructor = new () => Recognition;
@@ -46,10 +66,10 @@ export function recognitionConstructor(): RecognitionConstructor | null {
 }
 
 /** Splits an event's results into the settled (final) text and the still-changing (interim) text. */
-export function transcriptOf(event: RecognitionResultEvent): { final: string; interim: string } {
+export function transcriptOf(event: RecognitionResultEvent | undefined): { final: string; interim: string } {
   let final = "";
   let interim = "";
-  const results = event.results;
+  const results = event?.results ?? { length: 0 };
   for (let i = 0; i < results.length; i += 1) {
     const result = results[i];
     const text = result?.[0]?.transcript ?? "";

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import {
+  listen,
   recognitionConstructor,
   transcriptOf,
   voiceErrorStatus,
@@ -68,12 +69,13 @@ export function useSpeechRecognition(handlers: SpeechHandlers): SpeechApi {
 
     let finished = false;
     let failed = false;
+    let lastInterim = "";
     const current = () => recognitionRef.current === recognition;
 
-    recognition.onstart = () => {
+    listen(recognition, "start", () => {
       if (current() && !finished) setStatus("listening");
-    };
-    recognition.onresult = (event: RecognitionResultEvent) => {
+    });
+    listen(recognition, "result", (event: RecognitionResultEvent) => {
       if (!current() || finished) return;
       const { final, interim } = transcriptOf(event);
       if (final) {
@@ -86,25 +88,29 @@ export function useSpeechRecognition(handlers: SpeechHandlers): SpeechApi {
           // already stopped
         }
       } else {
+        lastInterim = interim;
         handlersRef.current.onInterim(interim);
       }
-    };
-    recognition.onerror = (event: RecognitionErrorEvent) => {
-      if (!current()) return;
-      const next = voiceErrorStatus(event.error);
+    });
+    listen(recognition, "error", (event: RecognitionErrorEvent | undefined) => {
+      if (!current() || finished) return;
+      const code = event?.error ?? "unknown";
+      const next = voiceErrorStatus(code);
       failed = true;
-      setErrorDetail(event.message || event.error || null);
+      setErrorDetail(event?.message || code);
       setStatus(next ?? "idle");
       handlersRef.current.onInterim("");
-    };
-    recognition.onend = () => {
+    });
+    listen(recognition, "end", () => {
       if (!current()) return;
       recognitionRef.current = null;
-      if (!finished && !failed) {
-        handlersRef.current.onInterim("");
-        setStatus("idle");
-      }
-    };
+      if (finished || failed) return;
+      finished = true;
+      setStatus("idle");
+      // Some engines end without marking the last result final: treat what was heard as final.
+      if (lastInterim) handlersRef.current.onFinal(lastInterim);
+      else handlersRef.current.onInterim("");
+    });
 
     setErrorDetail(null);
     setStatus("listening");

@@ -29,7 +29,7 @@ test("switch, rename and delete conversations", async ({ page, userName }) => {
 
   // Rename it.
   const first = list.locator(`[data-conversation-id="${firstId}"]`);
-  await first.getByRole("button", { name: /^Rename/ }).click();
+  await first.getByRole("button", { name: "Rename", exact: true }).click();
   await list.getByLabel("Conversation title").fill("Groceries");
   await list.getByLabel("Conversation title").press("Enter");
   await expect(first.getByTestId("conversation-open")).toContainText("Groceries");
@@ -38,7 +38,9 @@ test("switch, rename and delete conversations", async ({ page, userName }) => {
   await expect(page.getByTestId("chat-title")).toHaveText("Groceries");
 
   // Delete the open one: the chat falls back to a new conversation.
-  await list.locator(`[data-conversation-id="${firstId}"]`).getByRole("button", { name: "Delete Groceries" }).click();
+  const groceries = list.locator(`[data-conversation-id="${firstId}"]`);
+  await expect(groceries.getByRole("button", { name: "Delete", exact: true })).toHaveAccessibleDescription("Groceries");
+  await groceries.getByRole("button", { name: "Delete", exact: true }).click();
   await list.getByTestId("conversation-delete-confirm").click();
   await expect(items).toHaveCount(1);
   await expect(page.getByTestId("chat-title")).toHaveAttribute("data-conversation-id", "");

@@ -40,7 +40,7 @@ test("voice: permission denied and no speech each give a clear state", async ({ 
   await page.getByRole("button", { name: "Voice input" }).click();
   const status = page.getByTestId("voice-status");
   await expect(status).toHaveAttribute("data-state", "denied");
-  await expect(status).toContainText("Microphone access was denied");
+  await expect(status).toContainText("Microphone permission was denied");
   await sendMessage(page, "add a task to buy milk");
   await expect(lastReply(page)).toContainText("buy milk");
 });
@@ -59,7 +59,7 @@ test("voice: a browser without the Web Speech API shows the no-voice state and c
   const mic = page.getByRole("button", { name: "Voice input" });
   await expect(mic).toBeDisabled();
   await expect(page.getByTestId("voice-status")).toHaveAttribute("data-state", "unsupported");
-  await expect(page.getByTestId("voice-status")).toContainText("Voice input isn't available in this browser");
+  await expect(page.getByTestId("voice-status")).toContainText("Voice input is not supported in this browser");
   await sendMessage(page, "add a task to buy milk");
   await expect(lastReply(page)).toContainText("buy milk");
   await screenshot(page, "desktop-no-voice");

@@ -24,4 +24,19 @@ test("API stopped: a clear error, the input is kept, and the UI recovers when it
   await expect(page.getByTestId("chat-error")).toHaveCount(0);
   await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("");
   await expect(page.getByRole("region", { name: "Tasks" }).getByText("buy bread")).toBeVisible();
+
+  // Opening the app while the API is down: a clear error, then everything loads by itself.
+  await stack.stopBackend();
+  try {
+    await page.reload();
+    await expect(page.getByTestId("api-unreachable")).toBeVisible();
+    await expect(page.getByTestId("chat-error")).toContainText("Couldn't load this conversation");
+    await expect(page.getByTestId("tasks-error")).toContainText("Can't reach the Parley API");
+  } finally {
+    await stack.startBackend();
+  }
+  await expect(page.getByTestId("api-unreachable")).toHaveCount(0, { timeout: 20_000 });
+  await expect(lastReply(page)).toContainText("buy bread");
+  await expect(page.getByTestId("chat-error")).toHaveCount(0);
+  await expect(page.getByRole("region", { name: "Tasks" }).getByText("buy bread")).toBeVisible();
 });
