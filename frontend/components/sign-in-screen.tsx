@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { apiJson } from "@/lib/api-client";
 import { ApiError, describeError } from "@/lib/api-error";
 import { signIn, subjectOf } from "@/lib/auth-store";
+import { readLocal, STORAGE_KEYS } from "@/lib/local-store";
 
 const NAME_PATTERN = /^[A-Za-z0-9_.@-]{1,64}$/;
 
@@ -19,7 +20,8 @@ function signInError(error: unknown): string {
 
 /** Dev sign-in: a name is enough when the API runs with PARLEY_DEV_LOGIN=1; a token works always. */
 export function SignInScreen() {
-  const [name, setName] = useState("");
+  // The sign-in screen only renders in the browser (after the auth state is read), so this is safe.
+  const [name, setName] = useState(() => readLocal(STORAGE_KEYS.lastUser) ?? "");
   const [token, setToken] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

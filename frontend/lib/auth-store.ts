@@ -65,6 +65,7 @@ export function getServerAuthSnapshot(): AuthState {
 export function signIn(session: Session): void {
   expiredToken = null;
   writeLocal(STORAGE_KEYS.auth, JSON.stringify(session));
+  writeLocal(STORAGE_KEYS.lastUser, session.userId);
   emit();
 }
 

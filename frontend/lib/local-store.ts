@@ -18,6 +18,7 @@ export function writeLocal(key: string, value: string | null): void {
 
 export const STORAGE_KEYS = {
   auth: "parley.auth",
+  lastUser: "parley.lastUser",
   conversation: (userId: string) => `parley.conversation.${userId}`,
   voiceAutoSend: "parley.voice.autoSend",
 } as const;
