@@ -73,9 +73,29 @@ const DONE: Record<string, string> = {
   report_status: "Reported status",
 };
 
+function failureLine(tool: string, params: Params, failure: string): string {
+  const reason = failure.replace(/^Error executing tool \w+:\s*/i, "");
+  const title = str(params?.title);
+  switch (tool) {
+    case "add_task":
+      return `Couldn't add task ${quote(title ?? "")}: ${reason}`;
+    case "complete_task":
+      return `Couldn't complete ${taskRef(params, null)}: ${reason}`;
+    case "delete_task":
+      return `Couldn't delete ${taskRef(params, null)}: ${reason}`;
+    case "update_task":
+      return `Couldn't update ${taskRef(params, null)}: ${reason}`;
+    case "list_tasks":
+      return `Couldn't list tasks: ${reason}`;
+    default:
+      return `${tool.replace(/_/g, " ")} failed: ${reason}`;
+  }
+}
+
 /** `pending` = the call is still running (no result yet). */
 export function summarizeToolCall(tool: string, params: Params, result: unknown, pending: boolean): string {
   const failure = pending ? null : resultFailed(result);
+  if (failure) return failureLine(tool, params, failure);
   const title = str(params?.title);
   let line: string;
   switch (tool) {
@@ -105,6 +125,5 @@ export function summarizeToolCall(tool: string, params: Params, result: unknown,
     default:
       line = DONE[tool] ? (pending ? `${DONE[tool]}…` : DONE[tool]) : `${pending ? "Calling" : "Called"} ${tool.replace(/_/g, " ")}`;
   }
-  if (failure) return `${line} failed: ${failure}`;
   return pending && !line.endsWith("…") ? `${line}…` : line;
 }

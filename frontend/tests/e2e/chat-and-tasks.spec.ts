@@ -49,6 +49,11 @@ test("complete a task in the panel and the assistant agrees; the assistant's cha
   await sendMessage(page, `delete task ${bobId}`);
   await expect(tasks.getByText("call mom")).toHaveCount(0);
   await expect(lastReply(page).getByTestId("tool-call-summary")).toHaveText(`Deleted task ${bobId} 'call mom'`);
+
+  // A failed tool call reads as a failure.
+  await sendMessage(page, "mark task 999999 as done");
+  await expect(lastReply(page).getByTestId("tool-call-summary")).toHaveText(/^Couldn't complete task 999999: .*not found/i);
+  await expect(lastReply(page).getByTestId("tool-call")).toHaveClass(/failed/);
 });
 
 test("add, edit and delete tasks directly in the panel", async ({ page, userName }) => {
