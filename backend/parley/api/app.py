@@ -27,6 +27,7 @@ from parley.db import Database, make_engine, resolve_database_url
 from parley.limits import RateLimiter
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
+from parley.tools.http import McpHttp, mcp_route
 from parley.tools.identity import from_request_meta
 from parley.tools.server import build_server
 
@@ -59,6 +60,9 @@ def create_app(
             app.state.db = db
             app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
             app.state.limiter = RateLimiter(settings.rate_limit_per_minute)
+            app.state.mcp_http = await stack.enter_async_context(
+                McpHttp(db=db, settings=settings, limiter=app.state.limiter).run()
+            )
             app.state.hub = Hub(message_fetcher(db))
             app.state.notifier = Notifier(database_url=url, hub=app.state.hub)
             await app.state.notifier.start()
@@ -76,6 +80,7 @@ def create_app(
     errors.install(app)
     for module in (routes_auth, routes_chat, routes_tasks, routes_conversations, routes_events):
         app.include_router(module.router)
+    app.router.routes.append(mcp_route())  # MCP over streamable HTTP, for remote agents
     return app
 
 
