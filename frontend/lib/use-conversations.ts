@@ -5,6 +5,7 @@ import { apiJson, userPath } from "./api-client";
 import { describeError } from "./api-error";
 import type { Session } from "./auth-store";
 import type { Conversation } from "./types";
+import { useRefreshTriggers } from "./use-refresh-triggers";
 
 export interface ConversationsApi {
   conversations: Conversation[] | null;
@@ -45,6 +46,7 @@ export function useConversations(session: Session): ConversationsApi {
   }, [session, generation]);
 
   const refresh = useCallback(() => setGeneration((n) => n + 1), []);
+  useRefreshTriggers(refresh, 30_000);
 
   const create = useCallback(
     async (mode: "chat" | "work") => {

@@ -5,6 +5,7 @@ import { apiJson, userPath } from "./api-client";
 import { describeError } from "./api-error";
 import type { Session } from "./auth-store";
 import type { Task } from "./types";
+import { useRefreshTriggers } from "./use-refresh-triggers";
 
 export interface TasksApi {
   tasks: Task[] | null;
@@ -40,16 +41,7 @@ export function useTasks(session: Session): TasksApi {
 
   const refresh = useCallback(() => setGeneration((n) => n + 1), []);
 
-  useEffect(() => {
-    const onFocus = () => refresh();
-    const onVisible = () => document.visibilityState === "visible" && refresh();
-    window.addEventListener("focus", onFocus);
-    document.addEventListener("visibilitychange", onVisible);
-    return () => {
-      window.removeEventListener("focus", onFocus);
-      document.removeEventListener("visibilitychange", onVisible);
-    };
-  }, [refresh]);
+  useRefreshTriggers(refresh, 20_000);
 
   const add = useCallback(
     async (title: string) => {

@@ -22,3 +22,16 @@ test("a second tab on the same conversation follows it live (messages and tasks)
   await expect(page.getByTestId("message")).toHaveCount(messagesBefore + 2);
   await other.close();
 });
+
+test("tasks changed elsewhere (an agent over the API) show up without a reload", async ({ page, userName, stack }) => {
+  await signIn(page, userName);
+  const token = await page.evaluate(() => JSON.parse(localStorage.getItem("parley.auth") ?? "{}").token as string);
+  const created = await page.request.post(`${stack.apiUrl}/api/${userName}/tasks`, {
+    headers: { authorization: `Bearer ${token}` },
+    data: { title: "review the agent's pull request" },
+  });
+  expect(created.status()).toBe(201);
+  // Coming back to the window refreshes at once (a timer does it too, every 20 s).
+  await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+  await expect(page.getByRole("region", { name: "Tasks" }).getByText("review the agent's pull request")).toBeVisible();
+});
