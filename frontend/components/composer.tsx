@@ -49,7 +49,7 @@ export function Composer({ draft, setDraft, sending, onSend }: Props) {
   function submit(event?: FormEvent) {
     event?.preventDefault();
     const text = draft.trim();
-    if (!text) return;
+    if (!text || text.length > MAX_LENGTH) return;
     setDraft("");
     void onSend(text);
   }
