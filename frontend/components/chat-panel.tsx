@@ -20,32 +20,31 @@ export function ChatPanel({ chat, conversation }: { chat: ChatApi; conversation:
     setDraft((current) => (current.trim() ? current : text));
   }
 
-  async function send(text: string): Promise<boolean> {
+  async function send(text: string): Promise<void> {
     if (chat.isSending()) {
       // One message waits for the reply in progress, then goes out by itself.
       if (queue.current) restore(queue.current);
       queue.current = text;
       setQueued(text);
-      return true;
+      return;
     }
-    const ok = await chat.send(text);
-    if (!ok) restore(text);
+    const outcome = await chat.send(text);
+    if (outcome === "failed") restore(text);
     const next = queue.current;
     queue.current = null;
     setQueued(null);
-    if (next !== null) {
-      if (ok) void send(next);
-      else restore(next);
-    }
-    return ok;
+    if (next === null) return;
+    // The queued message follows a sent one; after a failure or a switch it goes back to the box.
+    if (outcome === "sent") void send(next);
+    else restore(next);
   }
 
   async function retry() {
     const notice = state.notice;
     const text = notice?.action.type === "send" ? notice.action.text : null;
     if (text !== null && draft.trim() === text) setDraft("");
-    const ok = await chat.retry();
-    if (!ok && text !== null) setDraft((current) => (current.trim() ? current : text));
+    const outcome = await chat.retry();
+    if (outcome === "failed" && text !== null) setDraft((current) => (current.trim() ? current : text));
   }
 
   const title = state.conversationId === null ? "Start a conversation" : conversation ? conversationTitle(conversation) : "Conversation";

@@ -12,7 +12,7 @@ interface Props {
   setDraft: (value: string | ((current: string) => string)) => void;
   /** A reply is streaming: what is sent now is queued until it finishes. */
   sending: boolean;
-  onSend: (text: string) => Promise<boolean>;
+  onSend: (text: string) => Promise<void>;
 }
 
 function joinText(base: string, addition: string): string {

@@ -18,11 +18,14 @@ export interface ChatCallbacks {
   onUnreachable: () => void;
 }
 
+/** "abandoned": the user left the conversation while it was sending (the server still answers it). */
+export type SendOutcome = "sent" | "failed" | "abandoned";
+
 export interface ChatApi {
   state: ChatState;
   select: (id: number | null) => void;
-  send: (text: string) => Promise<boolean>;
-  retry: () => Promise<boolean>;
+  send: (text: string) => Promise<SendOutcome>;
+  retry: () => Promise<SendOutcome>;
   dismissNotice: () => void;
   /** True from the moment a send starts until its turn ends (not lagging behind renders). */
   isSending: () => boolean;
@@ -103,9 +106,9 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
   }, []);
 
   const send = useCallback(
-    async (raw: string): Promise<boolean> => {
+    async (raw: string): Promise<SendOutcome> => {
       const text = raw.trim();
-      if (!text || sendingRef.current) return false;
+      if (!text || sendingRef.current) return "failed";
       sendingRef.current = true;
       const controller = new AbortController();
       streamRef.current = controller;
@@ -149,9 +152,9 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
         adopt(result.conversation_id);
         if (!controller.signal.aborted) dispatch({ type: "send-end", notice: null });
         void reconcile();
-        return true;
+        return "sent";
       } catch (error) {
-        if (controller.signal.aborted) return true;
+        if (controller.signal.aborted) return "abandoned";
         if (error instanceof ApiError) {
           adopt(error.conversationId);
           if (error.unreachable) callbacksRef.current.onUnreachable();
@@ -161,12 +164,12 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
               type: "send-end",
               notice: { kind: "error", text: "That conversation no longer exists. Retry to send it in a new one.", action: { type: "send", text } },
             });
-            return false;
+            return "failed";
           }
         }
         await reconcile();
         dispatch({ type: "send-end", notice: noticeFor(error, text) });
-        return false;
+        return "failed";
       } finally {
         if (streamRef.current === controller) {
           streamRef.current = null;
@@ -180,11 +183,11 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
 
   const retry = useCallback(async () => {
     const notice = stateRef.current.notice;
-    if (!notice) return false;
+    if (!notice) return "failed";
     if (notice.action.type === "reload") {
       dispatch({ type: "dismiss-notice" });
       setReloadNonce((n) => n + 1);
-      return true;
+      return "sent";
     }
     return send(notice.action.text);
   }, [send]);
