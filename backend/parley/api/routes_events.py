@@ -13,17 +13,29 @@ from parley.api.errors import AUTHED, ERRORS
 from parley.errors import ParleyError
 from parley.realtime.stream import conversation_events
 
+MAX_MESSAGE_ID = 2**63 - 1  # messages.id is a bigint: a larger cursor would overflow
+
 router = APIRouter(prefix="/api/{user_id}/conversations", tags=["realtime"])
+
+
+def _message_id(value: str) -> int | None:
+    """A whole-number message id that fits a bigint, or None. ASCII digits only: "²" passes
+    isdigit() but not int(); and a larger number would overflow the database query."""
+    digits = value.lstrip("0") or "0"
+    if not (value.isascii() and value.isdigit()) or len(digits) > 19:
+        return None
+    number = int(digits)
+    return number if number <= MAX_MESSAGE_ID else None
 
 
 def _cursor(after: int | None, last_event_id: str | None) -> int | None:
     if last_event_id is not None and last_event_id.strip():
-        value = last_event_id.strip()
-        if not value.isdigit() or len(value) > 19:
+        cursor = _message_id(last_event_id.strip())
+        if cursor is None:
             raise ParleyError(
                 "Last-Event-ID must be a message id (a whole number)", code="bad_last_event_id"
             )
-        return int(value)
+        return cursor
     return after
 
 
@@ -45,7 +57,8 @@ async def events(
     db: DbDep,
     settings: SettingsDep,
     after: Annotated[
-        int | None, Query(ge=0, description="Replay stored messages after this id")
+        int | None,
+        Query(ge=0, le=MAX_MESSAGE_ID, description="Replay stored messages after this id"),
     ] = None,
     last_event_id: Annotated[str | None, Header()] = None,
 ) -> EventSourceResponse:
