@@ -294,3 +294,32 @@ async def test_message_paging_parameters_are_validated(server):
     for query in ("?limit=0", "?limit=201", "?limit=x", "?after=-1", "?after=x", "?after=1e3"):
         response = await server.client.get(url + query, headers=server.headers("alice"))
         _assert_json_error(response)
+
+
+async def test_event_stream_cursors_are_validated(server):
+    """A resume cursor no message can have is a clear error, not a stream that breaks."""
+    chat = await server.chat("alice", "list my tasks")
+    url = f"/api/alice/conversations/{chat.json()['conversation_id']}/events"
+    headers = server.headers("alice")
+
+    async def status_of(query: str, extra: dict[str, Any]) -> tuple[int, Any]:
+        """Only the status of a stream that opens (it never ends); the body of one that not."""
+        async with server.client.stream("GET", url + query, headers={**headers, **extra}) as r:
+            if r.status_code == 200:
+                return 200, None
+            await r.aread()
+            return r.status_code, r
+
+    bad: list[tuple[str, dict[str, Any]]] = [
+        (q, {}) for q in ("?after=-1", "?after=x", f"?after={2**63}")
+    ] + [
+        ("", {"Last-Event-ID": cursor.encode("latin-1")})
+        for cursor in ("abc", "-1", "1.5", "9" * 19, "9" * 5000, "\u00b2")
+    ]
+    for query, extra in bad:
+        status, response = await status_of(query, extra)
+        assert status != 200, (query, extra)
+        _assert_json_error(response, (400, 422))
+    # the largest possible cursor is fine: the stream opens (and has nothing to replay)
+    for query, extra in ((f"?after={2**63 - 1}", {}), ("", {"Last-Event-ID": str(2**63 - 1)})):
+        assert (await status_of(query, extra))[0] == 200
