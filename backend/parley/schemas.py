@@ -26,7 +26,9 @@ class ToolCallRecord(BaseModel):
 
 class ChatRequest(BaseModel):
     conversation_id: int | None = Field(default=None, ge=1, le=2**31 - 1)
-    message: str = Field(description="What the person says; trimmed, never empty, at most 16,000 characters")
+    message: str = Field(
+        description="What the person says; trimmed, never empty, at most 16,000 characters"
+    )
     model_config = ConfigDict(extra="forbid")
 
     @field_validator("message")

@@ -28,7 +28,7 @@ _DESCRIPTIONS = {
 }
 
 
-def ERRORS(*statuses: int) -> dict[int | str, dict[str, Any]]:  # noqa: N802 (reads like a constant)
+def ERRORS(*statuses: int) -> dict[int | str, dict[str, Any]]:  # reads like a constant
     """OpenAPI `responses=` entries for the error statuses a route can return."""
     return {s: {"model": ErrorResponse, "description": _DESCRIPTIONS[s]} for s in statuses}
 
@@ -51,7 +51,10 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
         details = [
-            {"field": ".".join(str(p) for p in err.get("loc", ()) if p != "body"), "problem": err.get("msg")}
+            {
+                "field": ".".join(str(p) for p in err.get("loc", ()) if p != "body"),
+                "problem": err.get("msg"),
+            }
             for err in exc.errors()
         ]
         return _error(422, "validation_error", "The request is not valid", details=details)

@@ -20,8 +20,14 @@ def _out(summary: ConversationSummary) -> ConversationOut:
     c = summary.conversation
     assert c.id is not None
     return ConversationOut(
-        id=c.id, title=c.title, mode=c.mode, version=c.version, created_at=c.created_at,
-        updated_at=c.updated_at, preview=summary.preview, last_message_at=summary.last_message_at,
+        id=c.id,
+        title=c.title,
+        mode=c.mode,
+        version=c.version,
+        created_at=c.created_at,
+        updated_at=c.updated_at,
+        preview=summary.preview,
+        last_message_at=summary.last_message_at,
     )
 
 
@@ -32,17 +38,25 @@ async def list_conversations(user_id: CurrentUser, db: DbDep) -> list[Conversati
 
 
 @router.post("", response_model=ConversationOut, status_code=201, responses=ERRORS(*AUTHED))
-async def create_conversation(body: ConversationCreate, user_id: CurrentUser, db: DbDep) -> ConversationOut:
+async def create_conversation(
+    body: ConversationCreate, user_id: CurrentUser, db: DbDep
+) -> ConversationOut:
     created = await conversations.create_conversation(
         db, user_id=user_id, mode=ConversationMode(body.mode), title=body.title
     )
     assert created.id is not None
-    return _out(await conversations.get_conversation(db, user_id=user_id, conversation_id=created.id))
+    return _out(
+        await conversations.get_conversation(db, user_id=user_id, conversation_id=created.id)
+    )
 
 
 @router.get("/{conversation_id}", response_model=ConversationOut, responses=ERRORS(*AUTHED))
-async def get_conversation(conversation_id: int, user_id: CurrentUser, db: DbDep) -> ConversationOut:
-    return _out(await conversations.get_conversation(db, user_id=user_id, conversation_id=conversation_id))
+async def get_conversation(
+    conversation_id: int, user_id: CurrentUser, db: DbDep
+) -> ConversationOut:
+    return _out(
+        await conversations.get_conversation(db, user_id=user_id, conversation_id=conversation_id)
+    )
 
 
 @router.patch("/{conversation_id}", response_model=ConversationOut, responses=ERRORS(*AUTHED))
@@ -52,7 +66,9 @@ async def rename_conversation(
     await conversations.rename_conversation(
         db, user_id=user_id, conversation_id=conversation_id, title=body.title
     )
-    return _out(await conversations.get_conversation(db, user_id=user_id, conversation_id=conversation_id))
+    return _out(
+        await conversations.get_conversation(db, user_id=user_id, conversation_id=conversation_id)
+    )
 
 
 @router.delete("/{conversation_id}", status_code=204, responses=ERRORS(*AUTHED))
@@ -61,7 +77,9 @@ async def delete_conversation(conversation_id: int, user_id: CurrentUser, db: Db
     return Response(status_code=204)
 
 
-@router.get("/{conversation_id}/messages", response_model=list[MessageOut], responses=ERRORS(*AUTHED))
+@router.get(
+    "/{conversation_id}/messages", response_model=list[MessageOut], responses=ERRORS(*AUTHED)
+)
 async def list_messages(
     conversation_id: int,
     user_id: CurrentUser,

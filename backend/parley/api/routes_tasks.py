@@ -31,8 +31,12 @@ async def add_task(body: TaskCreate, user_id: CurrentUser, db: DbDep) -> TaskOut
 @router.patch("/{task_id}", response_model=TaskOut, responses=ERRORS(*AUTHED))
 async def update_task(task_id: int, body: TaskPatch, user_id: CurrentUser, db: DbDep) -> TaskOut:
     task = await tasks.update_task(
-        db, user_id=user_id, task_id=task_id, title=body.title,
-        description=body.description, completed=body.completed,
+        db,
+        user_id=user_id,
+        task_id=task_id,
+        title=body.title,
+        description=body.description,
+        completed=body.completed,
     )
     return TaskOut.model_validate(task)
 
