@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Header, Path, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from parley.assistant.runner import Assistant
 from parley.auth import bearer_token, verify_token
@@ -40,10 +41,18 @@ AssistantDep = Annotated[Assistant, Depends(_assistant)]
 LimiterDep = Annotated[RateLimiter, Depends(_limiter)]
 
 
+# Declared as a security scheme so the OpenAPI schema (and /docs) knows about bearer auth;
+# the checks and their JSON errors stay ours.
+_bearer = HTTPBearer(auto_error=False, description="A Parley token: dev-login or `parley token`")
+
+
 def _token_user(
-    settings: SettingsDep, authorization: Annotated[str | None, Header()] = None
+    settings: SettingsDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    authorization: Annotated[str | None, Header(include_in_schema=False)] = None,
 ) -> str:
-    return verify_token(secret=settings.auth_secret, token=bearer_token(authorization))
+    token = credentials.credentials if credentials else bearer_token(authorization)
+    return verify_token(secret=settings.auth_secret, token=token)
 
 
 TokenUser = Annotated[str, Depends(_token_user)]

@@ -31,7 +31,12 @@ async def claim_turn(
             _conv.c.user_id == user_id,
             sa.or_(_conv.c.turn_id.is_(None), _conv.c.turn_expires_at < sa.func.now()),
         )
-        .values(turn_id=turn_id, turn_expires_at=sa.func.now() + timedelta(seconds=ttl_seconds))
+        .values(
+            turn_id=turn_id,
+            turn_expires_at=sa.func.now() + timedelta(seconds=ttl_seconds),
+            # A claim is not activity: the conversation list orders by finished turns.
+            updated_at=_conv.c.updated_at,
+        )
         .returning(_conv.c.id)
     )
     async with db.transaction() as session:
@@ -76,5 +81,5 @@ async def release_turn(db: Database, *, conversation_id: int, turn_id: str) -> N
         await session.execute(
             sa.update(_conv)
             .where(_conv.c.id == conversation_id, _conv.c.turn_id == turn_id)
-            .values(turn_id=None, turn_expires_at=None)
+            .values(turn_id=None, turn_expires_at=None, updated_at=_conv.c.updated_at)
         )

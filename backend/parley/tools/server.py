@@ -41,7 +41,9 @@ def build_server(*, db: Database, resolve_user: UserResolver, name: str = "parle
             raise ToolError(exc.message) from exc
 
     @server.tool()
-    async def add_task(title: str, ctx: Context[Any], description: str | None = None) -> dict[str, Any]:
+    async def add_task(
+        title: str, ctx: Context[Any], description: str | None = None
+    ) -> dict[str, Any]:
         """Add a task to the person's to-do list.
 
         title: what to do, 1-500 characters, e.g. "buy milk".
@@ -91,7 +93,11 @@ def build_server(*, db: Database, resolve_user: UserResolver, name: str = "parle
         description: the new details (at most 5000 characters; "" clears them).
         Returns {"task_id", "status": "updated", "title"}.
         """
-        task = await call(ctx, tasks.update_task, task_id=task_id, title=title, description=description)
+        if title is None and description is None:
+            raise ToolError("Nothing to update: give a title, a description, or both")
+        task = await call(
+            ctx, tasks.update_task, task_id=task_id, title=title, description=description
+        )
         return {"task_id": task.id, "status": "updated", "title": task.title}
 
     return server
