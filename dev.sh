@@ -14,8 +14,15 @@ mkdir -p .parley
 export PARLEY_AUTH_SECRET="${PARLEY_AUTH_SECRET:-$(cat .parley/auth-secret)}"
 export PARLEY_DEV_LOGIN="${PARLEY_DEV_LOGIN:-1}"
 
+# Each service runs in its own process group, so stopping one stops its children too
+# (npm start -> next-server; parley serve -> its embedded PostgreSQL is stopped by parley).
+set -m
 pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+cleanup() {
+  trap - EXIT INT TERM
+  for pid in "${pids[@]}"; do kill -TERM -- "-$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
 trap cleanup EXIT INT TERM
 
 .venv/bin/parley serve --host 127.0.0.1 --port "$api_port" &

@@ -117,8 +117,9 @@ export function summarizeToolCall(tool: string, params: Params, result: unknown,
       break;
     case "list_tasks": {
       const status = str(params?.status);
-      const kind = status && status !== "all" ? `${status} tasks` : "tasks";
       const count = pending ? null : countOf(result);
+      const noun = count === 1 ? "task" : "tasks";
+      const kind = status && status !== "all" ? `${status} ${noun}` : noun;
       line = pending ? `Listing ${kind}` : count === null ? `Listed ${kind}` : `Listed ${count} ${kind}`;
       break;
     }
