@@ -100,8 +100,7 @@ async def finish_turn(
     emit: Emit | None = None,
 ) -> TurnResult:
     """Run the assistant and store its reply (or the error) and complete the turn."""
-    user_id, conversation_id, turn_id = started.user_id, started.conversation_id, started.turn_id
-    context = TurnContext(user_id=user_id, conversation_id=conversation_id)
+    context = TurnContext(user_id=started.user_id, conversation_id=started.conversation_id)
     try:
         reply = await assistant.respond(
             history=started.history,
@@ -110,57 +109,42 @@ async def finish_turn(
             time_limit=settings.turn_timeout * 0.9,
         )
     except AssistantFailed as failure:
-        log.warning("turn failed in conversation %s: %s", conversation_id, failure.reason)
-        await _finish(
-            db,
-            emit=emit,
-            user_id=user_id,
-            conversation_id=conversation_id,
-            turn_id=turn_id,
-            content=f"Sorry, I couldn't answer that. {failure.reason}. You can try again.",
-            tool_calls=failure.partial.tool_calls,
-            error=True,
-        )
-        raise ModelFailed(failure.reason, conversation_id=conversation_id) from failure
-    await _finish(
-        db,
-        emit=emit,
-        user_id=user_id,
-        conversation_id=conversation_id,
-        turn_id=turn_id,
-        content=reply.text,
-        tool_calls=reply.tool_calls,
-        error=False,
-    )
+        log.warning("turn failed in conversation %s: %s", started.conversation_id, failure.reason)
+        content = f"Sorry, I couldn't answer that. {failure.reason}. You can try again."
+        await _finish(db, started, emit, content, failure.partial.tool_calls, error=True)
+        raise ModelFailed(failure.reason, conversation_id=started.conversation_id) from failure
+    await _finish(db, started, emit, reply.text, reply.tool_calls, error=False)
     return TurnResult(
-        conversation_id=conversation_id, response=reply.text, tool_calls=reply.tool_calls
+        conversation_id=started.conversation_id, response=reply.text, tool_calls=reply.tool_calls
     )
 
 
 async def _finish(
     db: Database,
-    *,
+    started: StartedTurn,
     emit: Emit | None,
-    user_id: str,
-    conversation_id: int,
-    turn_id: str,
     content: str,
     tool_calls: list[dict[str, Any]],
+    *,
     error: bool,
 ) -> None:
     """Store the reply and complete the turn in one transaction: both happen or neither."""
+    conversation_id = started.conversation_id
     async with db.transaction() as session:
         stored = await conversations.append_message(
             session,
             conversation_id=conversation_id,
-            user_id=user_id,
+            user_id=started.user_id,
             role=Role.assistant,
             content=content,
             author="assistant",
             tool_calls=tool_calls or None,
             error=error,
         )
-        if await complete_turn(session, conversation_id=conversation_id, turn_id=turn_id) is None:
+        if (
+            await complete_turn(session, conversation_id=conversation_id, turn_id=started.turn_id)
+            is None
+        ):
             # Our claim expired and another turn took the conversation: drop this reply.
             raise TurnInProgress(
                 "This reply took too long and another turn has started",
