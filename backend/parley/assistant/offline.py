@@ -43,6 +43,12 @@ HELP = (
 )
 
 
+UNAVAILABLE = {
+    "start_work_session": "Claude Code work sessions aren't available on this server yet, "
+    'so I can\'t start one. I can keep the task on your list: say "add a task to ...".',
+}
+
+
 @dataclass(frozen=True)
 class Intent:
     tool: str
@@ -51,6 +57,14 @@ class Intent:
 
 _ID = r"(?:task\s*)?#?(\d+)"
 _PATTERNS: list[tuple[re.Pattern[str], Any]] = [
+    (
+        re.compile(
+            r"^(?:please\s+)?(?:start|open|begin)\s+(?:a\s+)?(?:new\s+)?work session"
+            r"(?:\s+to)?\s*(.*)$",
+            re.S,
+        ),
+        lambda m: Intent("start_work_session", {"goal": m[1].strip()}),
+    ),
     (
         re.compile(
             rf"^(?:please\s+)?(?:mark|set)\s+{_ID}\s+(?:as\s+)?(?:done|complete|completed|finished)$"
@@ -231,7 +245,7 @@ def decide(
     if intent is None:
         return [_message(HELP)]
     if intent.tool not in tool_names:
-        return [_message(f"I can't use {intent.tool} here.")]
+        return [_message(UNAVAILABLE.get(intent.tool, f"I can't use {intent.tool} here."))]
     return [
         ResponseFunctionToolCall(
             id=f"fc_{uuid.uuid4().hex[:12]}",

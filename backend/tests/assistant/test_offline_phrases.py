@@ -284,3 +284,10 @@ async def test_another_users_task_id_is_not_found_through_chat_either(server):
     assert response.status_code == 200, response.text
     assert "not found" in response.json()["response"].lower()
     assert await task_list(server, "bob") == bobs
+
+
+async def test_a_work_session_request_says_plainly_that_sessions_are_not_here_yet(server):
+    response = await server.chat("alice", "start a work session to fix the failing test")
+    body = response.json()
+    assert response.status_code == 200 and body["tool_calls"] == []
+    assert "work sessions aren't available" in body["response"]
