@@ -1,0 +1,129 @@
+"""The floor: the server's agent and MCP tools run in-process, with no HTTP and no database.
+
+The same pieces the server uses — `OfflineModel`, `build_agent`, `TurnContext`, the Agents
+SDK `Runner` (streamed, as the server runs it), Parley's MCP server from `build_server`
+reached through `InProcessTools` — but the `parley.tasks` functions the tools call are
+replaced by in-memory ones, and the conversation history is a list in memory, capped at
+the same 50 messages the server loads.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+from lib import pct
+
+
+@contextmanager
+def in_memory_tasks() -> Iterator[dict[int, Any]]:
+    """Swap the task service for a dict for as long as the block runs."""
+    from parley import tasks
+    from parley.errors import NotFound
+    from parley.models import Task
+
+    store: dict[int, Task] = {}
+    ids = itertools.count(1)
+
+    async def add_task(db: Any, *, user_id: str, title: str, description: str | None = None) -> Task:
+        now = datetime.now(UTC)
+        task = Task(id=next(ids), user_id=user_id, title=tasks.clean_title(title),
+                    description=tasks.clean_description(description), completed=False,
+                    created_at=now, updated_at=now)
+        store[task.id] = task  # type: ignore[index]
+        return task
+
+    async def list_tasks(db: Any, *, user_id: str, status: str = "all") -> list[Task]:
+        found = [t for t in store.values() if t.user_id == user_id]
+        if status != "all":
+            found = [t for t in found if t.completed == (status == "completed")]
+        return found
+
+    def owned(user_id: str, task_id: int) -> Task:
+        task = store.get(task_id)
+        if task is None or task.user_id != user_id:
+            raise NotFound(f"Task {task_id} not found", task_id=task_id)
+        return task
+
+    async def update_task(db: Any, *, user_id: str, task_id: int, title: str | None = None,
+                          description: str | None = None, completed: bool | None = None) -> Task:
+        task = owned(user_id, task_id)
+        if title is not None:
+            task.title = tasks.clean_title(title)
+        if description is not None:
+            task.description = tasks.clean_description(description)
+        if completed is not None:
+            task.completed = completed
+        return task
+
+    async def delete_task(db: Any, *, user_id: str, task_id: int) -> Task:
+        return store.pop(owned(user_id, task_id).id)  # type: ignore[arg-type]
+
+    saved = {name: getattr(tasks, name) for name in ("add_task", "list_tasks", "update_task", "delete_task")}
+    tasks.add_task, tasks.list_tasks = add_task, list_tasks  # type: ignore[assignment]
+    tasks.update_task, tasks.delete_task = update_task, delete_task  # type: ignore[assignment]
+    try:
+        yield store  # type: ignore[misc]
+    finally:
+        for name, fn in saved.items():
+            setattr(tasks, name, fn)
+
+
+class _NoDatabase:
+    """Handed to build_server: any attempt to reach a database fails loudly."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"the floor touched the database ({name})")
+
+
+async def measure_floor(message: str, *, warmup: int, turns: int, history_limit: int = 50) -> dict[str, Any]:
+    from agents import Runner, set_tracing_disabled
+
+    from parley.assistant.agent import TurnContext, build_agent
+    from parley.assistant.mcp_bridge import InProcessTools
+    from parley.assistant.offline import OfflineModel
+    from parley.tools.identity import from_request_meta
+    from parley.tools.server import build_server
+
+    set_tracing_disabled(True)  # as the server does without an OpenAI key
+    with in_memory_tasks():
+        tools = InProcessTools(build_server(db=_NoDatabase(), resolve_user=from_request_meta))  # type: ignore[arg-type]
+        await tools.connect()
+        model = OfflineModel()
+        context = TurnContext(user_id="floor-user", conversation_id=1)
+        history: list[dict[str, Any]] = []
+        latencies: list[float] = []
+        last = ""
+        try:
+            cpu0 = 0.0
+            wall0 = 0.0
+            for i in range(warmup + turns):
+                if i == warmup:
+                    cpu0, wall0 = time.process_time(), time.perf_counter()
+                t0 = time.perf_counter()
+                history.append({"role": "user", "content": message})
+                agent = build_agent(model=model, tools=tools)
+                result = Runner.run_streamed(agent, history[-history_limit:], context=context, max_turns=8)
+                async for _event in result.stream_events():
+                    pass
+                last = str(result.final_output or "").strip()
+                history.append({"role": "assistant", "content": last})
+                if i >= warmup:
+                    latencies.append(time.perf_counter() - t0)
+            cpu = time.process_time() - cpu0
+            wall = time.perf_counter() - wall0
+        finally:
+            await tools.cleanup()
+    return {
+        "message": message,
+        "turns": turns,
+        "p50": pct(latencies, 50),
+        "p99": pct(latencies, 99),
+        "mean": wall / turns,
+        "cpu_per_turn": cpu / turns,
+        "reply": last,
+    }

@@ -1,0 +1,310 @@
+"""Shared pieces of the benchmark: statistics, the database, the server subprocess, CPU
+accounting and machine facts. Nothing here is imported by the product or its tests."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import platform
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import psutil
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+SECRET = "bench-secret-" + "b" * 40
+HOST = "127.0.0.1"
+
+warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+
+
+# ---------------------------------------------------------------------------- statistics
+
+
+def pct(values: list[float], q: float) -> float:
+    """The q-th percentile (0..100), nearest-rank on the sorted values."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, int(round(q / 100 * len(ordered) + 0.5)) - 1))
+    return ordered[rank]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
+# ---------------------------------------------------------------------------- CPU accounting
+
+
+def _thread_schedstat(pid: int) -> tuple[int, int]:
+    """(ns on CPU, ns runnable but waiting for a CPU) summed over a process's live threads."""
+    run = wait = 0
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    parts = f.read().split()
+                run += int(parts[0])
+                wait += int(parts[1])
+            except (OSError, IndexError, ValueError):
+                continue
+    except OSError:
+        pass
+    return run, wait
+
+
+@dataclass
+class CpuSnapshot:
+    cpu: float  # seconds on CPU (user + system)
+    runqueue_wait: float  # seconds runnable but not running: the machine was busy elsewhere
+
+
+def cpu_of(pids: list[int]) -> CpuSnapshot:
+    cpu = wait = 0.0
+    for pid in pids:
+        try:
+            times = psutil.Process(pid).cpu_times()
+            cpu += times.user + times.system
+        except psutil.Error:
+            continue
+        _, w = _thread_schedstat(pid)
+        wait += w / 1e9
+    return CpuSnapshot(cpu, wait)
+
+
+@dataclass
+class CpuMeter:
+    """CPU used by the server, by PostgreSQL and by this (client) process over a window."""
+
+    server_pid: int
+    pg_pids: list[int]
+    start: dict[str, CpuSnapshot] = field(default_factory=dict)
+    wall0: float = 0.0
+
+    def _snap(self) -> dict[str, CpuSnapshot]:
+        own = cpu_of([os.getpid()])
+        return {
+            "server": cpu_of([self.server_pid]),
+            "postgres": cpu_of(self.pg_pids),
+            "client": CpuSnapshot(time.process_time(), own.runqueue_wait),
+        }
+
+    def __enter__(self) -> CpuMeter:
+        self.start = self._snap()
+        self.wall0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        end = self._snap()
+        self.wall = time.perf_counter() - self.wall0
+        self.used = {k: CpuSnapshot(end[k].cpu - self.start[k].cpu, end[k].runqueue_wait - self.start[k].runqueue_wait) for k in end}
+
+
+def postgres_pids(pgdata: Path | None) -> list[int]:
+    """The postmaster of our embedded cluster and its backends (empty for an external DB)."""
+    if pgdata is None:
+        return []
+    pids: list[int] = []
+    for proc in psutil.process_iter(["pid", "cmdline"]):
+        try:
+            cmd = proc.info["cmdline"] or []
+            if cmd and cmd[0].endswith("/postgres") and str(pgdata) in cmd:
+                pids.append(proc.pid)
+                pids.extend(child.pid for child in proc.children(recursive=True))
+        except psutil.Error:
+            continue
+    return pids
+
+
+# ---------------------------------------------------------------------------- machine
+
+
+def machine() -> dict[str, str]:
+    model = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no", "--", "backend"],
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()
+        if dirty:
+            commit += " (+ uncommitted backend changes in the working tree)"
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown"
+    return {
+        "cpu": f"{model or platform.processor()} — {psutil.cpu_count()} logical cores",
+        "memory": f"{psutil.virtual_memory().total / 2**30:.1f} GiB",
+        "os": f"{platform.system()} {platform.release()}",
+        "python": platform.python_version(),
+        "commit": commit,
+    }
+
+
+def loadavg() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.2f} / {five:.2f} / {fifteen:.2f}"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+# ---------------------------------------------------------------------------- database
+
+
+class BenchDatabase:
+    """`DATABASE_URL` when set (bench rows are deleted afterwards), else a throwaway embedded
+    PostgreSQL in a temporary directory. Migrated to head either way."""
+
+    def __init__(self) -> None:
+        self.tmp = Path(tempfile.mkdtemp(prefix="parley-bench-"))
+        self.external = bool(os.environ.get("DATABASE_URL"))
+        self.embedded: Any = None
+        self.pgdata: Path | None = None
+        self.url = ""
+
+    def start(self) -> str:
+        from parley.config import Settings
+        from parley.db import EmbeddedPostgres
+        from parley.migrate import upgrade
+
+        if self.external:
+            url = Settings(DATABASE_URL=os.environ["DATABASE_URL"]).database_url
+            assert url
+            self.url = url
+        else:
+            self.embedded = EmbeddedPostgres(self.tmp / "db")
+            self.url = self.embedded.start()
+            self.pgdata = self.embedded.pgdata
+        upgrade(self.url)
+        return self.url
+
+    def stop(self) -> None:
+        if self.embedded is not None:
+            self.embedded.stop()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------- server
+
+
+class ServerProcess:
+    """`parley serve` as a subprocess on a loopback port, on the bench database."""
+
+    def __init__(self, db: BenchDatabase, *, name: str, env: dict[str, str] | None = None,
+                 command: list[str] | None = None) -> None:
+        self.db = db
+        self.name = name
+        self.port = free_port()
+        self.base_url = f"http://{HOST}:{self.port}"
+        self.extra_env = env or {}
+        self.command = command
+        self.log_path = db.tmp / f"server-{name}.log"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def env(self) -> dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
+        env.update(
+            DATABASE_URL=self.db.url,
+            PARLEY_DATA_DIR=str(self.db.tmp / f"data-{self.name}"),
+            PARLEY_AUTH_SECRET=SECRET,
+            PARLEY_DEV_LOGIN="1",
+            PARLEY_MODEL="offline",
+            PARLEY_RATE_LIMIT_PER_MINUTE="0",
+        )
+        env.update(self.extra_env)
+        return env
+
+    def start(self) -> ServerProcess:
+        command = self.command or [str(VENV_BIN / "parley"), "serve"]
+        log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(
+            [*command, "--host", HOST, "--port", str(self.port), "--log-level", "warning"],
+            env=self.env(), stdout=log, stderr=subprocess.STDOUT, cwd=str(self.db.tmp),
+        )
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server {self.name} exited:\n{self.log_path.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.base_url + "/api/health", timeout=2).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"server {self.name} did not start:\n{self.log_path.read_text()[-3000:]}")
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    def rss(self) -> int:
+        return int(psutil.Process(self.pid).memory_info().rss)
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        t0 = time.perf_counter()
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            self.proc.wait(timeout=20)
+            if os.environ.get("BENCH_DEBUG"):
+                print(f"   (server {self.name} stopped in {time.perf_counter() - t0:.1f} s)", flush=True)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def token(user: str) -> str:
+    from parley.auth import mint_token
+
+    return mint_token(secret=SECRET, user_id=user, ttl_seconds=3600)
+
+
+def auth(user: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token(user)}"}
+
+
+def client(base_url: str, *, timeout: float = 120) -> httpx.AsyncClient:
+    """One client (one keep-alive connection) per simulated user. A single client shared by
+    64+ concurrent requests spends most of its CPU in httpcore's pool bookkeeping, which
+    made the client the bottleneck; one each keeps the client side cheap (it is measured)."""
+    return httpx.AsyncClient(
+        base_url=base_url, timeout=timeout, limits=httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    )
+
+
+async def create_conversation(cl: httpx.AsyncClient, user: str) -> int:
+    r = await cl.post(f"/api/{user}/conversations", json={}, headers=auth(user))
+    r.raise_for_status()
+    cid: int = r.json()["id"]
+    return cid
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
