@@ -48,6 +48,7 @@ class Stats:
         self.longest: list[tuple[float, float, str]] = []
         self.threshold = 0.0
         self.busy_cpu = 0.0
+        self.over_50ms = 0
         self.lateness: list[float] = []
         self.hops: collections.Counter[str] = collections.Counter()
         self.hop_time = 0.0
@@ -56,6 +57,7 @@ class Stats:
         self.sql: collections.Counter[str] = collections.Counter()
         self.checkouts = 0
         self.objects_at_reset = len(gc.get_objects())
+        self.live: collections.Counter[str] = collections.Counter()
 
     def note_callback(self, seconds: float, cpu: float, handle: Any) -> None:
         """Ranked by CPU time: under CPU contention a callback's wall time also counts the
@@ -63,6 +65,7 @@ class Stats:
         self.callbacks += 1
         self.busy += seconds
         self.busy_cpu += cpu
+        self.over_50ms += cpu > 0.05
         if cpu > self.threshold or len(self.longest) < 10:
             cb = getattr(handle, "_callback", None)
             owner = getattr(cb, "__self__", None)
@@ -84,6 +87,7 @@ class Stats:
             "callbacks": self.callbacks,
             "loop_busy": self.busy,
             "loop_busy_cpu": self.busy_cpu,
+            "callbacks_over_50ms_cpu": self.over_50ms,
             "longest_callbacks": [{"cpu": c, "wall": s, "what": w} for c, s, w in self.longest],
             "sleeper_lateness_max": late[-1] if late else 0.0,
             "sleeper_lateness_p99": late[int(len(late) * 0.99)] if late else 0.0,
@@ -103,6 +107,7 @@ class Stats:
             "sql_statements": dict(self.sql),
             "db_checkouts": self.checkouts,
             "gc_objects": {"at_reset": self.objects_at_reset, "now": len(gc.get_objects())},
+            "live_events_published": dict(self.live),
         }
 
 
@@ -154,8 +159,9 @@ gc.callbacks.append(_on_gc)
 
 def _statement_kind(statement: str) -> str:
     text = " ".join(statement.split())
-    if "pg_notify" in text:
-        return "SELECT pg_notify"
+    call = re.match(r"^SELECT (\w+)\(", text, re.IGNORECASE)
+    if call:
+        return f"SELECT {call[1]}(…)"
     for pattern in (r"^(INSERT INTO|UPDATE|DELETE FROM) (\w+)", r"^(SELECT)\b.*? FROM (\w+)"):
         match = re.match(pattern, text, re.IGNORECASE)
         if match:
@@ -174,6 +180,21 @@ def _watch_engine(engine: Any) -> None:
 
     sa.event.listen(engine, "before_cursor_execute", on_execute)
     sa.event.listen(engine, "checkout", on_checkout)
+
+
+def _watch_notifier(state: Any) -> None:
+    """Count the live events (deltas, tool calls...) a turn publishes; each is also sent to the
+    other instances as a NOTIFY on the notifier's connection."""
+    notifier = getattr(state, "notifier", None)
+    if notifier is None:
+        return
+    publish = notifier.publish_live
+
+    def counted(conversation_id: int, event: str, data: Any) -> None:
+        STATS.live[event] += 1
+        publish(conversation_id, event, data)
+
+    notifier.publish_live = counted
 
 
 class Profiler:
@@ -244,6 +265,7 @@ def main() -> None:
     async def lifespan(app_: Any) -> AsyncIterator[Any]:
         async with inner(app_) as state:
             _watch_engine(app_.state.db.engine.sync_engine)
+            _watch_notifier(app_.state)
             probe = asyncio.create_task(_probe(app_))
             yield state
             probe.cancel()

@@ -118,7 +118,11 @@ async def measure_history(
                 break
         return {n: {"p50": pct(t, 50), "p99": pct(t, 99), "reps": len(t)} for n, t in times.items()}
 
-    async def plans(cids: dict[int, int]) -> dict[int, str]:
+    async def plans(cids: dict[int, int], by: Callable[[int], Callable[[], Awaitable[list[Any]]]],
+                    arg: Callable[[int], str]) -> tuple[str, dict[int, str]]:
+        """EXPLAIN ANALYZE of the statement `by` sends, captured from the engine, prepared and
+        executed a few times first (past the plan cache's custom-plan warm-up, as asyncpg's
+        statement cache would be); `arg` renders the conversation parameter."""
         captured: list[str] = []
 
         def capture(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
@@ -126,16 +130,15 @@ async def measure_history(
 
         sa.event.listen(db.engine.sync_engine, "before_cursor_execute", capture)
         try:
-            await by_backend(cids[big_n])()
+            await by(cids[big_n])()
         finally:
             sa.event.remove(db.engine.sync_engine, "before_cursor_execute", capture)
         statement = next(s for s in captured if "FROM messages" in s)
-        out["statement"] = " ".join(statement.split())
         result = {}
         async with db.engine.connect() as conn:
             await conn.exec_driver_sql(f"PREPARE bench_last_messages AS {statement}")
-            args = {n: (f"{cid}, {limit}" if "$2" in statement else f"{cid}") for n, cid in cids.items()}
-            for _ in range(4):  # past the custom-plan warm-up of the plan cache, as in the loop
+            args = {n: (f"{arg(cid)}, {limit}" if "$2" in statement else arg(cid)) for n, cid in cids.items()}
+            for _ in range(4):
                 for a in args.values():
                     await conn.exec_driver_sql(f"EXECUTE bench_last_messages({a})")
             for n, a in args.items():
@@ -144,7 +147,12 @@ async def measure_history(
                 )).scalars().all()
                 result[n] = "\n".join(plan)
             await conn.exec_driver_sql("DEALLOCATE bench_last_messages")
-        return result
+        return " ".join(statement.split()), result
+
+    plain_arg: Callable[[int], str] = str
+
+    def array_arg(cid: int) -> str:
+        return f"ARRAY[{cid}]"
 
     try:
         cids = {small_n: await new_conversation(f"{small_n} messages")}
@@ -153,16 +161,18 @@ async def measure_history(
         out["insert_seconds"][big_n] = await fill([cids[big_n]], big_n)
         rows_a = await vacuum()
         a = await measure({n: by_backend(cid) for n, cid in cids.items()})
-        plans_a = await plans(cids)
+        out["statement"], plans_a = await plans(cids, by_backend, plain_arg)
         out["scenarios"]["A"] = {"table_rows": rows_a, "times": a, "plans": plans_a}
 
         others = [await new_conversation("other traffic") for _ in range(OTHER_CONVERSATIONS)]
         out["insert_seconds"]["other"] = await fill(others, OTHER_MESSAGES)
         rows_b = await vacuum()
         b = await measure({n: by_backend(cid) for n, cid in cids.items()})
-        plans_b = await plans(cids)
+        _, plans_b = await plans(cids, by_backend, plain_arg)
         alt = await measure({n: by_alternative(cid) for n, cid in cids.items()})
-        out["scenarios"]["B"] = {"table_rows": rows_b, "times": b, "plans": plans_b, "alternative": alt}
+        out["alternative_statement"], plans_alt = await plans(cids, by_alternative, array_arg)
+        out["scenarios"]["B"] = {"table_rows": rows_b, "times": b, "plans": plans_b, "alternative": alt,
+                                 "alternative_plans": plans_alt}
         return out
     finally:
         if cleanup:  # a real DATABASE_URL: leave no bench rows behind
