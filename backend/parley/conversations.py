@@ -167,11 +167,22 @@ async def messages_after(
 ) -> list[Message]:
     query = (
         sa.select(Message)
-        .where(col(Message.conversation_id) == conversation_id, col(Message.id) > after)
-        .order_by(col(Message.id))
+        .where(_in_conversation(conversation_id), col(Message.id) > after)
+        # The index backwards: (conversation_id DESC, id ASC), i.e. ascending ids.
+        .order_by(col(Message.conversation_id).desc(), col(Message.id))
         .limit(limit)
     )
     return list((await session.scalars(query)).all())
+
+
+def _in_conversation(conversation_id: int) -> sa.ColumnElement[bool]:
+    """`conversation_id = ANY([id])` rather than `= id`: with a plain equality PostgreSQL may
+    walk the primary key backwards and filter, which gets slower with every message written
+    since (in any conversation); this form can only be served, in order, by the
+    (conversation_id, id DESC) index, so loading the last 50 costs the same at any size."""
+    return col(Message.conversation_id) == sa.any_(
+        sa.literal([conversation_id], sa.ARRAY(sa.Integer))
+    )
 
 
 async def last_messages(
@@ -180,8 +191,8 @@ async def last_messages(
     """The newest `limit` messages, oldest first; walks (conversation_id, id DESC) only."""
     query = (
         sa.select(Message)
-        .where(col(Message.conversation_id) == conversation_id)
-        .order_by(col(Message.id).desc())
+        .where(_in_conversation(conversation_id))
+        .order_by(col(Message.conversation_id), col(Message.id).desc())
         .limit(limit)
     )
     rows = list((await session.scalars(query)).all())
@@ -225,8 +236,7 @@ async def append_message(
         meta=meta,
     )
     session.add(message)
-    await session.flush()
-    await session.refresh(message)
+    await session.flush()  # INSERT … RETURNING fills id, created_at and the defaults
     payload = json.dumps({"conversation_id": conversation_id, "message_id": message.id})
     await session.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, payload)))
     return message

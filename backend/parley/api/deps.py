@@ -1,4 +1,7 @@
-"""Dependencies as `Annotated` aliases: routes declare what they need, never how to get it."""
+"""Dependencies as `Annotated` aliases: routes declare what they need, never how to get it.
+
+They are `async def` although they never await: FastAPI runs a plain `def` dependency in a
+worker thread, which would cost a thread hop per dependency per request."""
 
 from __future__ import annotations
 
@@ -15,22 +18,22 @@ from parley.errors import Forbidden
 from parley.limits import RateLimiter
 
 
-def _settings(request: Request) -> Settings:
+async def _settings(request: Request) -> Settings:
     settings: Settings = request.app.state.settings
     return settings
 
 
-def _db(request: Request) -> Database:
+async def _db(request: Request) -> Database:
     db: Database = request.app.state.db
     return db
 
 
-def _assistant(request: Request) -> Assistant:
+async def _assistant(request: Request) -> Assistant:
     assistant: Assistant = request.app.state.assistant
     return assistant
 
 
-def _limiter(request: Request) -> RateLimiter:
+async def _limiter(request: Request) -> RateLimiter:
     limiter: RateLimiter = request.app.state.limiter
     return limiter
 
@@ -46,7 +49,7 @@ LimiterDep = Annotated[RateLimiter, Depends(_limiter)]
 _bearer = HTTPBearer(auto_error=False, description="A Parley token: dev-login or `parley token`")
 
 
-def _token_user(
+async def _token_user(
     settings: SettingsDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     authorization: Annotated[str | None, Header(include_in_schema=False)] = None,
@@ -58,7 +61,7 @@ def _token_user(
 TokenUser = Annotated[str, Depends(_token_user)]
 
 
-def _path_user(user_id: Annotated[str, Path(max_length=64)], token_user: TokenUser) -> str:
+async def _path_user(user_id: Annotated[str, Path(max_length=64)], token_user: TokenUser) -> str:
     """The path's user, which must be the token's: nobody acts for someone else."""
     if user_id != token_user:
         raise Forbidden("This token belongs to another user")

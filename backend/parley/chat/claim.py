@@ -9,21 +9,31 @@ from __future__ import annotations
 
 import uuid
 from datetime import timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from parley.db import Database
 from parley.errors import NotFound, TurnInProgress
 from parley.models import Conversation
 
 _conv = Conversation.__table__  # type: ignore[attr-defined]
 
 
+def new_turn_id() -> str:
+    return uuid.uuid4().hex
+
+
+def claim_expiry(ttl_seconds: float) -> sa.ColumnElement[Any]:
+    return sa.func.now() + timedelta(seconds=ttl_seconds)
+
+
 async def claim_turn(
-    db: Database, *, user_id: str, conversation_id: int, ttl_seconds: float
+    session: AsyncSession, *, user_id: str, conversation_id: int, ttl_seconds: float
 ) -> str:
-    turn_id = uuid.uuid4().hex
+    """Claim inside the caller's transaction. A concurrent claimer blocks on the row lock
+    until this transaction ends, then finds the claim taken: exactly one wins."""
+    turn_id = new_turn_id()
     statement = (
         sa.update(_conv)
         .where(
@@ -33,28 +43,25 @@ async def claim_turn(
         )
         .values(
             turn_id=turn_id,
-            turn_expires_at=sa.func.now() + timedelta(seconds=ttl_seconds),
+            turn_expires_at=claim_expiry(ttl_seconds),
             # A claim is not activity: the conversation list orders by finished turns.
             updated_at=_conv.c.updated_at,
         )
         .returning(_conv.c.id)
     )
-    async with db.transaction() as session:
-        claimed = (await session.execute(statement)).scalar_one_or_none()
-        if claimed is None:
-            exists = await session.scalar(
-                sa.select(_conv.c.id).where(
-                    _conv.c.id == conversation_id, _conv.c.user_id == user_id
-                )
+    claimed = (await session.execute(statement)).scalar_one_or_none()
+    if claimed is None:
+        exists = await session.scalar(
+            sa.select(_conv.c.id).where(_conv.c.id == conversation_id, _conv.c.user_id == user_id)
+        )
+        if exists is None:
+            raise NotFound(
+                f"Conversation {conversation_id} not found", conversation_id=conversation_id
             )
-            if exists is None:
-                raise NotFound(
-                    f"Conversation {conversation_id} not found", conversation_id=conversation_id
-                )
-            raise TurnInProgress(
-                "A reply is already being written in this conversation; try again when it is done",
-                conversation_id=conversation_id,
-            )
+        raise TurnInProgress(
+            "A reply is already being written in this conversation; try again when it is done",
+            conversation_id=conversation_id,
+        )
     return turn_id
 
 
@@ -73,13 +80,3 @@ async def complete_turn(session: AsyncSession, *, conversation_id: int, turn_id:
     )
     version: int | None = (await session.execute(statement)).scalar_one_or_none()
     return version
-
-
-async def release_turn(db: Database, *, conversation_id: int, turn_id: str) -> None:
-    """Give a claim back without a turn (the user message could not be stored)."""
-    async with db.transaction() as session:
-        await session.execute(
-            sa.update(_conv)
-            .where(_conv.c.id == conversation_id, _conv.c.turn_id == turn_id)
-            .values(turn_id=None, turn_expires_at=None, updated_at=_conv.c.updated_at)
-        )

@@ -9,11 +9,11 @@ from typing import Any
 from parley import conversations
 from parley.assistant.agent import TurnContext
 from parley.assistant.runner import Assistant, AssistantFailed, Emit
-from parley.chat.claim import claim_turn, complete_turn, release_turn
+from parley.chat.claim import claim_expiry, claim_turn, complete_turn, new_turn_id
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import InvalidInput, ModelFailed, TooLarge, TurnInProgress
-from parley.models import ConversationMode, Message, Role
+from parley.models import Conversation, ConversationMode, Message, Role
 from parley.schemas import MessageOut
 
 log = logging.getLogger(__name__)
@@ -61,33 +61,42 @@ async def start_turn(
     *, db: Database, settings: Settings, user_id: str, conversation_id: int | None, message: str
 ) -> StartedTurn:
     """Validate, claim and store the user's message. Every refusal happens here, before
-    anything is stored (bar a new conversation's row) and before any model or tool runs."""
+    anything is stored and before any model or tool runs."""
     text = clean_message(message, max_chars=settings.max_message_chars)
-    if conversation_id is None:
-        created = await conversations.create_conversation(
-            db, user_id=user_id, mode=ConversationMode.chat, title=conversations.title_from(text)
-        )
-        assert created.id is not None
-        conversation_id = created.id
-    turn_id = await claim_turn(
-        db, user_id=user_id, conversation_id=conversation_id, ttl_seconds=settings.turn_timeout
-    )
-    try:
-        async with db.transaction() as session:
-            user_message = await conversations.append_message(
-                session,
-                conversation_id=conversation_id,
+    # One transaction: a refusal (404, 409) or a failure leaves nothing behind, not even a
+    # new conversation; success commits the claim and the user's message together.
+    async with db.transaction() as session:
+        if conversation_id is None:
+            turn_id = new_turn_id()
+            created = Conversation(
                 user_id=user_id,
-                role=Role.user,
-                content=text,
-                author=user_id,
+                mode=ConversationMode.chat.value,
+                title=conversations.title_from(text),
+                turn_id=turn_id,
+                turn_expires_at=claim_expiry(settings.turn_timeout),  # type: ignore[arg-type]
             )
-            history = await conversations.last_messages(
-                session, conversation_id=conversation_id, limit=settings.history_limit
+            session.add(created)
+            await session.flush()
+            assert created.id is not None
+            conversation_id = created.id
+        else:
+            turn_id = await claim_turn(
+                session,
+                user_id=user_id,
+                conversation_id=conversation_id,
+                ttl_seconds=settings.turn_timeout,
             )
-    except BaseException:
-        await release_turn(db, conversation_id=conversation_id, turn_id=turn_id)
-        raise
+        user_message = await conversations.append_message(
+            session,
+            conversation_id=conversation_id,
+            user_id=user_id,
+            role=Role.user,
+            content=text,
+            author=user_id,
+        )
+        history = await conversations.last_messages(
+            session, conversation_id=conversation_id, limit=settings.history_limit
+        )
     return StartedTurn(user_id, conversation_id, turn_id, user_message, history)
 
 
