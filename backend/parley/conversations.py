@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -17,6 +16,7 @@ from parley.models import Conversation, ConversationMode, Message, MessageKind, 
 
 TITLE_MAX = 200
 MAX_ID = 2**31 - 1  # conversations.id is a PostgreSQL integer
+# The channel the messages_notify trigger (migration 0002) announces inserts on.
 NOTIFY_CHANNEL = "parley_messages"
 # First key of the two-key advisory lock serialising inserts into one conversation.
 CONVERSATION_LOCK_SPACE = 1
@@ -214,9 +214,8 @@ async def append_message(
     reply_to: int | None = None,
     meta: dict[str, Any] | None = None,
 ) -> Message:
-    """Insert a message and announce it to every listener once the transaction commits.
-
-    The NOTIFY rides the caller's transaction, so a rolled-back message is never announced.
+    """Insert a message; a trigger announces it to every listener once the transaction
+    commits (NOTIFY is transactional, so a rolled-back message is never announced).
     The per-conversation lock makes ids commit in order within a conversation, so a
     reader resuming "after id N" can never skip a message that committed late.
     """
@@ -237,6 +236,4 @@ async def append_message(
     )
     session.add(message)
     await session.flush()  # INSERT … RETURNING fills id, created_at and the defaults
-    payload = json.dumps({"conversation_id": conversation_id, "message_id": message.id})
-    await session.execute(sa.select(sa.func.pg_notify(NOTIFY_CHANNEL, payload)))
     return message
