@@ -71,6 +71,8 @@ async def events(
     )
     start = latest if cursor is None else cursor
     return EventSourceResponse(
-        conversation_events(request.app.state.hub, conversation_id, start),
-        ping=settings.sse_ping_seconds,
+        conversation_events(
+            request.app.state.hub, conversation_id, start, ping_seconds=settings.sse_ping_seconds
+        ),
+        ping=0,  # the stream sends its own heartbeat (see conversation_events)
     )

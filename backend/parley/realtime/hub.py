@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,15 +27,35 @@ Fetch = Callable[[int, int], Awaitable[list[dict[str, Any]]]]
 PAGE = 500
 
 
-@dataclass(eq=False)
+Item = tuple[str, str, int | None]  # (event, JSON data, message id)
+
+
 class Subscriber:
-    conversation_id: int
-    last_id: int
-    queue: asyncio.Queue[tuple[str, str, int | None]] = field(default_factory=asyncio.Queue)
-    live: bool = False  # receives live events only once it has the in-flight snapshot
+    """One open stream. Deliberately small (a deque and, while waiting, one future): a hub
+    holds thousands of idle ones."""
+
+    __slots__ = ("_items", "_waiter", "conversation_id", "last_id", "live")
+
+    def __init__(self, conversation_id: int, last_id: int) -> None:
+        self.conversation_id = conversation_id
+        self.last_id = last_id
+        self.live = False  # receives live events only once it has the in-flight snapshot
+        self._items: deque[Item] = deque()
+        self._waiter: asyncio.Future[None] | None = None
 
     def put(self, event: str, data: str, message_id: int | None = None) -> None:
-        self.queue.put_nowait((event, data, message_id))
+        self._items.append((event, data, message_id))
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def get(self) -> Item:
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.popleft()
 
 
 @dataclass

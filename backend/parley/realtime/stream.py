@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -27,12 +28,19 @@ def live_emitter(notifier: Notifier, conversation_id: int, also: Emit | None = N
 
 
 async def conversation_events(
-    hub: Hub, conversation_id: int, after: int
+    hub: Hub, conversation_id: int, after: int, *, ping_seconds: float
 ) -> AsyncIterator[ServerSentEvent]:
+    """The heartbeat is sent from here rather than by a separate ping task per response:
+    an idle stream then costs one suspended generator, not two tasks."""
     sub = await hub.subscribe(conversation_id, after)
     try:
         while True:
-            event, data, message_id = await sub.queue.get()
+            try:
+                async with asyncio.timeout(ping_seconds):
+                    event, data, message_id = await sub.get()
+            except TimeoutError:
+                yield ServerSentEvent(comment="ping")
+                continue
             yield ServerSentEvent(
                 data=data, event=event, id=str(message_id) if message_id else None
             )
