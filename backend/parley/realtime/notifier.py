@@ -13,6 +13,7 @@ import contextlib
 import json
 import logging
 import uuid
+from collections import deque
 from typing import Any
 
 import asyncpg
@@ -41,7 +42,8 @@ class Notifier:
         self.retry_seconds = retry_seconds
         self.connected = asyncio.Event()
         self._conn: asyncpg.Connection | None = None
-        self._outbox: asyncio.Queue[str] = asyncio.Queue(maxsize=10_000)
+        self._outbox: deque[str] = deque(maxlen=10_000)  # live events are best effort
+        self._outbox_ready = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
 
     async def start(self) -> None:
@@ -80,8 +82,8 @@ class Notifier:
                     "data": slim,
                 }
             )
-        with contextlib.suppress(asyncio.QueueFull):  # live events are best effort; rows are not
-            self._outbox.put_nowait(payload)
+        self._outbox.append(payload)
+        self._outbox_ready.set()
 
     async def _listen(self) -> None:
         first = True
@@ -118,15 +120,27 @@ class Notifier:
             await asyncio.sleep(self.retry_seconds)
 
     async def _send(self) -> None:
+        """Sends what has queued up as one NOTIFY (a JSON array, within the 8 kB limit): a
+        reply's deltas usually leave together, at one round trip for the lot."""
         while True:
-            payload = await self._outbox.get()
-            conn = self._conn
-            if conn is None or conn.is_closed():
-                continue
-            try:
-                await conn.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, payload)
-            except Exception:
-                log.debug("dropped a live event", exc_info=True)
+            await self._outbox_ready.wait()
+            self._outbox_ready.clear()
+            while self._outbox:
+                batch, size = [self._outbox.popleft()], 0
+                size = len(batch[0].encode()) + 2
+                while self._outbox and size + len(self._outbox[0].encode()) + 1 <= MAX_PAYLOAD:
+                    item = self._outbox.popleft()
+                    batch.append(item)
+                    size += len(item.encode()) + 1
+                conn = self._conn
+                if conn is None or conn.is_closed():
+                    continue
+                try:
+                    await conn.execute(
+                        "SELECT pg_notify($1, $2)", LIVE_CHANNEL, f"[{','.join(batch)}]"
+                    )
+                except Exception:
+                    log.debug("dropped live events", exc_info=True)
 
     def _on_stored(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         try:
@@ -135,9 +149,11 @@ class Notifier:
             log.warning("bad notification payload: %r", payload)
 
     def _on_live(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        if self.instance in payload[:64]:
+            return  # our own batch, already delivered here
         try:
-            note = json.loads(payload)
-            if note["instance"] != self.instance:
-                self.hub.publish_live(int(note["conversation_id"]), note["event"], note["data"])
+            for note in json.loads(payload):
+                if note["instance"] != self.instance:
+                    self.hub.publish_live(int(note["conversation_id"]), note["event"], note["data"])
         except (ValueError, KeyError, TypeError):
             log.warning("bad live payload: %r", payload)

@@ -179,3 +179,23 @@ async def test_bad_streams_are_refused_before_they_open(server):
         assert response.json()["error"]["code"] == "bad_last_event_id"
     anonymous = await server.client.get(f"/api/alice/conversations/{own}/events")
     assert anonymous.status_code == 401
+
+
+async def test_a_reply_being_written_on_one_instance_streams_live_on_another(make_server):
+    async with (
+        make_server(model=OfflineModel(word_pause=0.02)) as writer,
+        make_server() as reader,
+    ):
+        conversation_id = await _conversation(writer)
+        async with watch(reader.client, "alice", conversation_id) as stream:
+            turn = asyncio.create_task(writer.chat("alice", "hello there", conversation_id))
+            text, stored = "", None
+            async for event in stream:
+                if event.event == "delta":
+                    assert stored is None, "deltas must come before the stored reply"
+                    text += event.json()["text"]
+                elif event.event == "message" and event.json()["role"] == "assistant":
+                    stored = event.json()["content"]
+                    break
+            reply = (await turn).json()["response"]
+    assert text == stored == reply
