@@ -106,12 +106,14 @@ class Stats:
             },
             "sql_statements": dict(self.sql),
             "db_checkouts": self.checkouts,
+            "db_pre_ping": PRE_PING[0],
             "gc_objects": {"at_reset": self.objects_at_reset, "now": len(gc.get_objects())},
             "live_events_published": dict(self.live),
         }
 
 
 STATS = Stats()
+PRE_PING: list[bool | None] = [None]
 
 _run = asyncio.events.Handle._run
 
@@ -178,6 +180,7 @@ def _watch_engine(engine: Any) -> None:
     def on_checkout(*args: Any) -> None:
         STATS.checkouts += 1
 
+    PRE_PING[0] = bool(getattr(engine.pool, "_pre_ping", False))
     sa.event.listen(engine, "before_cursor_execute", on_execute)
     sa.event.listen(engine, "checkout", on_checkout)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -14,7 +15,7 @@ import httpx
 from lib import CpuMeter, auth, client, create_conversation, pct
 
 
-async def burst(base_url: str, *, n: int, rounds: int, tag: str, server_pid: int, pg_pids: list[int],
+async def burst(base_url: str, *, n: int, rounds: int, tag: str, server_pid: int, pgdata: Path | None,
                 message: str = "hello") -> list[dict[str, Any]]:
     users = [f"bench-burst-{tag}-{i}" for i in range(n)]
     headers = [auth(u) for u in users]
@@ -36,7 +37,7 @@ async def burst(base_url: str, *, n: int, rounds: int, tag: str, server_pid: int
                 latencies.append(time.perf_counter() - t0)
                 statuses.append(r.status_code)
 
-            with CpuMeter(server_pid, pg_pids) as meter:
+            with CpuMeter(server_pid, pgdata) as meter:
                 await asyncio.gather(*(turn(i) for i in range(n)))
             bad = [s for s in statuses if s != 200]
             results.append({

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -22,7 +23,7 @@ async def _turn(cl: httpx.AsyncClient, user: str, headers: dict[str, str], cid: 
 
 
 async def chat_load(base_url: str, *, concurrency: int, turns_per_worker: int, warmup_per_worker: int,
-                    message: str, tag: str, server_pid: int, pg_pids: list[int]) -> dict[str, Any]:
+                    message: str, tag: str, server_pid: int, pgdata: Path | None) -> dict[str, Any]:
     latencies: list[float] = []
     ready = asyncio.Barrier(concurrency + 1)
     done = asyncio.Barrier(concurrency + 1)
@@ -41,7 +42,7 @@ async def chat_load(base_url: str, *, concurrency: int, turns_per_worker: int, w
 
     workers = [asyncio.create_task(worker(i)) for i in range(concurrency)]
     await ready.wait()
-    with CpuMeter(server_pid, pg_pids) as meter:
+    with CpuMeter(server_pid, pgdata) as meter:
         await done.wait()
     await asyncio.gather(*workers)
     n = len(latencies)

@@ -14,6 +14,7 @@ For comparison, B is also measured with an alternative statement (see `alternati
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -118,6 +119,11 @@ async def measure_history(
                 break
         return {n: {"p50": pct(t, 50), "p99": pct(t, 99), "reps": len(t)} for n, t in times.items()}
 
+    plain_arg: Callable[[int], str] = str
+
+    def array_arg(cid: int) -> str:
+        return f"ARRAY[{cid}]"
+
     async def plans(cids: dict[int, int], by: Callable[[int], Callable[[], Awaitable[list[Any]]]],
                     arg: Callable[[int], str]) -> tuple[str, dict[int, str]]:
         """EXPLAIN ANALYZE of the statement `by` sends, captured from the engine, prepared and
@@ -137,6 +143,8 @@ async def measure_history(
         result = {}
         async with db.engine.connect() as conn:
             await conn.exec_driver_sql(f"PREPARE bench_last_messages AS {statement}")
+            if re.search(r"\$1::\w+\[\]", statement):  # the conversation goes in as an array
+                arg = array_arg
             args = {n: (f"{arg(cid)}, {limit}" if "$2" in statement else arg(cid)) for n, cid in cids.items()}
             for _ in range(4):
                 for a in args.values():
@@ -148,11 +156,6 @@ async def measure_history(
                 result[n] = "\n".join(plan)
             await conn.exec_driver_sql("DEALLOCATE bench_last_messages")
         return " ".join(statement.split()), result
-
-    plain_arg: Callable[[int], str] = str
-
-    def array_arg(cid: int) -> str:
-        return f"ARRAY[{cid}]"
 
     try:
         cids = {small_n: await new_conversation(f"{small_n} messages")}
@@ -176,6 +179,25 @@ async def measure_history(
         return out
     finally:
         if cleanup:  # a real DATABASE_URL: leave no bench rows behind
-            async with db.transaction() as session:
-                await session.execute(sa.text("DELETE FROM conversations WHERE user_id = :u"), {"u": USER})
+            await _delete_bench_rows(db)
         await db.dispose()
+
+
+async def _delete_bench_rows(db: Any) -> None:
+    """Delete the bench's conversations (their messages cascade). Each deleted message makes
+    PostgreSQL look for messages whose `reply_to` points at it; without an index on
+    `reply_to` that is a scan of the whole table per message, hours for a million. So a
+    temporary index is made for the delete when the schema has none, and dropped after."""
+    async with db.engine.connect() as conn:
+        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+        defs = (await conn.exec_driver_sql("SELECT indexdef FROM pg_indexes WHERE tablename = 'messages'")).scalars().all()
+        temporary = not any("(reply_to" in d for d in defs)
+        if temporary:
+            await conn.exec_driver_sql(
+                "CREATE INDEX IF NOT EXISTS bench_tmp_reply_to ON messages (reply_to) WHERE reply_to IS NOT NULL"
+            )
+        try:
+            await conn.execute(sa.text("DELETE FROM conversations WHERE user_id = :u"), {"u": USER})
+        finally:
+            if temporary:
+                await conn.exec_driver_sql("DROP INDEX IF EXISTS bench_tmp_reply_to")

@@ -71,34 +71,52 @@ class CpuSnapshot:
     runqueue_wait: float  # seconds runnable but not running: the machine was busy elsewhere
 
 
-def cpu_of(pids: list[int]) -> CpuSnapshot:
-    cpu = wait = 0.0
+def _per_pid(pids: list[int]) -> dict[int, tuple[float, float]]:
+    out: dict[int, tuple[float, float]] = {}
     for pid in pids:
         try:
             times = psutil.Process(pid).cpu_times()
-            cpu += times.user + times.system
         except psutil.Error:
             continue
-        _, w = _thread_schedstat(pid)
-        wait += w / 1e9
+        out[pid] = (times.user + times.system, _thread_schedstat(pid)[1] / 1e9)
+    return out
+
+
+def _delta(start: dict[int, tuple[float, float]], end: dict[int, tuple[float, float]]) -> CpuSnapshot:
+    """Processes alive at the end: their CPU since the start (all of it if they started
+    later). A process that exited in between takes its CPU with it: a small undercount."""
+    cpu = wait = 0.0
+    for pid, (c, w) in end.items():
+        c0, w0 = start.get(pid, (0.0, 0.0))
+        cpu += max(0.0, c - c0)
+        wait += max(0.0, w - w0)
     return CpuSnapshot(cpu, wait)
+
+
+def process_tree(pid: int) -> list[int]:
+    """A process and its descendants (`parley serve --workers N` forks worker processes)."""
+    try:
+        return [pid, *(c.pid for c in psutil.Process(pid).children(recursive=True))]
+    except psutil.Error:
+        return [pid]
 
 
 @dataclass
 class CpuMeter:
-    """CPU used by the server, by PostgreSQL and by this (client) process over a window."""
+    """CPU used by the server (with any worker processes), by PostgreSQL (embedded only)
+    and by this (client) process over a window."""
 
     server_pid: int
-    pg_pids: list[int]
-    start: dict[str, CpuSnapshot] = field(default_factory=dict)
+    pgdata: Path | None
+    start: dict[str, dict[int, tuple[float, float]]] = field(default_factory=dict)
     wall0: float = 0.0
 
-    def _snap(self) -> dict[str, CpuSnapshot]:
-        own = cpu_of([os.getpid()])
+    def _snap(self) -> dict[str, dict[int, tuple[float, float]]]:
+        own = os.getpid()
         return {
-            "server": cpu_of([self.server_pid]),
-            "postgres": cpu_of(self.pg_pids),
-            "client": CpuSnapshot(time.process_time(), own.runqueue_wait),
+            "server": _per_pid(process_tree(self.server_pid)),
+            "postgres": _per_pid(postgres_pids(self.pgdata)),
+            "client": {own: (time.process_time(), _thread_schedstat(own)[1] / 1e9)},
         }
 
     def __enter__(self) -> CpuMeter:
@@ -109,7 +127,7 @@ class CpuMeter:
     def __exit__(self, *exc: Any) -> None:
         end = self._snap()
         self.wall = time.perf_counter() - self.wall0
-        self.used = {k: CpuSnapshot(end[k].cpu - self.start[k].cpu, end[k].runqueue_wait - self.start[k].runqueue_wait) for k in end}
+        self.used = {k: _delta(self.start[k], end[k]) for k in end}
 
 
 def postgres_pids(pgdata: Path | None) -> list[int]:
@@ -216,13 +234,14 @@ class ServerProcess:
     """`parley serve` as a subprocess on a loopback port, on the bench database."""
 
     def __init__(self, db: BenchDatabase, *, name: str, env: dict[str, str] | None = None,
-                 command: list[str] | None = None) -> None:
+                 command: list[str] | None = None, args: list[str] | None = None) -> None:
         self.db = db
         self.name = name
         self.port = free_port()
         self.base_url = f"http://{HOST}:{self.port}"
         self.extra_env = env or {}
         self.command = command
+        self.args = args or []
         self.log_path = db.tmp / f"server-{name}.log"
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -243,7 +262,7 @@ class ServerProcess:
         command = self.command or [str(VENV_BIN / "parley"), "serve"]
         log = open(self.log_path, "wb")
         self.proc = subprocess.Popen(
-            [*command, "--host", HOST, "--port", str(self.port), "--log-level", "warning"],
+            [*command, "--host", HOST, "--port", str(self.port), "--log-level", "warning", *self.args],
             env=self.env(), stdout=log, stderr=subprocess.STDOUT, cwd=str(self.db.tmp),
         )
         deadline = time.monotonic() + 90
@@ -264,7 +283,13 @@ class ServerProcess:
         return self.proc.pid
 
     def rss(self) -> int:
-        return int(psutil.Process(self.pid).memory_info().rss)
+        total = 0
+        for pid in process_tree(self.pid):
+            try:
+                total += psutil.Process(pid).memory_info().rss
+            except psutil.Error:
+                continue
+        return total
 
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
