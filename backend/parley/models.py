@@ -139,6 +139,10 @@ class Message(SQLModel, table=True):
         # "last 50" and "after id" both walk this index: flat cost at any conversation size.
         sa.Index("ix_messages_conversation_id_id", "conversation_id", sa.text("id DESC")),
         sa.CheckConstraint("length(btrim(content)) > 0", name="ck_messages_content"),
+        # Deleting a message looks up the replies to it (ON DELETE SET NULL).
+        sa.Index(
+            "ix_messages_reply_to", "reply_to", postgresql_where=sa.text("reply_to IS NOT NULL")
+        ),
     )
 
     id: int | None = Field(

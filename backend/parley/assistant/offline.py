@@ -352,6 +352,9 @@ class OfflineModel(Model):
                         logprobs=[],
                         sequence_number=seq,
                     )
+                # Let the last delta reach the stream before the runner wraps up the reply
+                # (it does so without yielding the event loop).
+                await asyncio.sleep(0)
             seq += 1
             yield ResponseOutputItemDoneEvent(
                 type="response.output_item.done", item=item, output_index=index, sequence_number=seq
