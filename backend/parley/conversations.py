@@ -23,6 +23,12 @@ CONVERSATION_LOCK_SPACE = 1
 DEFAULT_TITLE = "New conversation"
 
 
+# Messages travel as plain rows (attribute access like the model, no ORM identity map or
+# change tracking): a turn reads 50 and writes 2 of them, and a stream reads many more.
+MessageRow = sa.Row[Any]
+_messages = Message.__table__  # type: ignore[attr-defined]
+
+
 @dataclass
 class ConversationSummary:
     conversation: Conversation
@@ -140,7 +146,7 @@ async def delete_conversation(db: Database, *, user_id: str, conversation_id: in
 
 async def list_messages(
     db: Database, *, user_id: str, conversation_id: int, after: int | None = None, limit: int = 50
-) -> list[Message]:
+) -> list[MessageRow]:
     async with db.session() as session:
         await owned(session, user_id=user_id, conversation_id=conversation_id)
         if after is None:
@@ -164,15 +170,15 @@ async def latest_message_id(db: Database, *, user_id: str, conversation_id: int)
 
 async def messages_after(
     session: AsyncSession, *, conversation_id: int, after: int, limit: int
-) -> list[Message]:
+) -> list[MessageRow]:
     query = (
-        sa.select(Message)
+        sa.select(_messages)
         .where(_in_conversation(conversation_id), col(Message.id) > after)
         # The index backwards: (conversation_id DESC, id ASC), i.e. ascending ids.
         .order_by(col(Message.conversation_id).desc(), col(Message.id))
         .limit(limit)
     )
-    return list((await session.scalars(query)).all())
+    return list((await session.execute(query)).all())
 
 
 def _in_conversation(conversation_id: int) -> sa.ColumnElement[bool]:
@@ -187,15 +193,15 @@ def _in_conversation(conversation_id: int) -> sa.ColumnElement[bool]:
 
 async def last_messages(
     session: AsyncSession, *, conversation_id: int, limit: int
-) -> list[Message]:
+) -> list[MessageRow]:
     """The newest `limit` messages, oldest first; walks (conversation_id, id DESC) only."""
     query = (
-        sa.select(Message)
+        sa.select(_messages)
         .where(_in_conversation(conversation_id))
         .order_by(col(Message.conversation_id), col(Message.id).desc())
         .limit(limit)
     )
-    rows = list((await session.scalars(query)).all())
+    rows = list((await session.execute(query)).all())
     rows.reverse()
     return rows
 
@@ -213,7 +219,7 @@ async def append_message(
     error: bool = False,
     reply_to: int | None = None,
     meta: dict[str, Any] | None = None,
-) -> Message:
+) -> MessageRow:
     """Insert a message; a trigger announces it to every listener once the transaction
     commits (NOTIFY is transactional, so a rolled-back message is never announced).
     The per-conversation lock makes ids commit in order within a conversation, so a
@@ -222,18 +228,20 @@ async def append_message(
     await session.execute(
         sa.select(sa.func.pg_advisory_xact_lock(CONVERSATION_LOCK_SPACE, conversation_id))
     )
-    message = Message(
-        conversation_id=conversation_id,
-        user_id=user_id,
-        role=role.value,
-        content=content,
-        author=author,
-        kind=kind.value,
-        tool_calls=tool_calls,
-        error=error,
-        reply_to=reply_to,
-        meta=meta,
+    statement = (
+        sa.insert(_messages)
+        .values(
+            conversation_id=conversation_id,
+            user_id=user_id,
+            role=role.value,
+            content=content,
+            author=author,
+            kind=kind.value,
+            tool_calls=tool_calls,
+            error=error,
+            reply_to=reply_to,
+            meta=meta,
+        )
+        .returning(*_messages.c)
     )
-    session.add(message)
-    await session.flush()  # INSERT … RETURNING fills id, created_at and the defaults
-    return message
+    return (await session.execute(statement)).one()

@@ -19,7 +19,8 @@ from agents.models.interface import Model
 from agents.stream_events import RawResponsesStreamEvent, RunItemStreamEvent
 
 from parley.assistant.agent import TurnContext, build_agent
-from parley.models import Message, Role
+from parley.conversations import MessageRow
+from parley.models import Role
 
 Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
 MAX_MODEL_CALLS = 8
@@ -38,7 +39,7 @@ class AssistantFailed(Exception):
         self.partial = partial
 
 
-def history_items(history: Sequence[Message]) -> list[TResponseInputItem]:
+def history_items(history: Sequence[MessageRow]) -> list[TResponseInputItem]:
     """Stored messages as model input. Failed replies are left out: they carry no answer."""
     items: list[TResponseInputItem] = []
     for message in history:
@@ -75,7 +76,7 @@ class Assistant:
     async def respond(
         self,
         *,
-        history: Sequence[Message],
+        history: Sequence[MessageRow],
         context: TurnContext,
         emit: Emit | None,
         time_limit: float,

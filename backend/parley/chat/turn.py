@@ -11,9 +11,10 @@ from parley.assistant.agent import TurnContext
 from parley.assistant.runner import Assistant, AssistantFailed, Emit
 from parley.chat.claim import claim_expiry, claim_turn, complete_turn, new_turn_id
 from parley.config import Settings
+from parley.conversations import MessageRow
 from parley.db import Database
 from parley.errors import InvalidInput, ModelFailed, TooLarge, TurnInProgress
-from parley.models import Conversation, ConversationMode, Message, Role
+from parley.models import Conversation, ConversationMode, Role
 from parley.schemas import MessageOut
 
 log = logging.getLogger(__name__)
@@ -42,7 +43,7 @@ def clean_message(message: str, *, max_chars: int) -> str:
     return text
 
 
-def message_event(message: Message) -> dict[str, Any]:
+def message_event(message: MessageRow) -> dict[str, Any]:
     return MessageOut.model_validate(message).model_dump(mode="json")
 
 
@@ -53,8 +54,8 @@ class StartedTurn:
     user_id: str
     conversation_id: int
     turn_id: str
-    user_message: Message
-    history: list[Message]
+    user_message: MessageRow
+    history: list[MessageRow]
 
 
 async def start_turn(
