@@ -17,10 +17,10 @@ import jwt
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_types import CallToolResult, TextContent
 
 from parley.tools.identity import USER_META_KEY
 from tests.conftest import SECRET, Server, token_for
+from tests.tools.results import data, rest_tasks, text
 
 TOOLS = {"add_task", "list_tasks", "complete_task", "delete_task", "update_task"}
 INITIALIZE = {
@@ -52,24 +52,6 @@ async def mcp_client(
         transport = streamable_http_client(f"{base_url}/mcp", http_client=http)
         async with Client(transport, mode=mode) as client:  # type: ignore[arg-type]
             yield client
-
-
-def text(result: CallToolResult) -> str:
-    return " ".join(c.text for c in result.content if isinstance(c, TextContent))
-
-
-def data(result: CallToolResult) -> dict[str, Any]:
-    assert not result.is_error, text(result)
-    assert result.structured_content is not None
-    return dict(result.structured_content)
-
-
-async def rest_tasks(server: Server, user: str) -> list[dict[str, Any]]:
-    response = await server.client.get(f"/api/{user}/tasks", headers=server.headers(user))
-    assert response.status_code == 200, response.text
-    body = response.json()
-    tasks: list[dict[str, Any]] = body["tasks"] if isinstance(body, dict) else body
-    return tasks
 
 
 async def post_initialize(server: Server, headers: dict[str, str]) -> httpx2.Response:

@@ -19,10 +19,10 @@ import jwt
 import pytest
 import sqlalchemy as sa
 from mcp import Client, StdioServerParameters
-from mcp_types import CallToolResult, TextContent
 
 from parley.db import Database, EmbeddedPostgres, make_engine
 from tests.conftest import SECRET, Server, token_for
+from tests.tools.results import data, rest_tasks, text
 
 TOOLS = {"add_task", "list_tasks", "complete_task", "delete_task", "update_task"}
 PARLEY = str(Path(sys.executable).with_name("parley"))
@@ -49,24 +49,6 @@ async def stdio_client(
 
         async with Client(transport(params, errlog=errlog)) as client:  # type: ignore[arg-type]
             yield client
-
-
-def text(result: CallToolResult) -> str:
-    return " ".join(c.text for c in result.content if isinstance(c, TextContent))
-
-
-def data(result: CallToolResult) -> dict[str, Any]:
-    assert not result.is_error, text(result)
-    assert result.structured_content is not None
-    return dict(result.structured_content)
-
-
-async def rest_tasks(server: Server, user: str) -> list[dict[str, Any]]:
-    response = await server.client.get(f"/api/{user}/tasks", headers=server.headers(user))
-    assert response.status_code == 200, response.text
-    body = response.json()
-    tasks: list[dict[str, Any]] = body["tasks"] if isinstance(body, dict) else body
-    return tasks
 
 
 async def test_token_identity_lists_tools_and_calls_each_one(
