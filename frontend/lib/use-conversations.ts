@@ -1,11 +1,10 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback } from "react";
 import { apiJson, userPath } from "./api-client";
-import { describeError } from "./api-error";
 import type { Session } from "./auth-store";
 import type { Conversation } from "./types";
-import { useRefreshTriggers } from "./use-refresh-triggers";
+import { useRemoteList } from "./use-remote-list";
 
 export interface ConversationsApi {
   conversations: Conversation[] | null;
@@ -22,31 +21,18 @@ function byActivity(a: Conversation, b: Conversation): number {
   return bt.localeCompare(at) || b.id - a.id;
 }
 
+function sortByActivity(list: Conversation[]): Conversation[] {
+  return [...list].sort(byActivity);
+}
+
 /** The conversation list, newest activity first. */
 export function useConversations(session: Session): ConversationsApi {
-  const [conversations, setConversations] = useState<Conversation[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [generation, setGeneration] = useState(0);
-  const latest = useRef(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    const ticket = ++latest.current;
-    apiJson<Conversation[]>(session, userPath(session, "/conversations"), { signal: controller.signal })
-      .then((list) => {
-        if (ticket !== latest.current) return;
-        setConversations([...list].sort(byActivity));
-        setError(null);
-      })
-      .catch((err: unknown) => {
-        if (controller.signal.aborted || ticket !== latest.current) return;
-        setError(describeError(err));
-      });
-    return () => controller.abort();
-  }, [session, generation]);
-
-  const refresh = useCallback(() => setGeneration((n) => n + 1), []);
-  useRefreshTriggers(refresh, 30_000);
+  const {
+    items: conversations,
+    setItems: setConversations,
+    error,
+    refresh,
+  } = useRemoteList<Conversation>(session, "/conversations", 30_000, sortByActivity);
 
   const create = useCallback(
     async (mode: "chat" | "work") => {
@@ -58,7 +44,7 @@ export function useConversations(session: Session): ConversationsApi {
       refresh();
       return conversation;
     },
-    [session, refresh],
+    [session, refresh, setConversations],
   );
 
   const rename = useCallback(
@@ -69,7 +55,7 @@ export function useConversations(session: Session): ConversationsApi {
       });
       setConversations((list) => list?.map((c) => (c.id === id ? { ...c, ...updated } : c)) ?? list);
     },
-    [session],
+    [session, setConversations],
   );
 
   const remove = useCallback(
@@ -77,7 +63,7 @@ export function useConversations(session: Session): ConversationsApi {
       await apiJson<void>(session, userPath(session, `/conversations/${id}`), { method: "DELETE" });
       setConversations((list) => list?.filter((c) => c.id !== id) ?? list);
     },
-    [session],
+    [session, setConversations],
   );
 
   return { conversations, error, refresh, create, rename, remove };

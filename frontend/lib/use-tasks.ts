@@ -1,11 +1,10 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback } from "react";
 import { apiJson, userPath } from "./api-client";
-import { describeError } from "./api-error";
 import type { Session } from "./auth-store";
 import type { Task } from "./types";
-import { useRefreshTriggers } from "./use-refresh-triggers";
+import { useRemoteList } from "./use-remote-list";
 
 export interface TasksApi {
   tasks: Task[] | null;
@@ -18,30 +17,11 @@ export interface TasksApi {
 
 /** The user's tasks, refetched on demand (after each assistant turn, on focus, on recovery). */
 export function useTasks(session: Session): TasksApi {
-  const [tasks, setTasks] = useState<Task[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [generation, setGeneration] = useState(0);
-  const latest = useRef(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    const ticket = ++latest.current;
-    apiJson<Task[]>(session, userPath(session, "/tasks?status=all"), { signal: controller.signal })
-      .then((list) => {
-        if (ticket !== latest.current) return;
-        setTasks(list);
-        setError(null);
-      })
-      .catch((err: unknown) => {
-        if (controller.signal.aborted || ticket !== latest.current) return;
-        setError(describeError(err));
-      });
-    return () => controller.abort();
-  }, [session, generation]);
-
-  const refresh = useCallback(() => setGeneration((n) => n + 1), []);
-
-  useRefreshTriggers(refresh, 20_000);
+  const { items: tasks, setItems: setTasks, error, refresh } = useRemoteList<Task>(
+    session,
+    "/tasks?status=all",
+    20_000,
+  );
 
   const add = useCallback(
     async (title: string) => {
@@ -49,7 +29,7 @@ export function useTasks(session: Session): TasksApi {
       setTasks((list) => (list ? [...list.filter((t) => t.id !== task.id), task] : [task]));
       refresh();
     },
-    [session, refresh],
+    [session, refresh, setTasks],
   );
 
   const update = useCallback<TasksApi["update"]>(
@@ -62,7 +42,7 @@ export function useTasks(session: Session): TasksApi {
         refresh();
       }
     },
-    [session, refresh],
+    [session, refresh, setTasks],
   );
 
   const remove = useCallback(
@@ -71,7 +51,7 @@ export function useTasks(session: Session): TasksApi {
       setTasks((list) => list?.filter((t) => t.id !== id) ?? list);
       refresh();
     },
-    [session, refresh],
+    [session, refresh, setTasks],
   );
 
   return { tasks, error, refresh, add, update, remove };
