@@ -148,12 +148,16 @@ class Hub:
             self._inflight.pop(conversation_id, None)
             return
         current = self._inflight.setdefault(conversation_id, InFlight())
-        encoded = json.dumps(data)
+        subs = self._subscribers.get(conversation_id)
         if event == "delta":
             current.text += data.get("text", "")
+            if not subs:
+                return  # nobody watching here: no encoding on the turn's hot path
+            encoded = json.dumps(data)
         else:
+            encoded = json.dumps(data)
             current.tools.append((event, encoded))
-        for sub in self._subscribers.get(conversation_id, ()):
+        for sub in subs or ():
             if sub.live:
                 sub.put(event, encoded)
 
