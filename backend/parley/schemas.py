@@ -61,6 +61,11 @@ class MessageOut(BaseModel):
     created_at: datetime
 
 
+def message_json(message: Any) -> dict[str, Any]:
+    """A stored message (model or row) as the JSON every API and stream sends."""
+    return MessageOut.model_validate(message).model_dump(mode="json")
+
+
 class TaskOut(BaseModel):
     model_config = ConfigDict(from_attributes=True)
     id: int

@@ -14,11 +14,11 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from parley.api.deps import AssistantDep, CurrentUser, DbDep, LimiterDep, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.assistant.runner import Emit
-from parley.chat.turn import StartedTurn, TurnResult, finish_turn, message_event, start_turn
+from parley.chat.turn import StartedTurn, TurnResult, finish_turn, start_turn
 from parley.errors import ParleyError
 from parley.realtime.notifier import Notifier
 from parley.realtime.stream import live_emitter
-from parley.schemas import ChatRequest, ChatResponse
+from parley.schemas import ChatRequest, ChatResponse, message_json
 
 router = APIRouter(prefix="/api/{user_id}", tags=["chat"])
 
@@ -73,7 +73,7 @@ async def chat(
         return _stream(request, started, deps)
     task = spawn(request, _watched(request, started, None, deps))
     result = await asyncio.shield(task)
-    return ChatResponse.model_validate(result.body())
+    return result.body()  # validated once, by response_model
 
 
 async def _watched(
@@ -105,7 +105,7 @@ def _stream(request: Request, started: StartedTurn, deps: dict[str, Any]) -> Res
         finally:
             queue.put_nowait(_DONE)
 
-    queue.put_nowait(("message", message_event(started.user_message)))
+    queue.put_nowait(("message", message_json(started.user_message)))
     task = spawn(request, run())
     task.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved: no warning
 

@@ -15,7 +15,7 @@ from parley.conversations import MessageRow
 from parley.db import Database
 from parley.errors import InvalidInput, ModelFailed, TooLarge, TurnInProgress
 from parley.models import Conversation, ConversationMode, Role
-from parley.schemas import MessageOut
+from parley.schemas import message_json
 
 log = logging.getLogger(__name__)
 
@@ -41,10 +41,6 @@ def clean_message(message: str, *, max_chars: int) -> str:
     if len(text) > max_chars:
         raise TooLarge(f"Message is longer than {max_chars} characters", limit=max_chars)
     return text
-
-
-def message_event(message: MessageRow) -> dict[str, Any]:
-    return MessageOut.model_validate(message).model_dump(mode="json")
 
 
 @dataclass
@@ -161,4 +157,4 @@ async def _finish(
                 conversation_id=conversation_id,
             )
     if emit is not None:
-        await emit("message", message_event(stored))
+        await emit("message", message_json(stored))

@@ -19,7 +19,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from parley.conversations import messages_after
 from parley.db import Database
+from parley.schemas import message_json
 
 log = logging.getLogger(__name__)
 
@@ -72,10 +74,6 @@ class Hub:
         self._locks: dict[int, asyncio.Lock] = {}
         self._dirty: set[int] = set()
         self._pumps: dict[int, asyncio.Task[None]] = {}
-
-    @property
-    def subscriber_count(self) -> int:
-        return sum(len(s) for s in self._subscribers.values())
 
     async def subscribe(self, conversation_id: int, after: int) -> Subscriber:
         """Register, catch up on stored messages after `after`, then take the live state."""
@@ -163,14 +161,11 @@ class Hub:
 
 
 def message_fetcher(db: Database) -> Fetch:
-    from parley.conversations import messages_after
-    from parley.schemas import MessageOut
-
     async def fetch(conversation_id: int, after: int) -> list[dict[str, Any]]:
         async with db.session() as session:
             rows = await messages_after(
                 session, conversation_id=conversation_id, after=after, limit=PAGE
             )
-        return [MessageOut.model_validate(m).model_dump(mode="json") for m in rows]
+        return [message_json(m) for m in rows]
 
     return fetch

@@ -8,6 +8,18 @@ from mcp_types import CallToolResult, TextContent
 
 from tests.conftest import Server
 
+# A bare JSON-RPC initialize request, for tests that speak the wire protocol by hand.
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"},
+    },
+}
+
 
 def text(result: CallToolResult) -> str:
     return " ".join(c.text for c in result.content if isinstance(c, TextContent))

@@ -20,19 +20,9 @@ from mcp.client.streamable_http import streamable_http_client
 
 from parley.tools.identity import USER_META_KEY
 from tests.conftest import SECRET, Server, token_for
-from tests.tools.results import data, rest_tasks, text
+from tests.tools.results import INITIALIZE, data, rest_tasks, text
 
 TOOLS = {"add_task", "list_tasks", "complete_task", "delete_task", "update_task"}
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
 MCP_HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 

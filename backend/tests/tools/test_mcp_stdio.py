@@ -22,7 +22,7 @@ from mcp import Client, StdioServerParameters
 
 from parley.db import Database, EmbeddedPostgres, make_engine
 from tests.conftest import SECRET, Server, token_for
-from tests.tools.results import data, rest_tasks, text
+from tests.tools.results import INITIALIZE, data, rest_tasks, text
 
 TOOLS = {"add_task", "list_tasks", "complete_task", "delete_task", "update_task"}
 PARLEY = str(Path(sys.executable).with_name("parley"))
@@ -107,18 +107,6 @@ async def test_user_flag_acts_for_that_user_only(
     [alice_task] = await rest_tasks(server, "alice")
     assert alice_task["id"] == alice_id and alice_task["completed"] is False
     assert [t["title"] for t in await rest_tasks(server, "bob")] == ["bob's"]
-
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    },
-}
 
 
 async def spawn_mcp(
