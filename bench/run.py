@@ -301,7 +301,7 @@ class NotifyCounter:
     async def open(cls, url: str) -> NotifyCounter:
         import asyncpg
 
-        from parley.realtime.notifier import asyncpg_dsn
+        from parley.db import asyncpg_dsn
 
         channels = []
         try:
@@ -341,7 +341,8 @@ async def _live_notify_cost(url: str, n: int = 2000) -> float | None:
     try:
         import asyncpg
 
-        from parley.realtime.notifier import LIVE_CHANNEL, asyncpg_dsn
+        from parley.db import asyncpg_dsn
+        from parley.realtime.notifier import LIVE_CHANNEL
     except ImportError:
         return None
     conn = await asyncpg.connect(asyncpg_dsn(url))

@@ -6,13 +6,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncSession
-from sqlmodel import col
+import asyncpg
 
 from parley.db import Database
 from parley.errors import InvalidInput, NotFound
-from parley.models import Conversation, ConversationMode, Message, MessageKind, Role
+from parley.models import ConversationMode, MessageKind, Role
 
 TITLE_MAX = 200
 MAX_ID = 2**31 - 1  # conversations.id is a PostgreSQL integer
@@ -23,15 +21,47 @@ CONVERSATION_LOCK_SPACE = 1
 DEFAULT_TITLE = "New conversation"
 
 
-# Messages travel as plain rows (attribute access like the model, no ORM identity map or
-# change tracking): a turn reads 50 and writes 2 of them, and a stream reads many more.
-MessageRow = sa.Row[Any]
-_messages = Message.__table__  # type: ignore[attr-defined]
+@dataclass(slots=True)
+class StoredMessage:
+    """A row of `messages`, as read: plain data, nothing tracked."""
+
+    id: int
+    conversation_id: int
+    user_id: str
+    role: str
+    author: str | None
+    kind: str
+    content: str
+    tool_calls: list[dict[str, Any]] | None
+    error: bool
+    reply_to: int | None
+    meta: dict[str, Any] | None
+    created_at: datetime
+
+
+MESSAGE_COLUMNS = (
+    "id, conversation_id, user_id, role, author, kind, content, tool_calls, error, reply_to, "
+    "meta, created_at"
+)
+
+
+@dataclass(slots=True)
+class ConversationRecord:
+    id: int
+    user_id: str
+    title: str
+    mode: str
+    version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+CONVERSATION_COLUMNS = "c.id, c.user_id, c.title, c.mode, c.version, c.created_at, c.updated_at"
 
 
 @dataclass
 class ConversationSummary:
-    conversation: Conversation
+    conversation: ConversationRecord
     preview: str | None
     last_message_at: datetime | None
 
@@ -54,36 +84,49 @@ def clean_title(title: str) -> str:
     return cleaned
 
 
+def not_found(conversation_id: int) -> NotFound:
+    return NotFound(f"Conversation {conversation_id} not found", conversation_id=conversation_id)
+
+
+def check_id(conversation_id: int) -> None:
+    """An id no row can have is simply not found (asking PostgreSQL would overflow: a 500)."""
+    if not 1 <= conversation_id <= MAX_ID:
+        raise not_found(conversation_id)
+
+
 async def create_conversation(
     db: Database,
     *,
     user_id: str,
     mode: ConversationMode = ConversationMode.chat,
     title: str | None = None,
-) -> Conversation:
-    conversation = Conversation(
-        user_id=user_id, mode=mode.value, title=clean_title(title) if title else DEFAULT_TITLE
+) -> int:
+    async with db.connection() as conn:
+        created: int = await conn.fetchval(
+            "INSERT INTO conversations (user_id, mode, title) VALUES ($1, $2, $3) RETURNING id",
+            user_id,
+            mode.value,
+            clean_title(title) if title else DEFAULT_TITLE,
+        )
+    return created
+
+
+async def check_owned(conn: asyncpg.Connection, *, user_id: str, conversation_id: int) -> None:
+    check_id(conversation_id)
+    found = await conn.fetchval(
+        "SELECT 1 FROM conversations WHERE id = $1 AND user_id = $2", conversation_id, user_id
     )
-    async with db.transaction() as session:
-        session.add(conversation)
-    return conversation
-
-
-async def owned(session: AsyncSession, *, user_id: str, conversation_id: int) -> Conversation:
-    # An id no row can have is simply not found (asking PostgreSQL would overflow: a 500).
-    in_range = 1 <= conversation_id <= MAX_ID
-    conversation = await session.get(Conversation, conversation_id) if in_range else None
-    if conversation is None or conversation.user_id != user_id:
-        raise NotFound(f"Conversation {conversation_id} not found", conversation_id=conversation_id)
-    return conversation
+    if found is None:
+        raise not_found(conversation_id)
 
 
 async def get_conversation(
     db: Database, *, user_id: str, conversation_id: int
 ) -> ConversationSummary:
-    async with db.session() as session:
-        await owned(session, user_id=user_id, conversation_id=conversation_id)
+    check_id(conversation_id)
     summaries = await _summaries(db, user_id=user_id, conversation_id=conversation_id)
+    if not summaries:
+        raise not_found(conversation_id)
     return summaries[0]
 
 
@@ -91,33 +134,31 @@ async def list_conversations(db: Database, *, user_id: str) -> list[Conversation
     return await _summaries(db, user_id=user_id)
 
 
+# Newest activity first: a finished turn (updated_at) or any later message, e.g. an agent's.
+_SUMMARIES = f"""
+SELECT {CONVERSATION_COLUMNS}, last.content AS preview, last.created_at AS last_message_at
+FROM conversations c
+LEFT JOIN LATERAL (
+    SELECT m.content, m.created_at FROM messages m
+    WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1
+) last ON true
+WHERE c.user_id = $1 AND ($2::int IS NULL OR c.id = $2)
+ORDER BY greatest(c.updated_at, coalesce(last.created_at, c.updated_at)) DESC, c.id DESC
+"""
+
+
 async def _summaries(
     db: Database, *, user_id: str, conversation_id: int | None = None
 ) -> list[ConversationSummary]:
-    last = (
-        sa.select(col(Message.content), col(Message.created_at))
-        .where(col(Message.conversation_id) == col(Conversation.id))
-        .order_by(col(Message.id).desc())
-        .limit(1)
-        .lateral("last")
-    )
-    activity = sa.func.greatest(
-        col(Conversation.updated_at),
-        sa.func.coalesce(last.c.created_at, col(Conversation.updated_at)),
-    )
-    query = (
-        sa.select(Conversation, last.c.content, last.c.created_at)
-        .outerjoin(last, sa.true())
-        .where(col(Conversation.user_id) == user_id)
-        .order_by(activity.desc(), col(Conversation.id).desc())
-    )
-    if conversation_id is not None:
-        query = query.where(col(Conversation.id) == conversation_id)
-    async with db.session() as session:
-        rows = (await session.execute(query)).all()
+    async with db.connection() as conn:
+        rows = await conn.fetch(_SUMMARIES, user_id, conversation_id)
     return [
-        ConversationSummary(conversation=c, preview=_preview(content), last_message_at=at)
-        for c, content, at in rows
+        ConversationSummary(
+            conversation=ConversationRecord(*tuple(row)[:7]),
+            preview=_preview(row["preview"]),
+            last_message_at=row["last_message_at"],
+        )
+        for row in rows
     ]
 
 
@@ -132,82 +173,93 @@ async def rename_conversation(
     db: Database, *, user_id: str, conversation_id: int, title: str
 ) -> None:
     cleaned = clean_title(title)
-    async with db.transaction() as session:
-        conversation = await owned(session, user_id=user_id, conversation_id=conversation_id)
-        conversation.title = cleaned
-        conversation.updated_at = sa.func.now()  # type: ignore[assignment]
+    check_id(conversation_id)
+    async with db.connection() as conn:
+        renamed = await conn.fetchval(
+            "UPDATE conversations SET title = $3, updated_at = now()"
+            " WHERE id = $1 AND user_id = $2 RETURNING id",
+            conversation_id,
+            user_id,
+            cleaned,
+        )
+    if renamed is None:
+        raise not_found(conversation_id)
 
 
 async def delete_conversation(db: Database, *, user_id: str, conversation_id: int) -> None:
-    async with db.transaction() as session:
-        conversation = await owned(session, user_id=user_id, conversation_id=conversation_id)
-        await session.delete(conversation)
+    """Its messages go with it (ON DELETE CASCADE)."""
+    check_id(conversation_id)
+    async with db.connection() as conn:
+        deleted = await conn.fetchval(
+            "DELETE FROM conversations WHERE id = $1 AND user_id = $2 RETURNING id",
+            conversation_id,
+            user_id,
+        )
+    if deleted is None:
+        raise not_found(conversation_id)
 
 
 async def list_messages(
     db: Database, *, user_id: str, conversation_id: int, after: int | None = None, limit: int = 50
-) -> list[MessageRow]:
-    async with db.session() as session:
-        await owned(session, user_id=user_id, conversation_id=conversation_id)
+) -> list[StoredMessage]:
+    async with db.connection() as conn:
+        await check_owned(conn, user_id=user_id, conversation_id=conversation_id)
         if after is None:
-            return await last_messages(session, conversation_id=conversation_id, limit=limit)
-        return await messages_after(
-            session, conversation_id=conversation_id, after=after, limit=limit
-        )
+            return await last_messages(conn, conversation_id=conversation_id, limit=limit)
+        return await messages_after(conn, conversation_id=conversation_id, after=after, limit=limit)
 
 
 async def latest_message_id(db: Database, *, user_id: str, conversation_id: int) -> int:
     """The newest message id (0 if none); 404 if the conversation is not the user's."""
-    async with db.session() as session:
-        await owned(session, user_id=user_id, conversation_id=conversation_id)
-        latest = await session.scalar(
-            sa.select(sa.func.max(col(Message.id))).where(
-                col(Message.conversation_id) == conversation_id
-            )
+    async with db.connection() as conn:
+        await check_owned(conn, user_id=user_id, conversation_id=conversation_id)
+        latest = await conn.fetchval(
+            "SELECT max(id) FROM messages WHERE conversation_id = $1", conversation_id
         )
     return int(latest or 0)
 
 
+# `conversation_id = ANY([id])` rather than `= id`: with a plain equality PostgreSQL may walk
+# the primary key backwards and filter, which gets slower with every message written since
+# (in any conversation); this form can only be served, in order, by the
+# (conversation_id, id DESC) index, so reading the last 50 costs the same at any size.
+_LAST = f"""SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ANY($1::int[])
+ORDER BY conversation_id, id DESC LIMIT $2"""
+# The index backwards: (conversation_id DESC, id ASC), i.e. ascending ids.
+_AFTER = f"""SELECT {MESSAGE_COLUMNS} FROM messages
+WHERE conversation_id = ANY($1::int[]) AND id > $2
+ORDER BY conversation_id DESC, id LIMIT $3"""
+
+
 async def messages_after(
-    session: AsyncSession, *, conversation_id: int, after: int, limit: int
-) -> list[MessageRow]:
-    query = (
-        sa.select(_messages)
-        .where(_in_conversation(conversation_id), col(Message.id) > after)
-        # The index backwards: (conversation_id DESC, id ASC), i.e. ascending ids.
-        .order_by(col(Message.conversation_id).desc(), col(Message.id))
-        .limit(limit)
-    )
-    return list((await session.execute(query)).all())
-
-
-def _in_conversation(conversation_id: int) -> sa.ColumnElement[bool]:
-    """`conversation_id = ANY([id])` rather than `= id`: with a plain equality PostgreSQL may
-    walk the primary key backwards and filter, which gets slower with every message written
-    since (in any conversation); this form can only be served, in order, by the
-    (conversation_id, id DESC) index, so loading the last 50 costs the same at any size."""
-    return col(Message.conversation_id) == sa.any_(
-        sa.literal([conversation_id], sa.ARRAY(sa.Integer))
-    )
+    conn: asyncpg.Connection, *, conversation_id: int, after: int, limit: int
+) -> list[StoredMessage]:
+    rows = await conn.fetch(_AFTER, [conversation_id], after, limit)
+    return [StoredMessage(*row) for row in rows]
 
 
 async def last_messages(
-    session: AsyncSession, *, conversation_id: int, limit: int
-) -> list[MessageRow]:
+    conn: asyncpg.Connection, *, conversation_id: int, limit: int
+) -> list[StoredMessage]:
     """The newest `limit` messages, oldest first; walks (conversation_id, id DESC) only."""
-    query = (
-        sa.select(_messages)
-        .where(_in_conversation(conversation_id))
-        .order_by(col(Message.conversation_id), col(Message.id).desc())
-        .limit(limit)
-    )
-    rows = list((await session.execute(query)).all())
-    rows.reverse()
-    return rows
+    rows = await conn.fetch(_LAST, [conversation_id], limit)
+    return [StoredMessage(*row) for row in reversed(rows)]
+
+
+# The lock is taken before the row (and so its id) exists: the insert's source row is the
+# lock's, so PostgreSQL cannot draw the id first. One round trip instead of two.
+_APPEND = f"""
+WITH lock AS (SELECT pg_advisory_xact_lock({CONVERSATION_LOCK_SPACE}, $1))
+INSERT INTO messages
+    (conversation_id, user_id, role, author, kind, content, tool_calls, error, reply_to, meta)
+SELECT $1::int, $2::text, $3::message_role, $4::text, $5::message_kind, $6::text,
+       $7::jsonb, $8::bool, $9::bigint, $10::jsonb
+FROM lock
+RETURNING {MESSAGE_COLUMNS}"""
 
 
 async def append_message(
-    session: AsyncSession,
+    conn: asyncpg.Connection,
     *,
     conversation_id: int,
     user_id: str,
@@ -219,29 +271,25 @@ async def append_message(
     error: bool = False,
     reply_to: int | None = None,
     meta: dict[str, Any] | None = None,
-) -> MessageRow:
-    """Insert a message; a trigger announces it to every listener once the transaction
-    commits (NOTIFY is transactional, so a rolled-back message is never announced).
-    The per-conversation lock makes ids commit in order within a conversation, so a
-    reader resuming "after id N" can never skip a message that committed late.
+) -> StoredMessage:
+    """Insert a message inside the caller's transaction; a trigger announces it to every
+    listener once the transaction commits (NOTIFY is transactional, so a rolled-back
+    message is never announced). The per-conversation lock makes ids commit in order
+    within a conversation, so a reader resuming "after id N" can never skip a message
+    that committed late.
     """
-    await session.execute(
-        sa.select(sa.func.pg_advisory_xact_lock(CONVERSATION_LOCK_SPACE, conversation_id))
+    row = await conn.fetchrow(
+        _APPEND,
+        conversation_id,
+        user_id,
+        role.value,
+        author,
+        kind.value,
+        content,
+        tool_calls,
+        error,
+        reply_to,
+        meta,
     )
-    statement = (
-        sa.insert(_messages)
-        .values(
-            conversation_id=conversation_id,
-            user_id=user_id,
-            role=role.value,
-            content=content,
-            author=author,
-            kind=kind.value,
-            tool_calls=tool_calls,
-            error=error,
-            reply_to=reply_to,
-            meta=meta,
-        )
-        .returning(*_messages.c)
-    )
-    return (await session.execute(statement)).one()
+    assert row is not None
+    return StoredMessage(*row)

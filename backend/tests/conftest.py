@@ -23,14 +23,13 @@ from typing import Any
 
 import httpx
 import pytest
-import sqlalchemy as sa
 import uvicorn
 from agents.models.interface import Model
 
 from parley.api.app import create_app
 from parley.auth import mint_token
 from parley.config import Settings
-from parley.db import Database, EmbeddedPostgres, make_engine
+from parley.db import Database, EmbeddedPostgres
 from parley.migrate import upgrade
 
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
@@ -67,9 +66,9 @@ def migrated(database_url: str) -> str:
 
 @pytest.fixture(scope="session")
 async def db(migrated: str) -> AsyncIterator[Database]:
-    database = Database(make_engine(migrated, pool_size=5))
+    database = await Database.connect(migrated, max_connections=5)
     yield database
-    await database.dispose()
+    await database.close()
 
 
 @pytest.fixture(autouse=True)
@@ -78,8 +77,8 @@ async def clean(request: pytest.FixtureRequest) -> None:
     if "db" not in request.fixturenames and "server" not in request.fixturenames:
         return
     database: Database = request.getfixturevalue("db")
-    async with database.transaction() as session:
-        await session.execute(sa.text(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE"))
+    async with database.connection() as conn:
+        await conn.execute(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
 
 
 def settings_for(**overrides: Any) -> Settings:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-import sqlalchemy as sa
-
 
 async def test_requests_succeed_right_after_every_connection_was_killed(server, db):
     headers = server.headers("alice")
@@ -14,13 +12,11 @@ async def test_requests_succeed_right_after_every_connection_was_killed(server, 
         *(server.client.get("/api/alice/tasks", headers=headers) for _ in range(6))
     )
     assert {r.status_code for r in responses} == {200}
-    async with db.session() as session:
-        killed = await session.scalar(
-            sa.text(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                "WHERE pid <> pg_backend_pid() AND datname = current_database() "
-                "AND backend_type = 'client backend'"
-            )
+    async with db.connection() as conn:
+        killed = await conn.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE pid <> pg_backend_pid() AND datname = current_database() "
+            "AND backend_type = 'client backend'"
         )
     assert killed >= 2
     for i in range(5):

@@ -24,7 +24,7 @@ from parley.assistant.mcp_bridge import InProcessTools
 from parley.assistant.models import resolve_model
 from parley.assistant.runner import Assistant
 from parley.config import Settings, get_settings
-from parley.db import Database, make_engine, resolve_database_url
+from parley.db import Database, resolve_database_url
 from parley.limits import RateLimiter
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
@@ -52,8 +52,8 @@ def create_app(
                 url, embedded = await resolve_database_url(settings)
                 if embedded is not None:
                     stack.callback(embedded.stop)
-            db = Database(make_engine(url, pool_size=settings.db_pool_size))
-            stack.push_async_callback(db.dispose)
+            db = await Database.connect(url, max_connections=settings.db_pool_size)
+            stack.push_async_callback(db.close)
             tools = InProcessTools(build_server(db=db, resolve_user=from_request_meta))
             await tools.connect()
             stack.push_async_callback(tools.cleanup)

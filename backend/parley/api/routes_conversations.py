@@ -18,7 +18,6 @@ router = APIRouter(prefix="/api/{user_id}/conversations", tags=["conversations"]
 
 def _out(summary: ConversationSummary) -> ConversationOut:
     c = summary.conversation
-    assert c.id is not None
     return ConversationOut(
         id=c.id,
         title=c.title,
@@ -44,10 +43,7 @@ async def create_conversation(
     created = await conversations.create_conversation(
         db, user_id=user_id, mode=ConversationMode(body.mode), title=body.title
     )
-    assert created.id is not None
-    return _out(
-        await conversations.get_conversation(db, user_id=user_id, conversation_id=created.id)
-    )
+    return _out(await conversations.get_conversation(db, user_id=user_id, conversation_id=created))
 
 
 @router.get("/{conversation_id}", response_model=ConversationOut, responses=ERRORS(*AUTHED))

@@ -19,7 +19,7 @@ from agents.models.interface import Model
 from agents.stream_events import RawResponsesStreamEvent, RunItemStreamEvent
 
 from parley.assistant.agent import TurnContext, build_agent
-from parley.conversations import MessageRow
+from parley.conversations import StoredMessage
 from parley.models import Role
 
 Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
@@ -39,7 +39,7 @@ class AssistantFailed(Exception):
         self.partial = partial
 
 
-def history_items(history: Sequence[MessageRow]) -> list[TResponseInputItem]:
+def history_items(history: Sequence[StoredMessage]) -> list[TResponseInputItem]:
     """Stored messages as model input. Failed replies are left out: they carry no answer."""
     items: list[TResponseInputItem] = []
     for message in history:
@@ -76,7 +76,7 @@ class Assistant:
     async def respond(
         self,
         *,
-        history: Sequence[MessageRow],
+        history: Sequence[StoredMessage],
         context: TurnContext,
         emit: Emit | None,
         time_limit: float,

@@ -8,56 +8,57 @@ outlives `turn_timeout` (its server crashed) is free to take, so nothing stays l
 from __future__ import annotations
 
 import uuid
-from datetime import timedelta
-from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.ext.asyncio import AsyncSession
+import asyncpg
 
-from parley.errors import NotFound, TurnInProgress
-from parley.models import Conversation
-
-_conv = Conversation.__table__  # type: ignore[attr-defined]
+from parley.conversations import check_id, not_found
+from parley.errors import TurnInProgress
+from parley.models import ConversationMode
 
 
 def new_turn_id() -> str:
     return uuid.uuid4().hex
 
 
-def claim_expiry(ttl_seconds: float) -> sa.ColumnElement[Any]:
-    return sa.func.now() + timedelta(seconds=ttl_seconds)
+_CREATE_CLAIMED = """INSERT INTO conversations (user_id, mode, title, turn_id, turn_expires_at)
+VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5)) RETURNING id"""
+
+# A claim is not activity: updated_at stays, the conversation list orders by finished turns.
+_CLAIM = """UPDATE conversations
+SET turn_id = $3, turn_expires_at = now() + make_interval(secs => $4)
+WHERE id = $1 AND user_id = $2 AND (turn_id IS NULL OR turn_expires_at < now())
+RETURNING id"""
+
+_COMPLETE = """UPDATE conversations
+SET version = version + 1, turn_id = NULL, turn_expires_at = NULL, updated_at = now()
+WHERE id = $1 AND turn_id = $2
+RETURNING version"""
+
+
+async def create_claimed(
+    conn: asyncpg.Connection, *, user_id: str, title: str, turn_id: str, ttl_seconds: float
+) -> int:
+    """A new chat conversation, born with this turn's claim on it."""
+    created: int = await conn.fetchval(
+        _CREATE_CLAIMED, user_id, ConversationMode.chat.value, title, turn_id, ttl_seconds
+    )
+    return created
 
 
 async def claim_turn(
-    session: AsyncSession, *, user_id: str, conversation_id: int, ttl_seconds: float
+    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, ttl_seconds: float
 ) -> str:
     """Claim inside the caller's transaction. A concurrent claimer blocks on the row lock
     until this transaction ends, then finds the claim taken: exactly one wins."""
+    check_id(conversation_id)
     turn_id = new_turn_id()
-    statement = (
-        sa.update(_conv)
-        .where(
-            _conv.c.id == conversation_id,
-            _conv.c.user_id == user_id,
-            sa.or_(_conv.c.turn_id.is_(None), _conv.c.turn_expires_at < sa.func.now()),
-        )
-        .values(
-            turn_id=turn_id,
-            turn_expires_at=claim_expiry(ttl_seconds),
-            # A claim is not activity: the conversation list orders by finished turns.
-            updated_at=_conv.c.updated_at,
-        )
-        .returning(_conv.c.id)
-    )
-    claimed = (await session.execute(statement)).scalar_one_or_none()
+    claimed = await conn.fetchval(_CLAIM, conversation_id, user_id, turn_id, ttl_seconds)
     if claimed is None:
-        exists = await session.scalar(
-            sa.select(_conv.c.id).where(_conv.c.id == conversation_id, _conv.c.user_id == user_id)
+        exists = await conn.fetchval(
+            "SELECT 1 FROM conversations WHERE id = $1 AND user_id = $2", conversation_id, user_id
         )
         if exists is None:
-            raise NotFound(
-                f"Conversation {conversation_id} not found", conversation_id=conversation_id
-            )
+            raise not_found(conversation_id)
         raise TurnInProgress(
             "A reply is already being written in this conversation; try again when it is done",
             conversation_id=conversation_id,
@@ -65,18 +66,9 @@ async def claim_turn(
     return turn_id
 
 
-async def complete_turn(session: AsyncSession, *, conversation_id: int, turn_id: str) -> int | None:
+async def complete_turn(
+    conn: asyncpg.Connection, *, conversation_id: int, turn_id: str
+) -> int | None:
     """Finish the turn inside the caller's transaction; None if the claim was lost."""
-    statement = (
-        sa.update(_conv)
-        .where(_conv.c.id == conversation_id, _conv.c.turn_id == turn_id)
-        .values(
-            version=_conv.c.version + 1,
-            turn_id=None,
-            turn_expires_at=None,
-            updated_at=sa.func.now(),
-        )
-        .returning(_conv.c.version)
-    )
-    version: int | None = (await session.execute(statement)).scalar_one_or_none()
+    version: int | None = await conn.fetchval(_COMPLETE, conversation_id, turn_id)
     return version

@@ -9,12 +9,12 @@ from typing import Any
 from parley import conversations
 from parley.assistant.agent import TurnContext
 from parley.assistant.runner import Assistant, AssistantFailed, Emit
-from parley.chat.claim import claim_expiry, claim_turn, complete_turn, new_turn_id
+from parley.chat.claim import claim_turn, complete_turn, create_claimed, new_turn_id
 from parley.config import Settings
-from parley.conversations import MessageRow
+from parley.conversations import StoredMessage
 from parley.db import Database
 from parley.errors import InvalidInput, ModelFailed, TooLarge, TurnInProgress
-from parley.models import Conversation, ConversationMode, Role
+from parley.models import Role
 from parley.schemas import message_json
 
 log = logging.getLogger(__name__)
@@ -50,8 +50,8 @@ class StartedTurn:
     user_id: str
     conversation_id: int
     turn_id: str
-    user_message: MessageRow
-    history: list[MessageRow]
+    user_message: StoredMessage
+    history: list[StoredMessage]
 
 
 async def start_turn(
@@ -62,29 +62,25 @@ async def start_turn(
     text = clean_message(message, max_chars=settings.max_message_chars)
     # One transaction: a refusal (404, 409) or a failure leaves nothing behind, not even a
     # new conversation; success commits the claim and the user's message together.
-    async with db.transaction() as session:
+    async with db.transaction() as conn:
         if conversation_id is None:
             turn_id = new_turn_id()
-            created = Conversation(
+            conversation_id = await create_claimed(
+                conn,
                 user_id=user_id,
-                mode=ConversationMode.chat.value,
                 title=conversations.title_from(text),
                 turn_id=turn_id,
-                turn_expires_at=claim_expiry(settings.turn_timeout),  # type: ignore[arg-type]
+                ttl_seconds=settings.turn_timeout,
             )
-            session.add(created)
-            await session.flush()
-            assert created.id is not None
-            conversation_id = created.id
         else:
             turn_id = await claim_turn(
-                session,
+                conn,
                 user_id=user_id,
                 conversation_id=conversation_id,
                 ttl_seconds=settings.turn_timeout,
             )
         user_message = await conversations.append_message(
-            session,
+            conn,
             conversation_id=conversation_id,
             user_id=user_id,
             role=Role.user,
@@ -92,7 +88,7 @@ async def start_turn(
             author=user_id,
         )
         history = await conversations.last_messages(
-            session, conversation_id=conversation_id, limit=settings.history_limit
+            conn, conversation_id=conversation_id, limit=settings.history_limit
         )
     return StartedTurn(user_id, conversation_id, turn_id, user_message, history)
 
@@ -136,9 +132,9 @@ async def _finish(
 ) -> None:
     """Store the reply and complete the turn in one transaction: both happen or neither."""
     conversation_id = started.conversation_id
-    async with db.transaction() as session:
+    async with db.transaction() as conn:
         stored = await conversations.append_message(
-            session,
+            conn,
             conversation_id=conversation_id,
             user_id=started.user_id,
             role=Role.assistant,
@@ -148,7 +144,7 @@ async def _finish(
             error=error,
         )
         if (
-            await complete_turn(session, conversation_id=conversation_id, turn_id=started.turn_id)
+            await complete_turn(conn, conversation_id=conversation_id, turn_id=started.turn_id)
             is None
         ):
             # Our claim expired and another turn took the conversation: drop this reply.

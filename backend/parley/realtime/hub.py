@@ -162,9 +162,9 @@ class Hub:
 
 def message_fetcher(db: Database) -> Fetch:
     async def fetch(conversation_id: int, after: int) -> list[dict[str, Any]]:
-        async with db.session() as session:
+        async with db.connection() as conn:
             rows = await messages_after(
-                session, conversation_id=conversation_id, after=after, limit=PAGE
+                conn, conversation_id=conversation_id, after=after, limit=PAGE
             )
         return [message_json(m) for m in rows]
 

@@ -17,21 +17,15 @@ from collections import deque
 from typing import Any
 
 import asyncpg
-from sqlalchemy.engine import make_url
 
 from parley.conversations import NOTIFY_CHANNEL
+from parley.db import asyncpg_dsn
 from parley.realtime.hub import Hub
 
 log = logging.getLogger(__name__)
 
 LIVE_CHANNEL = "parley_live"
 MAX_PAYLOAD = 7900  # PostgreSQL's NOTIFY limit is 8000 bytes
-
-
-def asyncpg_dsn(sqlalchemy_url: str) -> str:
-    return (
-        make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(hide_password=False)
-    )
 
 
 class Notifier:

@@ -10,7 +10,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from parley import tasks
 from parley.db import Database
 from parley.errors import ParleyError
-from parley.models import Task
+from parley.tasks import TaskRecord
 from parley.tools.identity import UserResolver
 
 INSTRUCTIONS = (
@@ -19,7 +19,7 @@ INSTRUCTIONS = (
 )
 
 
-def task_view(task: Task) -> dict[str, Any]:
+def task_view(task: TaskRecord) -> dict[str, Any]:
     return {
         "id": task.id,
         "title": task.title,

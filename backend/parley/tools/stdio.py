@@ -26,7 +26,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 
 from parley.auth import validate_user_id, verify_token
 from parley.config import Settings
-from parley.db import Database, EmbeddedPostgres, make_engine
+from parley.db import Database, EmbeddedPostgres
 from parley.errors import ParleyError
 from parley.tools.identity import UserResolver, fixed_user
 from parley.tools.server import build_server
@@ -140,10 +140,10 @@ def exit_now_on_sigterm(embedded: EmbeddedPostgres | None) -> None:
 
 
 async def serve(*, database_url: str, identity: Identity) -> None:
-    db = Database(make_engine(database_url, pool_size=POOL_SIZE))
+    db = await Database.connect(database_url, max_connections=POOL_SIZE)
     try:
         server = build_server(db=db, resolve_user=identity.resolve)
         log.info("parley mcp: serving tools over stdio for user %s", identity.user_id)
         await server.run_stdio_async()
     finally:
-        await db.dispose()
+        await db.close()

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 import jwt
-import sqlalchemy as sa
 
 from parley.api.app import create_app
 from tests.conftest import SECRET, settings_for, token_for
@@ -102,9 +101,9 @@ async def _snapshot(db) -> dict[str, list[tuple[Any, ...]]]:
         ),
         "messages": "SELECT id, conversation_id, user_id, content, tool_calls::text FROM messages",
     }
-    async with db.session() as session:
+    async with db.connection() as conn:
         return {
-            name: [tuple(r) for r in (await session.execute(sa.text(q + " ORDER BY id"))).all()]
+            name: [tuple(r) for r in await conn.fetch(q + " ORDER BY id")]
             for name, q in queries.items()
         }
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-import sqlalchemy as sa
-
 from parley.api.app import create_app
 from parley.assistant.offline import HELP
 from tests.conftest import settings_for
@@ -264,9 +262,9 @@ async def test_delete_removes_the_conversation_and_its_messages(server, db):
     response = await server.client.delete(f"/api/alice/conversations/{doomed}", headers=h)
     assert response.status_code == 204 and response.content == b""
 
-    async with db.session() as session:
-        left = await session.scalar(
-            sa.text("SELECT count(*) FROM messages WHERE conversation_id = :c"), {"c": doomed}
+    async with db.connection() as conn:
+        left = await conn.fetchval(
+            "SELECT count(*) FROM messages WHERE conversation_id = $1", doomed
         )
     assert left == 0
     assert [c["id"] for c in await _conversations(server)] == [kept]

@@ -10,7 +10,6 @@ import json
 from typing import Any
 
 import pytest
-import sqlalchemy as sa
 
 LIMIT = 16_000
 JSON = {"Content-Type": "application/json"}
@@ -24,9 +23,9 @@ async def _rows(db) -> dict[str, list[tuple[Any, ...]]]:
         ),
         "messages": "SELECT id, conversation_id, content FROM messages",
     }
-    async with db.session() as session:
+    async with db.connection() as conn:
         return {
-            name: [tuple(r) for r in (await session.execute(sa.text(q + " ORDER BY id"))).all()]
+            name: [tuple(r) for r in await conn.fetch(q + " ORDER BY id")]
             for name, q in queries.items()
         }
 

@@ -7,7 +7,6 @@ import os
 import signal
 
 import httpx
-import sqlalchemy as sa
 
 from tests.conftest import eventually, spawn_server, token_for
 
@@ -21,18 +20,17 @@ async def test_a_turn_killed_mid_way_does_not_lock_the_conversation(make_server,
         )
 
         async def user_message_stored() -> bool:
-            async with db.session() as session:
-                return bool(await session.scalar(sa.text("SELECT count(*) FROM messages")))
+            async with db.connection() as conn:
+                return bool(await conn.fetchval("SELECT count(*) FROM messages"))
 
         await eventually(user_message_stored)
         os.killpg(process.pid, signal.SIGKILL)
         await process.wait()
         pending.cancel()
 
-    async with db.session() as session:
-        conversation_id, content = (
-            await session.execute(sa.text("SELECT conversation_id, content FROM messages"))
-        ).one()
+    async with db.connection() as conn:
+        rows = await conn.fetch("SELECT conversation_id, content FROM messages")
+    [(conversation_id, content)] = rows
     assert content == "add a task to survive"
 
     async with make_server(PARLEY_TURN_TIMEOUT=3) as server:

@@ -3,28 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
-import sqlalchemy as sa
 from agents.testing import ScriptedModel, assistant_message
 
-from parley.models import Conversation, Message
+from parley.conversations import StoredMessage, messages_after
 
 
-async def _messages(db, conversation_id: int) -> list[Message]:
-    async with db.session() as session:
-        rows = await session.scalars(
-            sa.select(Message)
-            .where(Message.conversation_id == conversation_id)
-            .order_by(Message.id)
-        )
-        return list(rows.all())
+async def _messages(db, conversation_id: int) -> list[StoredMessage]:
+    async with db.connection() as conn:
+        return await messages_after(conn, conversation_id=conversation_id, after=0, limit=10_000)
 
 
-async def _conversation(db, conversation_id: int) -> Conversation:
-    async with db.session() as session:
-        conversation = await session.get(Conversation, conversation_id)
-        assert conversation is not None
-        return conversation
+async def _conversation(db, conversation_id: int) -> SimpleNamespace:
+    async with db.connection() as conn:
+        row = await conn.fetchrow("SELECT * FROM conversations WHERE id = $1", conversation_id)
+    assert row is not None
+    return SimpleNamespace(**dict(row))
 
 
 def _input_texts(call) -> list[str]:
@@ -57,15 +52,11 @@ async def test_tool_calls_round_trip_through_jsonb(server, db):
         headers=server.headers("alice"),
     )
     assert listed.json()[-1]["tool_calls"] == body["tool_calls"]
-    async with db.session() as session:
-        row = (
-            await session.execute(
-                sa.text(
-                    "SELECT jsonb_typeof(tool_calls), tool_calls->0->>'tool', "
-                    "tool_calls->0->'result'->>'status' FROM messages WHERE role = 'assistant'"
-                )
-            )
-        ).one()
+    async with db.connection() as conn:
+        [row] = await conn.fetch(
+            "SELECT jsonb_typeof(tool_calls), tool_calls->0->>'tool', "
+            "tool_calls->0->'result'->>'status' FROM messages WHERE role = 'assistant'"
+        )
     assert tuple(row) == ("array", "add_task", "created")
 
 

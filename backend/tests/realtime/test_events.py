@@ -6,7 +6,6 @@ import asyncio
 from contextlib import asynccontextmanager
 
 import httpx
-import sqlalchemy as sa
 
 from parley import conversations
 from parley.assistant.offline import OfflineModel
@@ -28,9 +27,9 @@ async def watch(client: httpx.AsyncClient, user: str, conversation_id: int, **kw
 
 async def _post(db, conversation_id: int, text: str, user: str = "alice") -> int:
     """A message from another writer (an agent, another instance) straight into the store."""
-    async with db.transaction() as session:
+    async with db.transaction() as conn:
         message = await conversations.append_message(
-            session,
+            conn,
             conversation_id=conversation_id,
             user_id=user,
             role=Role.agent,
@@ -136,12 +135,10 @@ async def test_the_stream_recovers_after_losing_its_database_connection(server, 
         before = await _post(db, conversation_id, "before")
         assert [int(e.id) for e in await take(stream, 1, kinds={"message"})] == [before]
         # What a database restart looks like from the app: every connection dies at once.
-        async with db.session() as session:
-            await session.execute(
-                sa.text(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                    "WHERE pid <> pg_backend_pid() AND datname = current_database()"
-                )
+        async with db.connection() as conn:
+            await conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE pid <> pg_backend_pid() AND datname = current_database()"
             )
         during = [await _post(db, conversation_id, f"during outage {i}") for i in range(3)]
         got = await asyncio.wait_for(take(stream, 3, kinds={"message"}), timeout=20)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-import sqlalchemy as sa
-
 from tests.conftest import eventually
 from tests.realtime.sse import events
 
@@ -87,18 +85,16 @@ async def test_a_client_that_disconnects_mid_turn_does_not_cancel_it(make_server
                 break
 
         async def reply_stored() -> bool:
-            async with db.session() as session:
-                roles = (
-                    await session.scalars(sa.text("SELECT role FROM messages ORDER BY id"))
-                ).all()
-            return list(roles) == ["user", "assistant"]
+            async with db.connection() as conn:
+                roles = await conn.fetch("SELECT role FROM messages ORDER BY id")
+            return [r["role"] for r in roles] == ["user", "assistant"]
 
         await eventually(reply_stored)
         tasks = (
             await server.client.get("/api/alice/tasks", headers=server.headers("alice"))
         ).json()
     assert [t["title"] for t in tasks] == ["survive"]
-    async with db.session() as session:
-        version = await session.scalar(sa.text("SELECT version FROM conversations"))
+    async with db.connection() as conn:
+        version = await conn.fetchval("SELECT version FROM conversations")
     assert version == 1
     await asyncio.sleep(0)

@@ -17,10 +17,9 @@ from typing import Any
 
 import jwt
 import pytest
-import sqlalchemy as sa
 from mcp import Client, StdioServerParameters
 
-from parley.db import Database, EmbeddedPostgres, make_engine
+from parley.db import Database, EmbeddedPostgres
 from tests.conftest import SECRET, Server, token_for
 from tests.tools.results import INITIALIZE, data, rest_tasks, text
 
@@ -233,13 +232,13 @@ async def test_embedded_database_when_no_url_is_set(tmp_path: Path) -> None:
         assert await add_and_count("shared") == 2
         await asyncio.sleep(0.5)
         assert pid_file.exists(), "the server `parley serve` uses keeps running"
-        database = Database(make_engine(url, pool_size=1))
+        database = await Database.connect(url, max_connections=1)
         try:
-            async with database.session() as session:
-                titles = (await session.execute(sa.text("SELECT title FROM tasks"))).scalars()
+            async with database.connection() as conn:
+                titles = [r["title"] for r in await conn.fetch("SELECT title FROM tasks")]
                 assert sorted(titles) == ["alone", "shared"]
         finally:
-            await database.dispose()
+            await database.close()
     finally:
         await asyncio.to_thread(holder.stop)
 
