@@ -7,7 +7,8 @@ Records, between two calls of GET /__bench/stats:
     up here as one long callback) and the total (how busy the loop was);
   - a 2 ms sleeper's lateness (how long a ready task waits for the loop);
   - every hop to the worker-thread pool (anyio.to_thread.run_sync), by function;
-  - the database pool's connections in use (sampled every 2 ms), checkouts and SQL statements;
+  - the database pool's connections in use (sampled every 2 ms), checkouts, transactions and
+    SQL statements (an asyncpg query logger on every connection the app's pool hands out);
   - garbage-collector pauses by generation;
 and, between GET /__bench/profile?action=start and ?action=stop, a cProfile of the loop
 thread summed by package; between /__bench/memory?action=start and ?action=stop, the Python
@@ -16,7 +17,6 @@ memory allocated and still alive (tracemalloc), by package and line.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import asyncio.events
 import collections
@@ -33,6 +33,7 @@ from typing import Any
 import anyio.to_thread
 import uvicorn
 
+from lib import server_args
 from parley.api.app import create_app
 from parley.config import get_settings
 
@@ -55,6 +56,7 @@ class Stats:
         self.pool_max = 0
         self.gc: dict[int, list[tuple[float, float]]] = {0: [], 1: [], 2: []}
         self.sql: collections.Counter[str] = collections.Counter()
+        self.transactions: collections.Counter[str] = collections.Counter()  # BEGIN, COMMIT, ROLLBACK
         self.checkouts = 0
         self.objects_at_reset = len(gc.get_objects())
         self.live: collections.Counter[str] = collections.Counter()
@@ -105,15 +107,14 @@ class Stats:
                 for g, d in self.gc.items()
             },
             "sql_statements": dict(self.sql),
+            "db_transactions": dict(self.transactions),
             "db_checkouts": self.checkouts,
-            "db_pre_ping": PRE_PING[0],
             "gc_objects": {"at_reset": self.objects_at_reset, "now": len(gc.get_objects())},
             "live_events_published": dict(self.live),
         }
 
 
 STATS = Stats()
-PRE_PING: list[bool | None] = [None]
 
 _run = asyncio.events.Handle._run
 
@@ -161,6 +162,10 @@ gc.callbacks.append(_on_gc)
 
 def _statement_kind(statement: str) -> str:
     text = " ".join(statement.split())
+    if re.match(r"^WITH\b", text, re.IGNORECASE):  # named by the statement after its CTEs
+        main = re.search(r"\)\s*(INSERT INTO|UPDATE|DELETE FROM) (\w+)", text, re.IGNORECASE)
+        if main:
+            return f"WITH … {main[1].upper()} {main[2]}"
     call = re.match(r"^SELECT (\w+)\(", text, re.IGNORECASE)
     if call:
         return f"SELECT {call[1]}(…)"
@@ -171,18 +176,63 @@ def _statement_kind(statement: str) -> str:
     return text[:40]
 
 
-def _watch_engine(engine: Any) -> None:
-    import sqlalchemy as sa
+_TRANSACTION_CONTROL = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|START TRANSACTION)\b", re.IGNORECASE)
 
-    def on_execute(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-        STATS.sql[_statement_kind(statement)] += 1
 
-    def on_checkout(*args: Any) -> None:
+def _on_query(record: Any) -> None:
+    """asyncpg's query logger: one LoggedQuery per statement a connection sent."""
+    control = _TRANSACTION_CONTROL.match(record.query)
+    if control:
+        STATS.transactions[control[1].upper()] += 1
+    else:
+        STATS.sql[_statement_kind(record.query)] += 1
+
+
+class _CountedAcquire:
+    """`pool.acquire()` as the app uses it (`async with`): counts the checkout and makes sure
+    the connection handed out logs its queries (a set: adding the logger again is a no-op;
+    it stays on the connection across checkouts)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    async def __aenter__(self) -> Any:
+        conn = await self.inner.__aenter__()
         STATS.checkouts += 1
+        conn.add_query_logger(_on_query)
+        return conn
 
-    PRE_PING[0] = bool(getattr(engine.pool, "_pre_ping", False))
-    sa.event.listen(engine, "before_cursor_execute", on_execute)
-    sa.event.listen(engine, "checkout", on_checkout)
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self.inner.__aexit__(*exc)
+
+    def __await__(self) -> Any:  # `conn = await pool.acquire()`
+        async def acquired() -> Any:
+            conn = await self.inner
+            STATS.checkouts += 1
+            conn.add_query_logger(_on_query)
+            return conn
+        return acquired().__await__()
+
+
+class _CountedPool:
+    """Stands in for `Database.pool` (an asyncpg pool, whose __slots__ allow no patching):
+    the same pool, with `acquire` counted."""
+
+    def __init__(self, pool: Any) -> None:
+        self._pool = pool
+
+    def acquire(self, *, timeout: float | None = None) -> _CountedAcquire:
+        return _CountedAcquire(self._pool.acquire(timeout=timeout))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._pool, name)
+
+
+def _watch_database(db: Any) -> Any:
+    """Route the app's checkouts through `_CountedPool`; returns the real pool."""
+    pool = db.pool
+    db.pool = _CountedPool(pool)
+    return pool
 
 
 def _watch_notifier(state: Any) -> None:
@@ -244,22 +294,16 @@ def _package(filename: str) -> str:
 PROFILER = Profiler()
 
 
-async def _probe(app: Any) -> None:
-    pool = app.state.db.engine.pool
+async def _probe(pool: Any) -> None:
     while True:
         t0 = time.perf_counter()
         await asyncio.sleep(0.002)
         STATS.lateness.append(time.perf_counter() - t0 - 0.002)
-        STATS.pool_max = max(STATS.pool_max, pool.checkedout())
+        STATS.pool_max = max(STATS.pool_max, pool.get_size() - pool.get_idle_size())
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--log-level", default="warning")
-    args = parser.parse_args()
-
+    args = server_args()
     settings = get_settings()
     app = create_app(settings, database_url=settings.database_url)
     inner = app.router.lifespan_context
@@ -267,9 +311,9 @@ def main() -> None:
     @asynccontextmanager
     async def lifespan(app_: Any) -> AsyncIterator[Any]:
         async with inner(app_) as state:
-            _watch_engine(app_.state.db.engine.sync_engine)
+            pool = _watch_database(app_.state.db)
             _watch_notifier(app_.state)
-            probe = asyncio.create_task(_probe(app_))
+            probe = asyncio.create_task(_probe(pool))
             yield state
             probe.cancel()
 

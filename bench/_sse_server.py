@@ -9,7 +9,6 @@ model, and no migrations (the bench applied them); same uvicorn defaults (uvloop
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import os
 import time
@@ -32,6 +31,7 @@ from openai.types.responses import (
     ResponseTextDeltaEvent,
 )
 
+from lib import server_args
 from parley.api.app import create_app
 from parley.config import get_settings
 
@@ -86,11 +86,7 @@ class StampModel(Model):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, required=True)
-    parser.add_argument("--log-level", default="warning")
-    args = parser.parse_args()
+    args = server_args()
     settings = get_settings()
     model = StampModel(int(os.environ.get("BENCH_DELTAS", "50")), float(os.environ.get("BENCH_DELTA_INTERVAL", "0.005")))
     app = create_app(settings, database_url=settings.database_url, model=model)

@@ -21,36 +21,36 @@ from lib import pct
 
 @contextmanager
 def in_memory_tasks() -> Iterator[dict[int, Any]]:
-    """Swap the task service for a dict for as long as the block runs."""
+    """Swap the task service for a dict of `TaskRecord`s for as long as the block runs."""
     from parley import tasks
     from parley.errors import NotFound
-    from parley.models import Task
+    from parley.tasks import TaskRecord
 
-    store: dict[int, Task] = {}
+    store: dict[int, TaskRecord] = {}
     ids = itertools.count(1)
 
-    async def add_task(db: Any, *, user_id: str, title: str, description: str | None = None) -> Task:
+    async def add_task(db: Any, *, user_id: str, title: str, description: str | None = None) -> TaskRecord:
         now = datetime.now(UTC)
-        task = Task(id=next(ids), user_id=user_id, title=tasks.clean_title(title),
-                    description=tasks.clean_description(description), completed=False,
-                    created_at=now, updated_at=now)
-        store[task.id] = task  # type: ignore[index]
+        task = TaskRecord(id=next(ids), user_id=user_id, title=tasks.clean_title(title),
+                          description=tasks.clean_description(description), completed=False,
+                          created_at=now, updated_at=now)
+        store[task.id] = task
         return task
 
-    async def list_tasks(db: Any, *, user_id: str, status: str = "all") -> list[Task]:
+    async def list_tasks(db: Any, *, user_id: str, status: str = "all") -> list[TaskRecord]:
         found = [t for t in store.values() if t.user_id == user_id]
         if status != "all":
             found = [t for t in found if t.completed == (status == "completed")]
         return found
 
-    def owned(user_id: str, task_id: int) -> Task:
+    def owned(user_id: str, task_id: int) -> TaskRecord:
         task = store.get(task_id)
         if task is None or task.user_id != user_id:
             raise NotFound(f"Task {task_id} not found", task_id=task_id)
         return task
 
     async def update_task(db: Any, *, user_id: str, task_id: int, title: str | None = None,
-                          description: str | None = None, completed: bool | None = None) -> Task:
+                          description: str | None = None, completed: bool | None = None) -> TaskRecord:
         task = owned(user_id, task_id)
         if title is not None:
             task.title = tasks.clean_title(title)
@@ -58,10 +58,11 @@ def in_memory_tasks() -> Iterator[dict[int, Any]]:
             task.description = tasks.clean_description(description)
         if completed is not None:
             task.completed = completed
+        task.updated_at = datetime.now(UTC)
         return task
 
-    async def delete_task(db: Any, *, user_id: str, task_id: int) -> Task:
-        return store.pop(owned(user_id, task_id).id)  # type: ignore[arg-type]
+    async def delete_task(db: Any, *, user_id: str, task_id: int) -> TaskRecord:
+        return store.pop(owned(user_id, task_id).id)
 
     saved = {name: getattr(tasks, name) for name in ("add_task", "list_tasks", "update_task", "delete_task")}
     tasks.add_task, tasks.list_tasks = add_task, list_tasks  # type: ignore[assignment]

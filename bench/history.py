@@ -1,15 +1,17 @@
 """Loading the last 50 messages of a conversation of 100 and of 1,000,000 messages.
 
 Rows are written with `INSERT ... SELECT generate_series`; each load is
-`parley.conversations.last_messages` (the function the chat turn uses) in a fresh session, as
-in the server. Two situations are measured:
+`parley.conversations.last_messages` (the function the chat turn uses) on a connection
+checked out of a `parley.db.Database` pool for that load, as in the server. Two situations
+are measured:
 
   A. the 1,000,000-message conversation was written last (its rows are the newest in the table);
   B. then 100,000 newer messages arrive in 100 other conversations — what a live hub looks like.
 
-The plans shown are PostgreSQL's for the very statement `last_messages` sends (captured from
-the engine), prepared and executed a few times first, as asyncpg's statement cache does.
-For comparison, B is also measured with an alternative statement (see `alternative_query`).
+The plans shown are PostgreSQL's for the very statement `last_messages` sends (its `_LAST`),
+prepared and executed a few times first, as asyncpg's statement cache does. B is also
+measured with an alternative statement (`ALTERNATIVE`), for comparison, when `_LAST` differs
+from it.
 """
 
 from __future__ import annotations
@@ -19,71 +21,74 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.dialects.postgresql import ARRAY
-
-from lib import pct
+from lib import pct, pg_connection
 
 USER = "bench-history"
 INDEX = "ix_messages_conversation_id_id"
 OTHER_CONVERSATIONS = 100
 OTHER_MESSAGES = 100_000
 
+# $1: the conversation ids (round robin), $2: the user, $3: how many messages.
 _FILL = """
 INSERT INTO messages (conversation_id, user_id, role, author, kind, content, error, created_at)
-SELECT (CAST(:ids AS integer[]))[1 + g % cardinality(CAST(:ids AS integer[]))], CAST(:uid AS varchar),
+SELECT ($1::int[])[1 + g % cardinality($1::int[])], $2::text,
        (CASE WHEN g % 2 = 1 THEN 'user' ELSE 'assistant' END)::message_role,
-       CASE WHEN g % 2 = 1 THEN CAST(:uid AS varchar) ELSE 'assistant' END,
+       CASE WHEN g % 2 = 1 THEN $2::text ELSE 'assistant' END,
        'message'::message_kind,
        'bench message number ' || g || ': add a task to buy milk and remind me to water the plants',
        false,
-       now() - make_interval(secs => CAST(:n AS integer) - g)
-FROM generate_series(1, CAST(:n AS integer)) AS g
+       now() - make_interval(secs => $3::int - g)
+FROM generate_series(1, $3::int) AS g
 """
 
 
-def alternative_query(conversation_id: int, limit: int) -> Any:
+def _alternative() -> str:
     """Same rows, but PostgreSQL can only get them in order from (conversation_id, id DESC):
     `= ANY(array)` is not folded into a constant, so ORDER BY conversation_id, id DESC cannot
-    be served by the primary key."""
-    from parley.models import Message
+    be served by the primary key. Parameters: ([conversation_id], limit), as `_LAST`'s."""
+    from parley.conversations import MESSAGE_COLUMNS
 
-    return (
-        sa.select(Message)
-        .where(Message.conversation_id == sa.any_(sa.bindparam("cids", [conversation_id], type_=ARRAY(sa.Integer))))  # type: ignore[arg-type]
-        .order_by(Message.conversation_id, Message.id.desc())  # type: ignore[union-attr,arg-type]
-        .limit(limit)
-    )
+    return (f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ANY($1::int[]) "
+            "ORDER BY conversation_id, id DESC LIMIT $2")
+
+
+def _flat(statement: str) -> str:
+    return " ".join(statement.split())
+
+
+def _takes_array(sql: str) -> bool:
+    """Whether the statement takes the conversation as an array (`$1::int[]`), as `_LAST` does."""
+    return re.search(r"\$1::\w+\[\]", sql) is not None
 
 
 async def measure_history(
     url: str, *, sizes: tuple[int, int], reps: int, cleanup: bool, limit: int = 50, budget: float = 8.0
 ) -> dict[str, Any]:
     from parley import conversations
-    from parley.db import Database, make_engine
+    from parley.conversations import StoredMessage
+    from parley.db import Database
     from parley.models import ConversationMode
 
-    db = Database(make_engine(url, pool_size=2))
+    db = await Database.connect(url, max_connections=2)
     small_n, big_n = sizes
     out: dict[str, Any] = {"sizes": sizes, "insert_seconds": {}, "scenarios": {}}
+    statement = _flat(conversations._LAST)
+    alternative = _flat(_alternative())
 
     async def new_conversation(title: str) -> int:
-        conv = await conversations.create_conversation(db, user_id=USER, mode=ConversationMode.chat, title=title)
-        assert conv.id is not None
-        return conv.id
+        return await conversations.create_conversation(db, user_id=USER, mode=ConversationMode.chat, title=title)
 
     async def fill(ids: list[int], n: int) -> float:
         """n messages spread round-robin over the conversations `ids`, in one statement."""
         t0 = time.perf_counter()
-        async with db.transaction() as session:
-            await session.execute(sa.text(_FILL), {"ids": ids, "uid": USER, "n": n})
+        async with db.transaction() as conn:
+            await conn.execute(_FILL, ids, USER, n)
         return time.perf_counter() - t0
 
     async def vacuum() -> int:
-        async with db.engine.connect() as conn:
-            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-            await conn.exec_driver_sql("VACUUM ANALYZE messages")
-            return int((await conn.exec_driver_sql("SELECT count(*) FROM messages")).scalar_one())
+        async with db.connection() as conn:  # asyncpg runs each statement in autocommit
+            await conn.execute("VACUUM ANALYZE messages")
+            return int(await conn.fetchval("SELECT count(*) FROM messages"))
 
     async def timed(load: Callable[[], Awaitable[list[Any]]]) -> float:
         t = time.perf_counter()
@@ -94,16 +99,15 @@ async def measure_history(
 
     def by_backend(cid: int) -> Callable[[], Awaitable[list[Any]]]:
         async def load() -> list[Any]:
-            async with db.session() as session:
-                return await conversations.last_messages(session, conversation_id=cid, limit=limit)
+            async with db.connection() as conn:
+                return await conversations.last_messages(conn, conversation_id=cid, limit=limit)
         return load
 
     def by_alternative(cid: int) -> Callable[[], Awaitable[list[Any]]]:
         async def load() -> list[Any]:
-            async with db.session() as session:
-                rows = list((await session.scalars(alternative_query(cid, limit))).all())
-            rows.reverse()
-            return rows
+            async with db.connection() as conn:
+                rows = await conn.fetch(alternative, [cid] if _takes_array(alternative) else cid, limit)
+            return [StoredMessage(*row) for row in reversed(rows)]
         return load
 
     async def measure(loaders: dict[int, Callable[[], Awaitable[list[Any]]]]) -> dict[int, dict[str, Any]]:
@@ -119,43 +123,26 @@ async def measure_history(
                 break
         return {n: {"p50": pct(t, 50), "p99": pct(t, 99), "reps": len(t)} for n, t in times.items()}
 
-    plain_arg: Callable[[int], str] = str
-
-    def array_arg(cid: int) -> str:
-        return f"ARRAY[{cid}]"
-
-    async def plans(cids: dict[int, int], by: Callable[[int], Callable[[], Awaitable[list[Any]]]],
-                    arg: Callable[[int], str]) -> tuple[str, dict[int, str]]:
-        """EXPLAIN ANALYZE of the statement `by` sends, captured from the engine, prepared and
-        executed a few times first (past the plan cache's custom-plan warm-up, as asyncpg's
-        statement cache would be); `arg` renders the conversation parameter."""
-        captured: list[str] = []
-
-        def capture(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
-            captured.append(statement)
-
-        sa.event.listen(db.engine.sync_engine, "before_cursor_execute", capture)
-        try:
-            await by(cids[big_n])()
-        finally:
-            sa.event.remove(db.engine.sync_engine, "before_cursor_execute", capture)
-        statement = next(s for s in captured if "FROM messages" in s)
+    async def plans(cids: dict[int, int], sql: str) -> dict[int, str]:
+        """EXPLAIN ANALYZE of `sql` (parameters: the conversation, and the limit), prepared and
+        executed a few times first: past the plan cache's custom-plan warm-up, as asyncpg's
+        statement cache would be."""
+        array = _takes_array(sql)
+        args = {n: (f"ARRAY[{cid}]" if array else str(cid)) + (f", {limit}" if "$2" in sql else "")
+                for n, cid in cids.items()}
         result = {}
-        async with db.engine.connect() as conn:
-            await conn.exec_driver_sql(f"PREPARE bench_last_messages AS {statement}")
-            if re.search(r"\$1::\w+\[\]", statement):  # the conversation goes in as an array
-                arg = array_arg
-            args = {n: (f"{arg(cid)}, {limit}" if "$2" in statement else arg(cid)) for n, cid in cids.items()}
-            for _ in range(4):
-                for a in args.values():
-                    await conn.exec_driver_sql(f"EXECUTE bench_last_messages({a})")
-            for n, a in args.items():
-                plan = (await conn.exec_driver_sql(
-                    f"EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE bench_last_messages({a})"
-                )).scalars().all()
-                result[n] = "\n".join(plan)
-            await conn.exec_driver_sql("DEALLOCATE bench_last_messages")
-        return " ".join(statement.split()), result
+        async with db.connection() as conn:
+            await conn.execute(f"PREPARE bench_last_messages AS {sql}")
+            try:
+                for _ in range(4):
+                    for a in args.values():
+                        await conn.execute(f"EXECUTE bench_last_messages({a})")
+                for n, a in args.items():
+                    plan = await conn.fetch(f"EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE bench_last_messages({a})")
+                    result[n] = "\n".join(row[0] for row in plan)
+            finally:
+                await conn.execute("DEALLOCATE bench_last_messages")
+        return result
 
     try:
         cids = {small_n: await new_conversation(f"{small_n} messages")}
@@ -164,40 +151,39 @@ async def measure_history(
         out["insert_seconds"][big_n] = await fill([cids[big_n]], big_n)
         rows_a = await vacuum()
         a = await measure({n: by_backend(cid) for n, cid in cids.items()})
-        out["statement"], plans_a = await plans(cids, by_backend, plain_arg)
-        out["scenarios"]["A"] = {"table_rows": rows_a, "times": a, "plans": plans_a}
+        out["statement"] = statement
+        out["scenarios"]["A"] = {"table_rows": rows_a, "times": a, "plans": await plans(cids, statement)}
 
         others = [await new_conversation("other traffic") for _ in range(OTHER_CONVERSATIONS)]
         out["insert_seconds"]["other"] = await fill(others, OTHER_MESSAGES)
         rows_b = await vacuum()
         b = await measure({n: by_backend(cid) for n, cid in cids.items()})
-        _, plans_b = await plans(cids, by_backend, plain_arg)
-        alt = await measure({n: by_alternative(cid) for n, cid in cids.items()})
-        out["alternative_statement"], plans_alt = await plans(cids, by_alternative, array_arg)
-        out["scenarios"]["B"] = {"table_rows": rows_b, "times": b, "plans": plans_b, "alternative": alt,
-                                 "alternative_plans": plans_alt}
+        out["scenarios"]["B"] = {"table_rows": rows_b, "times": b, "plans": await plans(cids, statement)}
+        out["alternative_statement"] = alternative
+        if alternative != statement:  # else it would only measure `last_messages` again
+            out["scenarios"]["B"]["alternative"] = await measure({n: by_alternative(cid) for n, cid in cids.items()})
+            out["scenarios"]["B"]["alternative_plans"] = await plans(cids, alternative)
         return out
     finally:
         if cleanup:  # a real DATABASE_URL: leave no bench rows behind
-            await _delete_bench_rows(db)
-        await db.dispose()
+            await _delete_bench_rows(url)
+        await db.close()
 
 
-async def _delete_bench_rows(db: Any) -> None:
+async def _delete_bench_rows(url: str) -> None:
     """Delete the bench's conversations (their messages cascade). Each deleted message makes
     PostgreSQL look for messages whose `reply_to` points at it; without an index on
     `reply_to` that is a scan of the whole table per message, hours for a million. So a
     temporary index is made for the delete when the schema has none, and dropped after."""
-    async with db.engine.connect() as conn:
-        conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-        defs = (await conn.exec_driver_sql("SELECT indexdef FROM pg_indexes WHERE tablename = 'messages'")).scalars().all()
+    async with pg_connection(url) as conn:
+        defs = [r[0] for r in await conn.fetch("SELECT indexdef FROM pg_indexes WHERE tablename = 'messages'")]
         temporary = not any("(reply_to" in d for d in defs)
         if temporary:
-            await conn.exec_driver_sql(
+            await conn.execute(
                 "CREATE INDEX IF NOT EXISTS bench_tmp_reply_to ON messages (reply_to) WHERE reply_to IS NOT NULL"
             )
         try:
-            await conn.execute(sa.text("DELETE FROM conversations WHERE user_id = :u"), {"u": USER})
+            await conn.execute("DELETE FROM conversations WHERE user_id = $1", USER)
         finally:
             if temporary:
-                await conn.exec_driver_sql("DROP INDEX IF EXISTS bench_tmp_reply_to")
+                await conn.execute("DROP INDEX IF EXISTS bench_tmp_reply_to")

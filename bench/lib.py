@@ -3,6 +3,7 @@ accounting and machine facts. Nothing here is imported by the product or its tes
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import platform
@@ -14,6 +15,8 @@ import sys
 import tempfile
 import time
 import warnings
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -227,7 +230,31 @@ class BenchDatabase:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+@asynccontextmanager
+async def pg_connection(url: str) -> AsyncIterator[Any]:
+    """One plain asyncpg connection (autocommit, no JSON codecs) to the app's database URL."""
+    import asyncpg
+
+    from parley.db import asyncpg_dsn
+
+    conn = await asyncpg.connect(asyncpg_dsn(url))
+    try:
+        yield conn
+    finally:
+        await conn.close()
+
+
 # ---------------------------------------------------------------------------- server
+
+
+def server_args() -> argparse.Namespace:
+    """The options `ServerProcess` passes to a bench server script (`_instrumented_server.py`,
+    `_sse_server.py`), as to `parley serve`."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--host", default=HOST)
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--log-level", default="warning")
+    return parser.parse_args()
 
 
 class ServerProcess:

@@ -33,6 +33,7 @@ from lib import (  # noqa: E402
     loadavg,
     machine,
     ms,
+    pg_connection,
 )
 
 RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
@@ -157,7 +158,7 @@ def section_ratio(rep: Report, floor: dict[str, Any], http: dict[str, Any]) -> N
     rep.add("### Server turn cost vs the floor")
     rep.add()
     rep.add("*Server turn cost* = p50 latency of a turn through HTTP at concurrency 1 (one request at a time, so "
-            "latency = the server's full cost of a turn: HTTP, auth, claim, 3 DB transactions, agent + tools, "
+            "latency = the server's full cost of a turn: HTTP, auth, claim, the DB work (see the anatomy below), agent + tools, "
             "JSON). The floor is the p50 of the same turn run in-process. The CPU ratios compare CPU time per turn: "
             "the server process alone, and server + PostgreSQL.")
     rep.add()
@@ -181,7 +182,7 @@ def section_ratio(rep: Report, floor: dict[str, Any], http: dict[str, Any]) -> N
 
 CATEGORIES = [  # package -> what it is, for the anatomy of a turn
     ("HTTP stack: uvicorn, starlette, FastAPI, pydantic, JSON", ("uvicorn", "starlette", "fastapi", "pydantic", "pydantic_core", "httptools", "h11", "sse_starlette", "python stdlib: json", "python stdlib: encoder", "python stdlib: decoder", "parley.api", "parley.schemas", "jwt", "parley.auth")),
-    ("database client: SQLAlchemy, asyncpg, greenlet", ("sqlalchemy", "asyncpg", "greenlet", "sqlmodel", "parley.db", "parley.conversations", "parley.chat", "parley.tasks")),
+    ("database client: asyncpg and Parley's SQL functions", ("sqlalchemy", "asyncpg", "greenlet", "sqlmodel", "parley.db", "parley.conversations", "parley.chat", "parley.tasks")),
     ("agent + MCP tools (what the floor also does)", ("agents", "mcp", "mcp_types", "openai", "parley.assistant", "parley.tools", "anyio", "opentelemetry", "typing_extensions", "python stdlib: copy", "python stdlib: dataclasses", "python stdlib: uuid", "python stdlib: re")),
     ("asyncio event loop", ("python stdlib: base_events", "python stdlib: events", "python stdlib: tasks", "python stdlib: futures", "python stdlib: selector_events", "python stdlib: selectors", "python stdlib: locks", "python stdlib: queues", "python stdlib: transports", "python stdlib: timeouts")),
 ]
@@ -260,10 +261,10 @@ def section_anatomy(rep: Report, db: BenchDatabase, quick: bool) -> None:
             f"for `{PLAIN_MESSAGE}`: {counts(plain_note, 1)}"
             + (f". One NOTIFY sent and received back by the same asyncpg connection, measured apart: "
                f"{notify_cpu * 1e6:.0f} µs of CPU" if notify_cpu else ""))
-    pre_ping = stats.get("db_pre_ping")
-    rep.add(f"- pool checkouts (one transaction each): {stats['db_checkouts'] / turns:.1f}"
-            + {True: ", each preceded by a pre-ping round trip (`pool_pre_ping=True`)", False: " (no pre-ping)",
-               None: ""}[pre_ping])
+    tx = stats.get("db_transactions", {})
+    rep.add(f"- pool checkouts: {stats['db_checkouts'] / turns:.1f}; transactions: "
+            + (f"{tx.get('BEGIN', 0) / turns:.1f} ({counts(tx, turns)}: round trips of their own, "
+               "not among the SQL statements above)" if tx else "none (every statement commits on its own)"))
     rep.add(f"- hops to the worker-thread pool: {sum(hops.values()) / turns:.1f}" + (" — " + ", ".join(
         f"`{k.rsplit('.', 1)[-1]}` × {v / turns:.1f}" for k, v in sorted(hops.items(), key=lambda kv: -kv[1]))
         + " (FastAPI runs plain `def` dependencies in a thread)" if hops else ""))
@@ -397,7 +398,7 @@ def section_burst(rep: Report, db: BenchDatabase, quick: bool) -> None:
             say(f"   {label} round {i + 1}: {r['wall']:.2f} s wall, server CPU {r['server_cpu']:.2f} s")
         verdicts.append((label, statistics.median(r["wall"] for r in res), res))
 
-    run_config("`parley serve`, defaults (1 process, DB pool 20 + 20 overflow)", slow, None, rounds)
+    run_config("`parley serve`, defaults (1 process, DB pool of 40)", slow, None, rounds)
     default_label, default_median, default_res = verdicts[0]
 
     diag: dict[str, Any] | None = None
@@ -406,9 +407,9 @@ def section_burst(rep: Report, db: BenchDatabase, quick: bool) -> None:
         for i, r in enumerate(diag["rounds"]):
             rows.append(("instrumented copy of the same app (asyncio loop, see below)", i + 1, r))
         if diag["stats"] and max(s["db_pool_max_in_use"] for s in diag["stats"]) >= 40:
-            # 45 + 45 overflow stays under PostgreSQL's default max_connections (100).
-            run_config("`parley serve`, PARLEY_DB_POOL_SIZE=45 (45 + 45 overflow)",
-                       {**slow, "PARLEY_DB_POOL_SIZE": "45"}, None, 2)
+            # 90 stays under PostgreSQL's default max_connections (100).
+            run_config("`parley serve`, PARLEY_DB_POOL_SIZE=90 (DB pool of 90)",
+                       {**slow, "PARLEY_DB_POOL_SIZE": "90"}, None, 2)
         if _serve_has_workers() and (os.cpu_count() or 1) > 1:
             run_config("`parley serve --workers 2`", slow, ["--workers", "2"], rounds)
 
@@ -516,9 +517,9 @@ def section_history(rep: Report, db: BenchDatabase, quick: bool) -> None:
     ins = out["insert_seconds"]
     a, b = out["scenarios"]["A"], out["scenarios"]["B"]
     rep.add(f"Rows written with one `INSERT ... SELECT generate_series` per batch ({sizes[1]:,} rows in "
-            f"{ins[sizes[1]]:.1f} s), then `VACUUM ANALYZE`. Each load is `parley.conversations.last_messages(session, "
-            f"conversation_id=…, limit=50)` in a fresh session (pool checkout included, with the server's engine "
-            f"settings); up to {reps} loads per size, the two sizes interleaved.")
+            f"{ins[sizes[1]]:.1f} s), then `VACUUM ANALYZE`. Each load is `parley.conversations.last_messages(conn, "
+            f"conversation_id=…, limit=50)` on a connection checked out of a `parley.db.Database` pool for each load "
+            f"(checkout included, as in the server); up to {reps} loads per size, the two sizes interleaved.")
     rep.add()
     rep.add(f"- **A** — the {sizes[1]:,}-message conversation was written last (its messages are the newest rows; "
             f"table: {a['table_rows']:,} rows).")
@@ -555,7 +556,7 @@ def section_history(rep: Report, db: BenchDatabase, quick: bool) -> None:
             rep.add()
     if same:
         rep.add("(`last_messages` already sends the alternative statement this bench compares against: "
-                "`conversation_id = ANY($1::INTEGER[]) ORDER BY conversation_id, id DESC`.)")
+                "`conversation_id = ANY($1::int[]) ORDER BY conversation_id, id DESC`.)")
     else:
         rep.add(f"Alternative statement: `{out['alternative_statement']}`")
     rep.add()
@@ -577,7 +578,7 @@ def section_history(rep: Report, db: BenchDatabase, quick: bool) -> None:
                 "expects 50 matches within the first few rows. True in A (those rows are the newest), false in B, "
                 f"where the scan first reads and discards every newer message of the other conversations "
                 f"(`Rows Removed by Filter` above): the cost then grows with the traffic since the conversation's "
-                "last message, not with 50. The alternative statement (`WHERE conversation_id = ANY($1::INTEGER[]) "
+                "last message, not with 50. The alternative statement (`WHERE conversation_id = ANY($1::int[]) "
                 "ORDER BY conversation_id, id DESC`) can only be served in order by the composite index and stays flat.")
         rep.add()
     measured = "; ".join(
@@ -626,18 +627,11 @@ def guarded(rep: Report, key: str, name: str, section: Any) -> None:
 
 def cleanup_external(db: BenchDatabase) -> None:
     """On a real DATABASE_URL, remove what the bench wrote (every bench user starts with 'bench-')."""
-    import sqlalchemy as sa
-
-    from parley.db import Database, make_engine
 
     async def go() -> None:
-        database = Database(make_engine(db.url, pool_size=1))
-        try:
-            async with database.transaction() as session:
-                await session.execute(sa.text("DELETE FROM conversations WHERE user_id LIKE 'bench-%'"))
-                await session.execute(sa.text("DELETE FROM tasks WHERE user_id LIKE 'bench-%'"))
-        finally:
-            await database.dispose()
+        async with pg_connection(db.url) as conn, conn.transaction():
+            await conn.execute("DELETE FROM conversations WHERE user_id LIKE 'bench-%'")
+            await conn.execute("DELETE FROM tasks WHERE user_id LIKE 'bench-%'")
 
     asyncio.run(go())
 
@@ -702,15 +696,9 @@ def main() -> int:
 
 
 def _pg_version(url: str) -> str:
-    from parley.db import make_engine
-
     async def go() -> str:
-        engine = make_engine(url, pool_size=1)
-        try:
-            async with engine.connect() as conn:
-                return str((await conn.exec_driver_sql("SHOW server_version")).scalar_one())
-        finally:
-            await engine.dispose()
+        async with pg_connection(url) as conn:
+            return str(await conn.fetchval("SHOW server_version"))
 
     return str(asyncio.run(go()))
 

@@ -163,7 +163,7 @@ async def delta_delay(port: int, base_url: str, *, turns: int, warmup: int = 3) 
 
 async def fanout(server: ServerProcess, db: BenchDatabase, *, subscribers: int, messages: int) -> dict[str, Any]:
     from parley import conversations
-    from parley.db import Database, make_engine
+    from parley.db import Database
     from parley.models import Role
 
     user = "bench-sse-fanout"
@@ -186,20 +186,20 @@ async def fanout(server: ServerProcess, db: BenchDatabase, *, subscribers: int, 
     await asyncio.sleep(3.0)  # idle: every subscription registered, nothing to send
     rss1 = server.rss()
 
-    db_ = Database(make_engine(db.url, pool_size=1))
+    db_ = await Database.connect(db.url, max_connections=1)
     committed: dict[str, int] = {}
     try:
         for i in range(messages):
-            async with db_.transaction() as session:
+            async with db_.transaction() as conn:
                 stored = await conversations.append_message(
-                    session, conversation_id=cid, user_id=user, role=Role.agent,
+                    conn, conversation_id=cid, user_id=user, role=Role.agent,
                     content=f"fan-out message {i}", author="bench-agent",
                 )
             committed[str(stored.id)] = time.monotonic_ns()  # the commit (and its NOTIFY) is done
             await asyncio.sleep(0.4)
         await asyncio.sleep(1.0)
     finally:
-        await db_.dispose()
+        await db_.close()
     delays: list[float] = []
     complete = 0
     for s in subs:
