@@ -1,74 +1,94 @@
 """The turn claim: compare-and-set on the conversation row, with an expiry.
 
-A conversation has at most one turn in flight. Claiming sets `turn_id` if no live claim
-exists; completing bumps `version` and clears it in the same statement. A claim that
-outlives `turn_timeout` (its server crashed) is free to take, so nothing stays locked.
+A conversation has at most one turn in flight. Starting a turn sets `turn_id` if no live
+claim exists; finishing bumps `version` and clears it. A claim that outlives
+`turn_timeout` (its server crashed) is free to take, so nothing stays locked.
+
+Both writes are PL/pgSQL functions (migration 0004), so each costs one round trip and
+is atomic without a transaction block around it.
 """
 
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 import asyncpg
 
-from parley.conversations import check_id, not_found
+from parley.conversations import MESSAGE_COLUMNS, StoredMessage, check_id, not_found
 from parley.errors import TurnInProgress
-from parley.models import ConversationMode
+
+# The SQLSTATEs the functions raise.
+NO_SUCH_CONVERSATION = "PT404"
+CLAIMED = "PT409"
+
+_START = f"SELECT {MESSAGE_COLUMNS} FROM parley_start_turn($1, $2, $3, $4, $5, $6, $7)"
+_FINISH = f"SELECT {MESSAGE_COLUMNS} FROM parley_finish_turn($1, $2, $3, $4, $5, $6)"
 
 
 def new_turn_id() -> str:
     return uuid.uuid4().hex
 
 
-_CREATE_CLAIMED = """INSERT INTO conversations (user_id, mode, title, turn_id, turn_expires_at)
-VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5)) RETURNING id"""
-
-# A claim is not activity: updated_at stays, the conversation list orders by finished turns.
-_CLAIM = """UPDATE conversations
-SET turn_id = $3, turn_expires_at = now() + make_interval(secs => $4)
-WHERE id = $1 AND user_id = $2 AND (turn_id IS NULL OR turn_expires_at < now())
-RETURNING id"""
-
-_COMPLETE = """UPDATE conversations
-SET version = version + 1, turn_id = NULL, turn_expires_at = NULL, updated_at = now()
-WHERE id = $1 AND turn_id = $2
-RETURNING version"""
-
-
-async def create_claimed(
-    conn: asyncpg.Connection, *, user_id: str, title: str, turn_id: str, ttl_seconds: float
-) -> int:
-    """A new chat conversation, born with this turn's claim on it."""
-    created: int = await conn.fetchval(
-        _CREATE_CLAIMED, user_id, ConversationMode.chat.value, title, turn_id, ttl_seconds
-    )
-    return created
-
-
-async def claim_turn(
-    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, ttl_seconds: float
-) -> str:
-    """Claim inside the caller's transaction. A concurrent claimer blocks on the row lock
-    until this transaction ends, then finds the claim taken: exactly one wins."""
-    check_id(conversation_id)
+async def start(
+    conn: asyncpg.Connection,
+    *,
+    user_id: str,
+    conversation_id: int | None,
+    title: str,
+    ttl_seconds: float,
+    content: str,
+    history_limit: int,
+) -> tuple[str, list[StoredMessage]]:
+    """Claim the conversation (a new one, titled `title`, when `conversation_id` is None)
+    and store the person's message. Returns the claim's turn id and the last
+    `history_limit` messages, oldest first, that message last. A concurrent starter waits
+    on the row lock until this one's statement commits, then finds the claim taken."""
+    if conversation_id is not None:
+        check_id(conversation_id)
     turn_id = new_turn_id()
-    claimed = await conn.fetchval(_CLAIM, conversation_id, user_id, turn_id, ttl_seconds)
-    if claimed is None:
-        exists = await conn.fetchval(
-            "SELECT 1 FROM conversations WHERE id = $1 AND user_id = $2", conversation_id, user_id
+    try:
+        rows = await conn.fetch(
+            _START, user_id, conversation_id, title, turn_id, ttl_seconds, content, history_limit
         )
-        if exists is None:
-            raise not_found(conversation_id)
-        raise TurnInProgress(
+    except asyncpg.PostgresError as exc:
+        raise _refusal(exc, conversation_id or 0) from exc
+    return turn_id, [StoredMessage(*row) for row in reversed(rows)]
+
+
+async def finish(
+    conn: asyncpg.Connection,
+    *,
+    user_id: str,
+    conversation_id: int,
+    turn_id: str,
+    content: str,
+    tool_calls: list[dict[str, Any]] | None,
+    error: bool,
+) -> StoredMessage:
+    """Store the reply and release the claim, both or neither. If the claim expired and
+    another turn took the conversation, nothing is stored: TurnInProgress."""
+    try:
+        rows = await conn.fetch(
+            _FINISH, user_id, conversation_id, turn_id, content, tool_calls, error
+        )
+    except asyncpg.PostgresError as exc:
+        if getattr(exc, "sqlstate", None) == CLAIMED:
+            raise TurnInProgress(
+                "This reply took too long and another turn has started",
+                conversation_id=conversation_id,
+            ) from exc
+        raise
+    return StoredMessage(*rows[0])
+
+
+def _refusal(exc: asyncpg.PostgresError, conversation_id: int) -> Exception:
+    state = getattr(exc, "sqlstate", None)
+    if state == NO_SUCH_CONVERSATION:
+        return not_found(conversation_id)
+    if state == CLAIMED:
+        return TurnInProgress(
             "A reply is already being written in this conversation; try again when it is done",
             conversation_id=conversation_id,
         )
-    return turn_id
-
-
-async def complete_turn(
-    conn: asyncpg.Connection, *, conversation_id: int, turn_id: str
-) -> int | None:
-    """Finish the turn inside the caller's transaction; None if the claim was lost."""
-    version: int | None = await conn.fetchval(_COMPLETE, conversation_id, turn_id)
-    return version
+    return exc

@@ -9,12 +9,11 @@ from typing import Any
 from parley import conversations
 from parley.assistant.agent import TurnContext
 from parley.assistant.runner import Assistant, AssistantFailed, Emit
-from parley.chat.claim import claim_turn, complete_turn, create_claimed, new_turn_id
+from parley.chat import claim
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database
-from parley.errors import InvalidInput, ModelFailed, TooLarge, TurnInProgress
-from parley.models import Role
+from parley.errors import InvalidInput, ModelFailed, TooLarge
 from parley.schemas import message_json
 
 log = logging.getLogger(__name__)
@@ -60,37 +59,20 @@ async def start_turn(
     """Validate, claim and store the user's message. Every refusal happens here, before
     anything is stored and before any model or tool runs."""
     text = clean_message(message, max_chars=settings.max_message_chars)
-    # One transaction: a refusal (404, 409) or a failure leaves nothing behind, not even a
-    # new conversation; success commits the claim and the user's message together.
-    async with db.transaction() as conn:
-        if conversation_id is None:
-            turn_id = new_turn_id()
-            conversation_id = await create_claimed(
-                conn,
-                user_id=user_id,
-                title=conversations.title_from(text),
-                turn_id=turn_id,
-                ttl_seconds=settings.turn_timeout,
-            )
-        else:
-            turn_id = await claim_turn(
-                conn,
-                user_id=user_id,
-                conversation_id=conversation_id,
-                ttl_seconds=settings.turn_timeout,
-            )
-        user_message = await conversations.append_message(
+    # One statement: a refusal (404, 409) or a failure leaves nothing behind, not even a
+    # new conversation; success commits the claim and the person's message together.
+    async with db.connection() as conn:
+        turn_id, history = await claim.start(
             conn,
-            conversation_id=conversation_id,
             user_id=user_id,
-            role=Role.user,
+            conversation_id=conversation_id,
+            title=conversations.title_from(text),
+            ttl_seconds=settings.turn_timeout,
             content=text,
-            author=user_id,
+            history_limit=settings.history_limit,
         )
-        history = await conversations.last_messages(
-            conn, conversation_id=conversation_id, limit=settings.history_limit
-        )
-    return StartedTurn(user_id, conversation_id, turn_id, user_message, history)
+    user_message = history[-1]
+    return StartedTurn(user_id, user_message.conversation_id, turn_id, user_message, history)
 
 
 async def finish_turn(
@@ -130,27 +112,16 @@ async def _finish(
     *,
     error: bool,
 ) -> None:
-    """Store the reply and complete the turn in one transaction: both happen or neither."""
-    conversation_id = started.conversation_id
-    async with db.transaction() as conn:
-        stored = await conversations.append_message(
+    """Store the reply and complete the turn: both happen or neither."""
+    async with db.connection() as conn:
+        stored = await claim.finish(
             conn,
-            conversation_id=conversation_id,
             user_id=started.user_id,
-            role=Role.assistant,
+            conversation_id=started.conversation_id,
+            turn_id=started.turn_id,
             content=content,
-            author="assistant",
             tool_calls=tool_calls or None,
             error=error,
         )
-        if (
-            await complete_turn(conn, conversation_id=conversation_id, turn_id=started.turn_id)
-            is None
-        ):
-            # Our claim expired and another turn took the conversation: drop this reply.
-            raise TurnInProgress(
-                "This reply took too long and another turn has started",
-                conversation_id=conversation_id,
-            )
     if emit is not None:
         await emit("message", message_json(stored))

@@ -1,0 +1,97 @@
+"""The chat turn's two writes as functions: one round trip each
+
+Starting a turn (claim the conversation, store the person's message, read the history) and
+finishing it (store the reply, release the claim) were five and four round trips. As
+PL/pgSQL functions each is one statement, atomic on its own, and every statement inside
+still takes a fresh snapshot (READ COMMITTED), so a turn that waited for the previous
+one's claim reads the reply that turn stored. The rules are those of specs/chat-turn.md;
+errors carry SQLSTATE PT404 (no such conversation for this user) and PT409 (a live claim
+is in the way, or this turn's claim was lost).
+
+Revision ID: 0004
+Revises: 0003
+Create Date: 2026-11-22
+"""
+
+from collections.abc import Sequence
+
+from alembic import op
+
+revision: str = "0004"
+down_revision: str | None = "0003"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
+
+START = """
+CREATE FUNCTION parley_start_turn(
+    p_user text, p_conversation int, p_title text, p_turn text, p_ttl float8,
+    p_content text, p_history int
+) RETURNS SETOF messages AS $$
+DECLARE
+    v_conversation int := p_conversation;
+BEGIN
+    IF v_conversation IS NULL THEN
+        INSERT INTO conversations (user_id, mode, title, turn_id, turn_expires_at)
+        VALUES (p_user, 'chat', p_title, p_turn, now() + make_interval(secs => p_ttl))
+        RETURNING id INTO v_conversation;
+    ELSE
+        -- A claim is not activity: updated_at stays (the list orders by finished turns).
+        UPDATE conversations
+        SET turn_id = p_turn, turn_expires_at = now() + make_interval(secs => p_ttl)
+        WHERE id = v_conversation AND user_id = p_user
+          AND (turn_id IS NULL OR turn_expires_at < now());
+        IF NOT FOUND THEN
+            IF EXISTS (SELECT 1 FROM conversations WHERE id = v_conversation AND user_id = p_user)
+            THEN
+                RAISE EXCEPTION 'turn in progress' USING ERRCODE = 'PT409';
+            END IF;
+            RAISE EXCEPTION 'conversation not found' USING ERRCODE = 'PT404';
+        END IF;
+    END IF;
+    -- Ids commit in order within a conversation (see parley.conversations.append_message).
+    PERFORM pg_advisory_xact_lock(1, v_conversation);
+    INSERT INTO messages (conversation_id, user_id, role, author, kind, content)
+    VALUES (v_conversation, p_user, 'user', p_user, 'message', p_content);
+    -- Newest first, the person's message among them; ANY keeps to the
+    -- (conversation_id, id DESC) index whatever the plan.
+    RETURN QUERY
+        SELECT * FROM messages WHERE conversation_id = ANY (ARRAY[v_conversation])
+        ORDER BY conversation_id, id DESC LIMIT p_history;
+END
+$$ LANGUAGE plpgsql
+"""
+
+FINISH = """
+CREATE FUNCTION parley_finish_turn(
+    p_user text, p_conversation int, p_turn text, p_content text, p_tool_calls jsonb,
+    p_error boolean
+) RETURNS SETOF messages AS $$
+BEGIN
+    UPDATE conversations
+    SET version = version + 1, turn_id = NULL, turn_expires_at = NULL, updated_at = now()
+    WHERE id = p_conversation AND turn_id = p_turn;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'claim lost' USING ERRCODE = 'PT409';
+    END IF;
+    PERFORM pg_advisory_xact_lock(1, p_conversation);
+    RETURN QUERY
+        INSERT INTO messages
+            (conversation_id, user_id, role, author, kind, content, tool_calls, error)
+        VALUES (p_conversation, p_user, 'assistant', 'assistant', 'message', p_content,
+                p_tool_calls, p_error)
+        RETURNING *;
+END
+$$ LANGUAGE plpgsql
+"""
+
+
+def upgrade() -> None:
+    op.execute(START)
+    op.execute(FINISH)
+
+
+def downgrade() -> None:
+    op.execute("DROP FUNCTION IF EXISTS parley_finish_turn(text, int, text, text, jsonb, bool)")
+    op.execute(
+        "DROP FUNCTION IF EXISTS parley_start_turn(text, int, text, text, float8, text, int)"
+    )
