@@ -4,6 +4,11 @@ Stored messages announce themselves (a NOTIFY inside the inserting transaction).
 events of a reply being written are sent here, so a subscriber on another instance sees
 the reply grow too. When the connection drops (a database restart) it is re-opened with
 backoff, and every watched conversation is re-read from its last id: nothing is skipped.
+
+Live events go to the database only while another instance is there to read them: alone,
+an instance would pay a NOTIFY round trip per reply (and PostgreSQL its fan-out) to send
+them to itself. Instances find each other by their LISTEN connections' application_name,
+and a new one says hello on connecting, so the others start forwarding at once.
 """
 
 from __future__ import annotations
@@ -25,6 +30,8 @@ from parley.realtime.hub import Hub
 log = logging.getLogger(__name__)
 
 LIVE_CHANNEL = "parley_live"
+APPLICATION_NAME = "parley-listen"
+_COUNT_INSTANCES = "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1"
 MAX_PAYLOAD = 7900  # PostgreSQL's NOTIFY limit is 8000 bytes
 
 
@@ -39,6 +46,9 @@ class Notifier:
         self._outbox: deque[str] = deque(maxlen=10_000)  # live events are best effort
         self._outbox_ready = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        # Another instance may be watching: forward live events. Wrongly True costs only
+        # the NOTIFYs; it is never wrongly False for longer than a hello's trip.
+        self.peers = True
 
     async def start(self) -> None:
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send())]
@@ -57,6 +67,8 @@ class Notifier:
     def publish_live(self, conversation_id: int, event: str, data: dict[str, Any]) -> None:
         """Deliver here at once, and to the other instances through the database."""
         self.hub.publish_live(conversation_id, event, data)
+        if not self.peers:
+            return
         payload = json.dumps(
             {
                 "instance": self.instance,
@@ -84,10 +96,15 @@ class Notifier:
         while True:
             closed = asyncio.Event()
             try:
-                conn = await asyncpg.connect(self.dsn)
+                conn = await asyncpg.connect(
+                    self.dsn, server_settings={"application_name": APPLICATION_NAME}
+                )
                 conn.add_termination_listener(lambda _c, closed=closed: closed.set())
                 await conn.add_listener(NOTIFY_CHANNEL, self._on_stored)
                 await conn.add_listener(LIVE_CHANNEL, self._on_live)
+                await self._count_peers(conn)
+                hello = json.dumps([{"instance": self.instance, "hello": True}])
+                await conn.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, hello)
                 self._conn = conn
                 self.connected.set()
                 if not first:
@@ -100,7 +117,7 @@ class Notifier:
                         await asyncio.wait_for(closed.wait(), timeout=5)
                     if not closed.is_set():
                         try:
-                            await asyncio.wait_for(conn.execute("SELECT 1"), timeout=5)
+                            await asyncio.wait_for(self._count_peers(conn), timeout=5)
                         except Exception:
                             closed.set()
                 with contextlib.suppress(Exception):
@@ -136,6 +153,10 @@ class Notifier:
                 except Exception:
                     log.debug("dropped live events", exc_info=True)
 
+    async def _count_peers(self, conn: asyncpg.Connection) -> None:
+        """Also the probe of the connection: a dead one fails here."""
+        self.peers = await conn.fetchval(_COUNT_INSTANCES, APPLICATION_NAME) > 1
+
     def _on_stored(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         try:
             self.hub.message_stored(int(json.loads(payload)["conversation_id"]))
@@ -145,9 +166,10 @@ class Notifier:
     def _on_live(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         if self.instance in payload[:64]:
             return  # our own batch, already delivered here
+        self.peers = True  # another instance wrote it: forward ours from now on
         try:
             for note in json.loads(payload):
-                if note["instance"] != self.instance:
+                if note["instance"] != self.instance and "conversation_id" in note:
                     self.hub.publish_live(int(note["conversation_id"]), note["event"], note["data"])
         except (ValueError, KeyError, TypeError):
             log.warning("bad live payload: %r", payload)

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import Awaitable
 from contextlib import asynccontextmanager
+from typing import Any
 
+import asyncpg
 import httpx
 
 from parley import conversations
 from parley.assistant.offline import OfflineModel
+from parley.db import asyncpg_dsn
 from parley.models import Role
-from tests.conftest import spawn_server, token_for
+from parley.realtime.notifier import APPLICATION_NAME, LIVE_CHANNEL
+from tests.conftest import eventually, spawn_server, token_for
 from tests.realtime.sse import events, take
 
 
@@ -196,3 +202,46 @@ async def test_a_reply_being_written_on_one_instance_streams_live_on_another(mak
                     break
             reply = (await turn).json()["response"]
     assert text == stored == reply
+
+
+async def test_a_lone_instance_keeps_live_events_off_the_database(make_server, migrated):
+    """Alone, nobody else could read them; once a second instance starts, they flow."""
+
+    async def instances() -> int:
+        count = await probe.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", APPLICATION_NAME
+        )
+        return int(count)
+
+    received: list[str] = []
+    probe = await asyncpg.connect(asyncpg_dsn(migrated))
+    try:
+        await eventually(lambda: _equals(instances(), 0))  # earlier tests' servers are gone
+        await probe.add_listener(LIVE_CHANNEL, lambda *args: received.append(args[-1]))
+        async with make_server() as alone:
+            conversation_id = await _conversation(alone)
+            assert (await alone.chat("alice", "hello", conversation_id)).status_code == 200
+            await asyncio.sleep(0.3)
+            assert _live_notes(received) == []  # (its hello on starting is all there is)
+            async with make_server():
+                await eventually(lambda: _equals(instances(), 2))
+                assert (await alone.chat("alice", "hello", conversation_id)).status_code == 200
+                await eventually(lambda: _has_delta(received, conversation_id))
+    finally:
+        await probe.close()
+
+
+async def _equals(value: Awaitable[int], expected: int) -> bool:
+    return await value == expected
+
+
+def _live_notes(payloads: list[str]) -> list[dict[str, Any]]:
+    notes = [note for payload in payloads for note in json.loads(payload)]
+    return [n for n in notes if "conversation_id" in n]
+
+
+async def _has_delta(payloads: list[str], conversation_id: int) -> bool:
+    return any(
+        n["conversation_id"] == conversation_id and n["event"] == "delta"
+        for n in _live_notes(payloads)
+    )
