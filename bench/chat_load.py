@@ -4,41 +4,55 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-
-from lib import CpuMeter, auth, client, create_conversation, pct
-
-
-async def _turn(cl: httpx.AsyncClient, user: str, headers: dict[str, str], cid: int, message: str) -> float:
-    t0 = time.perf_counter()
-    r = await cl.post(f"/api/{user}/chat", json={"conversation_id": cid, "message": message}, headers=headers)
-    elapsed = time.perf_counter() - t0
-    if r.status_code != 200:
-        raise RuntimeError(f"chat turn failed: {r.status_code} {r.text[:300]}")
-    return elapsed
+from lib import CpuMeter, LeanClient, auth, client, create_conversation, pct
 
 
 async def chat_load(base_url: str, *, concurrency: int, turns_per_worker: int, warmup_per_worker: int,
-                    message: str, tag: str, server_pid: int, pgdata: Path | None) -> dict[str, Any]:
+                    message: str, tag: str, server_pid: int, pgdata: Path | None,
+                    lean: bool = False) -> dict[str, Any]:
+    """`lean`: the turns go through `LeanClient` instead of httpx."""
     latencies: list[float] = []
     ready = asyncio.Barrier(concurrency + 1)
     done = asyncio.Barrier(concurrency + 1)
 
     async def worker(i: int) -> None:
-        user = f"bench-{tag}-c{concurrency}-{i}"
+        user = f"bench-{tag}-c{concurrency}-{i}{'-lean' if lean else ''}"
         headers = auth(user)
         async with client(base_url) as cl:
             cid = await create_conversation(cl, user)
-            for _ in range(warmup_per_worker):
-                await _turn(cl, user, headers, cid, message)
-            await ready.wait()
-            for _ in range(turns_per_worker):
-                latencies.append(await _turn(cl, user, headers, cid, message))
-            await done.wait()
+            path = f"/api/{user}/chat"
+            if lean:
+                body = json.dumps({"conversation_id": cid, "message": message}).encode()
+                async with LeanClient(base_url) as lc:
+                    async def send() -> tuple[int, bytes]:
+                        return await lc.post_json(path, body, headers)
+                    await run(send)
+            else:
+                async def send() -> tuple[int, bytes]:
+                    r = await cl.post(path, json={"conversation_id": cid, "message": message}, headers=headers)
+                    return r.status_code, r.content
+                await run(send)
+
+    async def run(send: Any) -> None:
+        async def turn() -> float:
+            t0 = time.perf_counter()
+            status, content = await send()
+            elapsed = time.perf_counter() - t0
+            if status != 200:
+                raise RuntimeError(f"chat turn failed: {status} {content[:300]!r}")
+            return elapsed
+
+        for _ in range(warmup_per_worker):
+            await turn()
+        await ready.wait()
+        for _ in range(turns_per_worker):
+            latencies.append(await turn())
+        await done.wait()
 
     workers = [asyncio.create_task(worker(i)) for i in range(concurrency)]
     await ready.wait()
@@ -48,6 +62,7 @@ async def chat_load(base_url: str, *, concurrency: int, turns_per_worker: int, w
     n = len(latencies)
     return {
         "concurrency": concurrency,
+        "client": "lean HTTP/1.1" if lean else "httpx",
         "turns": n,
         "p50": pct(latencies, 50),
         "p99": pct(latencies, 99),
