@@ -14,6 +14,7 @@ import asyncpg
 from sqlalchemy.engine import make_url
 
 from parley.config import Settings
+from parley.errors import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +59,18 @@ async def resolve_database_url(settings: Settings) -> tuple[str, EmbeddedPostgre
     embedded = EmbeddedPostgres(settings.data_dir)
     url = await asyncio.to_thread(embedded.start)
     return url, embedded
+
+
+# What a dropped connection raises: mid-statement, reconnecting to a server that is down or
+# still starting, or (InternalClientError) when the server's goodbye arrived unasked on an
+# idle connection and the next statement finds the protocol in the wrong state.
+CONNECTION_LOST = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.InternalClientError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.AdminShutdownError,
+    OSError,
+)
 
 
 def asyncpg_dsn(sqlalchemy_url: str) -> str:
@@ -109,13 +122,27 @@ class Database:
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[asyncpg.Connection]:
-        async with self.pool.acquire() as conn:
-            yield conn
+        try:
+            async with self.pool.acquire() as conn:
+                yield conn
+        except CONNECTION_LOST as exc:
+            raise await self._lost(exc) from exc
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[asyncpg.Connection]:
-        async with self.pool.acquire() as conn, conn.transaction():
-            yield conn
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                yield conn
+        except CONNECTION_LOST as exc:
+            raise await self._lost(exc) from exc
+
+    async def _lost(self, exc: Exception) -> DatabaseUnavailable:
+        """A restart (or a killed backend) closes every pooled connection, but the pool only
+        learns it connection by connection, each costing a failed request: on the first
+        loss, every connection it holds is replaced on its next checkout instead."""
+        log.warning("database connection lost (%s); renewing the pool's connections", exc)
+        await self.pool.expire_connections()
+        return DatabaseUnavailable("The database connection was lost; try again")
 
     async def ping(self) -> bool:
         try:

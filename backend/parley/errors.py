@@ -68,3 +68,8 @@ class ModelFailed(ParleyError):
 class RateLimited(ParleyError):
     status = 429
     code = "rate_limited"
+
+
+class DatabaseUnavailable(ParleyError):
+    status = 503
+    code = "database_unavailable"

@@ -25,6 +25,7 @@ _DESCRIPTIONS = {
     422: "Invalid input",
     429: "Too many requests",
     502: "The model or a tool failed; the error is stored in the conversation",
+    503: "The database connection was lost (a restart); nothing was changed, try again",
 }
 
 
@@ -33,7 +34,8 @@ def ERRORS(*statuses: int) -> dict[int | str, dict[str, Any]]:  # reads like a c
     return {s: {"model": ErrorResponse, "description": _DESCRIPTIONS[s]} for s in statuses}
 
 
-AUTHED = (401, 403, 404, 422)
+# Every route behind a token can also lose its database connection mid-request.
+AUTHED = (401, 403, 404, 422, 503)
 
 
 def _error(status: int, code: str, message: str, **extra: Any) -> JSONResponse:

@@ -91,7 +91,7 @@ async def _watched(
 def _stream(request: Request, started: StartedTurn, deps: dict[str, Any]) -> Response:
     queue: asyncio.Queue[Any] = asyncio.Queue()
 
-    async def emit(event: str, data: dict[str, Any]) -> None:
+    def emit(event: str, data: dict[str, Any]) -> None:
         queue.put_nowait((event, data))
 
     async def run() -> TurnResult:

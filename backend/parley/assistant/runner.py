@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +22,9 @@ from parley.assistant.agent import TurnContext, build_agent
 from parley.conversations import StoredMessage
 from parley.models import Role
 
-Emit = Callable[[str, dict[str, Any]], Awaitable[None]]
+# Takes each event of the turn as it happens. Called on the event loop and must not block:
+# it hands the event on (to a queue, to watchers), it does not await anyone.
+Emit = Callable[[str, dict[str, Any]], None]
 MAX_MODEL_CALLS = 8
 
 
@@ -84,9 +86,9 @@ class Assistant:
         reply = Reply()
         pending: dict[str, dict[str, Any]] = {}
 
-        async def send(event: str, data: dict[str, Any]) -> None:
+        def send(event: str, data: dict[str, Any]) -> None:
             if emit is not None:
-                await emit(event, data)
+                emit(event, data)
 
         agent = build_agent(model=self.model, tools=self.tools)
         try:
@@ -97,9 +99,9 @@ class Assistant:
                 async for event in result.stream_events():
                     if isinstance(event, RawResponsesStreamEvent):
                         if event.data.type == "response.output_text.delta":
-                            await send("delta", {"text": event.data.delta})
+                            send("delta", {"text": event.data.delta})
                     elif isinstance(event, RunItemStreamEvent):
-                        await self._on_item(event, reply, pending, send)
+                        self._on_item(event, reply, pending, send)
             reply.text = str(result.final_output or "").strip() or "Done."
         except TimeoutError as exc:
             raise AssistantFailed("The model took too long to answer", reply) from exc
@@ -108,7 +110,7 @@ class Assistant:
         return reply
 
     @staticmethod
-    async def _on_item(
+    def _on_item(
         event: RunItemStreamEvent, reply: Reply, pending: dict[str, dict[str, Any]], send: Emit
     ) -> None:
         item = event.item
@@ -126,7 +128,7 @@ class Assistant:
             }
             pending[call_id] = record
             reply.tool_calls.append(record)
-            await send(
+            send(
                 "tool_call", {"call_id": call_id, "tool": record["tool"], "parameters": parameters}
             )
         elif isinstance(item, ToolCallOutputItem):
@@ -134,7 +136,7 @@ class Assistant:
             call_id = raw_out.get("call_id", "") if isinstance(raw_out, dict) else ""
             record = pending.get(call_id) or {"tool": "unknown", "parameters": {}, "result": None}
             record["result"] = _result_value(item.output)
-            await send(
+            send(
                 "tool_result",
                 {"call_id": call_id, "tool": record["tool"], "result": record["result"]},
             )

@@ -33,27 +33,29 @@ def new_turn_id() -> str:
 async def start(
     conn: asyncpg.Connection,
     *,
+    turn_id: str,
     user_id: str,
     conversation_id: int | None,
     title: str,
     ttl_seconds: float,
     content: str,
     history_limit: int,
-) -> tuple[str, list[StoredMessage]]:
-    """Claim the conversation (a new one, titled `title`, when `conversation_id` is None)
-    and store the person's message. Returns the claim's turn id and the last
+) -> list[StoredMessage]:
+    """Claim the conversation for `turn_id` (a new one, titled `title`, when
+    `conversation_id` is None) and store the person's message. Returns the last
     `history_limit` messages, oldest first, that message last. A concurrent starter waits
-    on the row lock until this one's statement commits, then finds the claim taken."""
+    on the row lock until this one's statement commits, then finds the claim taken.
+    Safe to repeat with the same `turn_id`: a start that already committed is not
+    stored again."""
     if conversation_id is not None:
         check_id(conversation_id)
-    turn_id = new_turn_id()
     try:
         rows = await conn.fetch(
             _START, user_id, conversation_id, title, turn_id, ttl_seconds, content, history_limit
         )
     except asyncpg.PostgresError as exc:
         raise _refusal(exc, conversation_id or 0) from exc
-    return turn_id, [StoredMessage(*row) for row in reversed(rows)]
+    return [StoredMessage(*row) for row in reversed(rows)]
 
 
 async def finish(

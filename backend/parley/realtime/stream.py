@@ -18,11 +18,11 @@ LIVE_EVENTS = frozenset({"delta", "tool_call", "tool_result"})
 def live_emitter(notifier: Notifier, conversation_id: int, also: Emit | None = None) -> Emit:
     """Publish a turn's live events to every watcher; stored messages announce themselves."""
 
-    async def emit(event: str, data: dict[str, Any]) -> None:
+    def emit(event: str, data: dict[str, Any]) -> None:
         if event in LIVE_EVENTS:
             notifier.publish_live(conversation_id, event, data)
         if also is not None:
-            await also(event, data)
+            also(event, data)
 
     return emit
 

@@ -4,7 +4,9 @@ Starting a turn (claim the conversation, store the person's message, read the hi
 finishing it (store the reply, release the claim) were five and four round trips. As
 PL/pgSQL functions each is one statement, atomic on its own, and every statement inside
 still takes a fresh snapshot (READ COMMITTED), so a turn that waited for the previous
-one's claim reads the reply that turn stored. The rules are those of specs/chat-turn.md;
+one's claim reads the reply that turn stored. Starting is idempotent per turn id: run
+again after its reply was lost (the connection dropped), a start that committed returns
+the history without storing anything twice. The rules are those of specs/chat-turn.md;
 errors carry SQLSTATE PT404 (no such conversation for this user) and PT409 (a live claim
 is in the way, or this turn's claim was lost).
 
@@ -29,11 +31,18 @@ CREATE FUNCTION parley_start_turn(
 ) RETURNS SETOF messages AS $$
 DECLARE
     v_conversation int := p_conversation;
+    v_holder text;
+    v_done boolean := false;  -- this turn started before: a retry after a lost reply
 BEGIN
     IF v_conversation IS NULL THEN
-        INSERT INTO conversations (user_id, mode, title, turn_id, turn_expires_at)
-        VALUES (p_user, 'chat', p_title, p_turn, now() + make_interval(secs => p_ttl))
-        RETURNING id INTO v_conversation;
+        SELECT id INTO v_conversation FROM conversations
+        WHERE user_id = p_user AND turn_id = p_turn;
+        v_done := FOUND;
+        IF NOT v_done THEN
+            INSERT INTO conversations (user_id, mode, title, turn_id, turn_expires_at)
+            VALUES (p_user, 'chat', p_title, p_turn, now() + make_interval(secs => p_ttl))
+            RETURNING id INTO v_conversation;
+        END IF;
     ELSE
         -- A claim is not activity: updated_at stays (the list orders by finished turns).
         UPDATE conversations
@@ -41,17 +50,23 @@ BEGIN
         WHERE id = v_conversation AND user_id = p_user
           AND (turn_id IS NULL OR turn_expires_at < now());
         IF NOT FOUND THEN
-            IF EXISTS (SELECT 1 FROM conversations WHERE id = v_conversation AND user_id = p_user)
-            THEN
+            SELECT turn_id INTO v_holder FROM conversations
+            WHERE id = v_conversation AND user_id = p_user;
+            IF NOT FOUND THEN
+                RAISE EXCEPTION 'conversation not found' USING ERRCODE = 'PT404';
+            END IF;
+            IF v_holder IS DISTINCT FROM p_turn THEN
                 RAISE EXCEPTION 'turn in progress' USING ERRCODE = 'PT409';
             END IF;
-            RAISE EXCEPTION 'conversation not found' USING ERRCODE = 'PT404';
+            v_done := true;
         END IF;
     END IF;
-    -- Ids commit in order within a conversation (see parley.conversations.append_message).
-    PERFORM pg_advisory_xact_lock(1, v_conversation);
-    INSERT INTO messages (conversation_id, user_id, role, author, kind, content)
-    VALUES (v_conversation, p_user, 'user', p_user, 'message', p_content);
+    IF NOT v_done THEN
+        -- Ids commit in order within a conversation (see parley.conversations.append_message).
+        PERFORM pg_advisory_xact_lock(1, v_conversation);
+        INSERT INTO messages (conversation_id, user_id, role, author, kind, content)
+        VALUES (v_conversation, p_user, 'user', p_user, 'message', p_content);
+    END IF;
     -- Newest first, the person's message among them; ANY keeps to the
     -- (conversation_id, id DESC) index whatever the plan.
     RETURN QUERY
