@@ -413,7 +413,7 @@ def section_burst(rep: Report, db: BenchDatabase, quick: bool) -> None:
             say(f"   {label} round {i + 1}: {r['wall']:.2f} s wall, server CPU {r['server_cpu']:.2f} s")
         verdicts.append((label, statistics.median(r["wall"] for r in res), res))
 
-    run_config("`parley serve`, defaults (1 process, DB pool of 40)", slow, None, rounds)
+    run_config("`parley serve`, defaults (1 process, DB pool of 20)", slow, None, rounds)
     default_label, default_median, default_res = verdicts[0]
 
     diag: dict[str, Any] | None = None
@@ -421,10 +421,9 @@ def section_burst(rep: Report, db: BenchDatabase, quick: bool) -> None:
         diag = _burst_diagnosis(db, n, slow)
         for i, r in enumerate(diag["rounds"]):
             rows.append(("instrumented copy of the same app (asyncio loop, see below)", i + 1, r))
-        if diag["stats"] and max(s["db_pool_max_in_use"] for s in diag["stats"]) >= 40:
-            # 90 stays under PostgreSQL's default max_connections (100).
-            run_config("`parley serve`, PARLEY_DB_POOL_SIZE=90 (DB pool of 90)",
-                       {**slow, "PARLEY_DB_POOL_SIZE": "90"}, None, 2)
+        if diag["stats"] and max(s["db_pool_max_in_use"] for s in diag["stats"]) >= 20:
+            run_config("`parley serve`, PARLEY_DB_POOL_SIZE=60 (DB pool of 60)",
+                       {**slow, "PARLEY_DB_POOL_SIZE": "60"}, None, 2)
         if _serve_has_workers() and (os.cpu_count() or 1) > 1:
             run_config("`parley serve --workers 2`", slow, ["--workers", "2"], rounds)
 

@@ -108,7 +108,7 @@ class Database:
         self.pool = pool
 
     @classmethod
-    async def connect(cls, url: str, *, max_connections: int = 40) -> Database:
+    async def connect(cls, url: str, *, max_connections: int = 20) -> Database:
         """Connections are opened as needed; a closed one (the database restarted, a
         backend was killed) is replaced at checkout, so no request trips over it."""
         pool = await asyncpg.create_pool(
