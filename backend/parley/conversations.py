@@ -8,7 +8,7 @@ from typing import Any
 
 import asyncpg
 
-from parley.db import Database
+from parley.db import Database, idempotent
 from parley.errors import InvalidInput, NotFound
 from parley.models import ConversationMode, MessageKind, Role
 
@@ -120,6 +120,7 @@ async def check_owned(conn: asyncpg.Connection, *, user_id: str, conversation_id
         raise not_found(conversation_id)
 
 
+@idempotent
 async def get_conversation(
     db: Database, *, user_id: str, conversation_id: int
 ) -> ConversationSummary:
@@ -130,6 +131,7 @@ async def get_conversation(
     return summaries[0]
 
 
+@idempotent
 async def list_conversations(db: Database, *, user_id: str) -> list[ConversationSummary]:
     return await _summaries(db, user_id=user_id)
 
@@ -169,6 +171,7 @@ def _preview(content: str | None) -> str | None:
     return flat if len(flat) <= 120 else flat[:117] + "…"
 
 
+@idempotent
 async def rename_conversation(
     db: Database, *, user_id: str, conversation_id: int, title: str
 ) -> None:
@@ -199,6 +202,7 @@ async def delete_conversation(db: Database, *, user_id: str, conversation_id: in
         raise not_found(conversation_id)
 
 
+@idempotent
 async def list_messages(
     db: Database, *, user_id: str, conversation_id: int, after: int | None = None, limit: int = 50
 ) -> list[StoredMessage]:
@@ -209,6 +213,7 @@ async def list_messages(
         return await messages_after(conn, conversation_id=conversation_id, after=after, limit=limit)
 
 
+@idempotent
 async def latest_message_id(db: Database, *, user_id: str, conversation_id: int) -> int:
     """The newest message id (0 if none); 404 if the conversation is not the user's."""
     async with db.connection() as conn:

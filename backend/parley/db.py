@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import asyncpg
 from sqlalchemy.engine import make_url
@@ -17,6 +18,9 @@ from parley.config import Settings
 from parley.errors import DatabaseUnavailable
 
 log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 DATABASE_NAME = "parley"
 
@@ -71,6 +75,23 @@ CONNECTION_LOST = (
     asyncpg.AdminShutdownError,
     OSError,
 )
+
+
+def idempotent(
+    operation: Callable[P, Awaitable[T]],
+) -> Callable[P, Awaitable[T]]:
+    """Marks a service call as safe to run twice (a read, or a write keyed so a repeat
+    changes nothing): after a database restart its first statement may meet a dead
+    connection, and it is then run once more on a fresh one instead of failing."""
+
+    @functools.wraps(operation)
+    async def run(*args: P.args, **kwargs: P.kwargs) -> T:
+        try:
+            return await operation(*args, **kwargs)
+        except DatabaseUnavailable:
+            return await operation(*args, **kwargs)
+
+    return run
 
 
 def asyncpg_dsn(sqlalchemy_url: str) -> str:

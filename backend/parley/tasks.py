@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from parley.db import Database
+from parley.db import Database, idempotent
 from parley.errors import InvalidInput, NotFound
 from parley.models import DESCRIPTION_MAX, TITLE_MAX
 
@@ -75,6 +75,7 @@ async def add_task(
     return TaskRecord(*row)
 
 
+@idempotent
 async def list_tasks(db: Database, *, user_id: str, status: TaskStatus = "all") -> list[TaskRecord]:
     if status not in ("all", "pending", "completed"):
         raise InvalidInput(

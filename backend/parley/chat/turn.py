@@ -12,8 +12,8 @@ from parley.assistant.runner import Assistant, AssistantFailed, Emit
 from parley.chat import claim
 from parley.config import Settings
 from parley.conversations import StoredMessage
-from parley.db import Database
-from parley.errors import DatabaseUnavailable, InvalidInput, ModelFailed, TooLarge
+from parley.db import Database, idempotent
+from parley.errors import InvalidInput, ModelFailed, TooLarge
 from parley.schemas import message_json
 
 log = logging.getLogger(__name__)
@@ -60,27 +60,24 @@ async def start_turn(
     anything is stored and before any model or tool runs."""
     text = clean_message(message, max_chars=settings.max_message_chars)
     turn_id = claim.new_turn_id()
-    for attempt in (1, 2):
+
+    @idempotent  # keyed by the turn id: a start that did commit is not stored again
+    async def claim_and_store() -> list[StoredMessage]:
         # One statement: a refusal (404, 409) or a failure leaves nothing behind, not even a
         # new conversation; success commits the claim and the person's message together.
-        try:
-            async with db.connection() as conn:
-                history = await claim.start(
-                    conn,
-                    turn_id=turn_id,
-                    user_id=user_id,
-                    conversation_id=conversation_id,
-                    title=conversations.title_from(text),
-                    ttl_seconds=settings.turn_timeout,
-                    content=text,
-                    history_limit=settings.history_limit,
-                )
-            break
-        except DatabaseUnavailable:
-            # The first statement after a database restart meets a dead connection; the
-            # pool has renewed them all, and a start that did commit is not repeated.
-            if attempt == 2:
-                raise
+        async with db.connection() as conn:
+            return await claim.start(
+                conn,
+                turn_id=turn_id,
+                user_id=user_id,
+                conversation_id=conversation_id,
+                title=conversations.title_from(text),
+                ttl_seconds=settings.turn_timeout,
+                content=text,
+                history_limit=settings.history_limit,
+            )
+
+    history = await claim_and_store()
     user_message = history[-1]
     return StartedTurn(user_id, user_message.conversation_id, turn_id, user_message, history)
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from parley.conversations import messages_after
-from parley.db import Database
+from parley.db import Database, idempotent
 from parley.schemas import message_json
 
 log = logging.getLogger(__name__)
@@ -161,6 +161,7 @@ class Hub:
 
 
 def message_fetcher(db: Database) -> Fetch:
+    @idempotent
     async def fetch(conversation_id: int, after: int) -> list[dict[str, Any]]:
         async with db.connection() as conn:
             rows = await messages_after(
