@@ -25,7 +25,7 @@ _DESCRIPTIONS = {
     422: "Invalid input",
     429: "Too many requests",
     502: "The model or a tool failed; the error is stored in the conversation",
-    503: "The database connection was lost (a restart); nothing was changed, try again",
+    503: "The database connection was lost (a restart, say); try again",
 }
 
 
