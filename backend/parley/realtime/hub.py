@@ -62,7 +62,9 @@ class Subscriber:
 
 @dataclass
 class InFlight:
-    text: str = ""
+    # The text so far as its deltas: appending to one string would copy it on every delta,
+    # quadratic in the length of a long reply. Joined only when someone joins mid-reply.
+    text: list[str] = field(default_factory=list)
     tools: list[tuple[str, str]] = field(default_factory=list)
 
 
@@ -86,7 +88,7 @@ class Hub:
             for event, data in current.tools:
                 sub.put(event, data)
             if current.text:
-                sub.put("delta", json.dumps({"text": current.text}))
+                sub.put("delta", json.dumps({"text": "".join(current.text)}))
         sub.live = True
         return sub
 
@@ -148,7 +150,7 @@ class Hub:
         current = self._inflight.setdefault(conversation_id, InFlight())
         subs = self._subscribers.get(conversation_id)
         if event == "delta":
-            current.text += data.get("text", "")
+            current.text.append(data.get("text", ""))
             if not subs:
                 return  # nobody watching here: no encoding on the turn's hot path
             encoded = json.dumps(data)
