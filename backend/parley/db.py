@@ -121,8 +121,8 @@ class Database:
     """The connection pool one process shares; built once in the app lifespan.
 
     Services run plain SQL through asyncpg. SQLAlchemy stays for the schema (the SQLModel
-    tables Alembic migrates): its session costs ~1.5 ms of CPU per transaction, more than
-    the statements themselves, and a chat turn runs three transactions.
+    tables Alembic migrates): its session cost ~1.5 ms of CPU per transaction, several
+    times what the statements themselves cost.
     """
 
     def __init__(self, pool: asyncpg.Pool) -> None:
@@ -130,8 +130,8 @@ class Database:
 
     @classmethod
     async def connect(cls, url: str, *, max_connections: int = 20) -> Database:
-        """Connections are opened as needed; a closed one (the database restarted, a
-        backend was killed) is replaced at checkout, so no request trips over it."""
+        """Connections are opened as needed, up to `max_connections`; one the pool knows
+        to be closed is replaced at checkout (see `_lost` for one it does not know yet)."""
         pool = await asyncpg.create_pool(
             asyncpg_dsn(url),
             min_size=1,
