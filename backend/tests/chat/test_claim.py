@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from parley import conversations
 from parley.chat import claim
 from parley.errors import TurnInProgress
+from parley.models import Role
 
 
 async def _start(conn, turn_id: str, conversation_id: int | None, content: str = "hello"):
@@ -55,3 +57,20 @@ async def test_repeating_a_start_in_a_conversation_stores_it_once(db):
         with pytest.raises(TurnInProgress):  # another turn still finds the claim taken
             await _start(conn, "turn-3", conversation_id, "third")
         assert await _count(conn) == (1, 3)
+
+
+async def test_a_repeated_start_still_ends_its_history_at_the_persons_message(db):
+    async with db.connection() as conn:
+        first = await _start(conn, "turn-1", None)
+        conversation_id = first[-1].conversation_id
+        async with conn.transaction():  # an agent writes in between
+            await conversations.append_message(
+                conn,
+                conversation_id=conversation_id,
+                user_id="alice",
+                role=Role.agent,
+                content="status: working",
+                author="helper",
+            )
+        again = await _start(conn, "turn-1", conversation_id)
+        assert [(m.role, m.content) for m in again] == [("user", "hello")]

@@ -61,12 +61,21 @@ BEGIN
             v_done := true;
         END IF;
     END IF;
-    IF NOT v_done THEN
-        -- Ids commit in order within a conversation (see parley.conversations.append_message).
-        PERFORM pg_advisory_xact_lock(1, v_conversation);
-        INSERT INTO messages (conversation_id, user_id, role, author, kind, content)
-        VALUES (v_conversation, p_user, 'user', p_user, 'message', p_content);
+    IF v_done THEN
+        -- Others (agents) may have written since: the history still ends at this turn's
+        -- message, the newest from the person (nobody else's turn can start meanwhile).
+        RETURN QUERY
+            SELECT * FROM messages WHERE conversation_id = ANY (ARRAY[v_conversation])
+              AND id <= (SELECT max(id) FROM messages
+                         WHERE conversation_id = v_conversation AND role = 'user')
+            ORDER BY conversation_id, id DESC LIMIT p_history;
+        RETURN;
     END IF;
+    -- Ids commit in order within a conversation (see parley.conversations.append_message);
+    -- the lock also keeps anyone from writing after this message until the history is read.
+    PERFORM pg_advisory_xact_lock(1, v_conversation);
+    INSERT INTO messages (conversation_id, user_id, role, author, kind, content)
+    VALUES (v_conversation, p_user, 'user', p_user, 'message', p_content);
     -- Newest first, the person's message among them; ANY keeps to the
     -- (conversation_id, id DESC) index whatever the plan.
     RETURN QUERY
