@@ -29,7 +29,7 @@ from agents.models.interface import Model
 from parley.api.app import create_app
 from parley.auth import mint_token
 from parley.config import Settings
-from parley.db import Database, EmbeddedPostgres
+from parley.db import Database, EmbeddedPostgres, idempotent
 from parley.migrate import upgrade
 
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
@@ -77,8 +77,13 @@ async def clean(request: pytest.FixtureRequest) -> None:
     if "db" not in request.fixturenames and "server" not in request.fixturenames:
         return
     database: Database = request.getfixturevalue("db")
-    async with database.connection() as conn:
-        await conn.execute(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
+
+    @idempotent  # an earlier test may have killed the pool's connections (a "restart")
+    async def truncate() -> None:
+        async with database.connection() as conn:
+            await conn.execute(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")
+
+    await truncate()
 
 
 def settings_for(**overrides: Any) -> Settings:
