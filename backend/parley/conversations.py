@@ -16,8 +16,6 @@ TITLE_MAX = 200
 MAX_ID = 2**31 - 1  # conversations.id is a PostgreSQL integer
 # The channel the messages_notify trigger (migration 0002) announces inserts on.
 NOTIFY_CHANNEL = "parley_messages"
-# First key of the two-key advisory lock serialising inserts into one conversation.
-CONVERSATION_LOCK_SPACE = 1
 DEFAULT_TITLE = "New conversation"
 
 
@@ -251,16 +249,10 @@ async def last_messages(
     return [StoredMessage(*row) for row in reversed(rows)]
 
 
-# The lock is taken before the row (and so its id) exists: the insert's source row is the
-# lock's, so PostgreSQL cannot draw the id first. One round trip instead of two.
-_APPEND = f"""
-WITH lock AS (SELECT pg_advisory_xact_lock({CONVERSATION_LOCK_SPACE}, $1))
-INSERT INTO messages
-    (conversation_id, user_id, role, author, kind, content, tool_calls, error, reply_to, meta)
-SELECT $1::int, $2::text, $3::message_role, $4::text, $5::message_kind, $6::text,
-       $7::jsonb, $8::bool, $9::bigint, $10::jsonb
-FROM lock
-RETURNING {MESSAGE_COLUMNS}"""
+# The one way a message is stored (migration 0004); the turn's functions use it too.
+_APPEND = (
+    f"SELECT {MESSAGE_COLUMNS} FROM parley_append_message($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+)
 
 
 async def append_message(
@@ -279,9 +271,9 @@ async def append_message(
 ) -> StoredMessage:
     """Insert a message inside the caller's transaction; a trigger announces it to every
     listener once the transaction commits (NOTIFY is transactional, so a rolled-back
-    message is never announced). The per-conversation lock makes ids commit in order
-    within a conversation, so a reader resuming "after id N" can never skip a message
-    that committed late.
+    message is never announced). `parley_append_message` takes the conversation's lock
+    first, so ids commit in order within a conversation and a reader resuming "after id
+    N" can never skip a message that committed late.
     """
     row = await conn.fetchrow(
         _APPEND,

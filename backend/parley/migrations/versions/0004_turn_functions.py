@@ -1,4 +1,4 @@
-"""The chat turn's two writes as functions: one round trip each
+"""The chat turn's two writes as functions: one round trip each; one way to store a message
 
 Starting a turn (claim the conversation, store the person's message, read the history) and
 finishing it (store the reply, release the claim) were five and four round trips. As
@@ -9,6 +9,11 @@ again after its reply was lost (the connection dropped), a start that committed 
 the history without storing anything twice. The rules are those of specs/chat-turn.md;
 errors carry SQLSTATE PT404 (no such conversation for this user) and PT409 (a live claim
 is in the way, or this turn's claim was lost).
+
+Every message is stored by parley_append_message, the turn's functions and every other
+writer alike (parley.conversations.append_message calls it): it takes the conversation's
+advisory lock before the row, and so its id, exists, so ids commit in order within a
+conversation and a reader resuming "after id N" can never skip one that committed late.
 
 Revision ID: 0004
 Revises: 0003
@@ -23,6 +28,25 @@ revision: str = "0004"
 down_revision: str | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
+
+APPEND = """
+CREATE FUNCTION parley_append_message(
+    p_conversation int, p_user text, p_role message_role, p_author text, p_kind message_kind,
+    p_content text, p_tool_calls jsonb, p_error boolean, p_reply_to bigint, p_meta jsonb
+) RETURNS messages AS $$
+DECLARE
+    v_message messages;
+BEGIN
+    PERFORM pg_advisory_xact_lock(1, p_conversation);
+    INSERT INTO messages (conversation_id, user_id, role, author, kind, content, tool_calls,
+                          error, reply_to, meta)
+    VALUES (p_conversation, p_user, p_role, p_author, p_kind, p_content, p_tool_calls,
+            p_error, p_reply_to, p_meta)
+    RETURNING * INTO v_message;
+    RETURN v_message;
+END
+$$ LANGUAGE plpgsql
+"""
 
 START = """
 CREATE FUNCTION parley_start_turn(
@@ -71,11 +95,11 @@ BEGIN
             ORDER BY conversation_id, id DESC LIMIT p_history;
         RETURN;
     END IF;
-    -- Ids commit in order within a conversation (see parley.conversations.append_message);
-    -- the lock also keeps anyone from writing after this message until the history is read.
-    PERFORM pg_advisory_xact_lock(1, v_conversation);
-    INSERT INTO messages (conversation_id, user_id, role, author, kind, content)
-    VALUES (v_conversation, p_user, 'user', p_user, 'message', p_content);
+    -- The lock it takes also keeps anyone from writing after this message until the
+    -- history is read.
+    PERFORM parley_append_message(
+        v_conversation, p_user, 'user', p_user, 'message', p_content, NULL, false, NULL, NULL
+    );
     -- Newest first, the person's message among them; ANY keeps to the
     -- (conversation_id, id DESC) index whatever the plan.
     RETURN QUERY
@@ -97,19 +121,17 @@ BEGIN
     IF NOT FOUND THEN
         RAISE EXCEPTION 'claim lost' USING ERRCODE = 'PT409';
     END IF;
-    PERFORM pg_advisory_xact_lock(1, p_conversation);
-    RETURN QUERY
-        INSERT INTO messages
-            (conversation_id, user_id, role, author, kind, content, tool_calls, error)
-        VALUES (p_conversation, p_user, 'assistant', 'assistant', 'message', p_content,
-                p_tool_calls, p_error)
-        RETURNING *;
+    RETURN NEXT parley_append_message(
+        p_conversation, p_user, 'assistant', 'assistant', 'message', p_content, p_tool_calls,
+        p_error, NULL, NULL
+    );
 END
 $$ LANGUAGE plpgsql
 """
 
 
 def upgrade() -> None:
+    op.execute(APPEND)
     op.execute(START)
     op.execute(FINISH)
 
@@ -118,4 +140,8 @@ def downgrade() -> None:
     op.execute("DROP FUNCTION IF EXISTS parley_finish_turn(text, int, text, text, jsonb, bool)")
     op.execute(
         "DROP FUNCTION IF EXISTS parley_start_turn(text, int, text, text, float8, text, int)"
+    )
+    op.execute(
+        "DROP FUNCTION IF EXISTS parley_append_message(int, text, message_role, text,"
+        " message_kind, text, jsonb, bool, bigint, jsonb)"
     )
