@@ -86,6 +86,22 @@ async def clean(request: pytest.FixtureRequest) -> None:
     await truncate()
 
 
+async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row that matters, all users: a refused request must leave it exactly so."""
+    queries = {
+        "tasks": "SELECT id, user_id, title, description, completed, updated_at FROM tasks",
+        "conversations": (
+            "SELECT id, user_id, title, version, turn_id, updated_at FROM conversations"
+        ),
+        "messages": "SELECT id, conversation_id, user_id, content, tool_calls::text FROM messages",
+    }
+    async with db.connection() as conn:
+        return {
+            name: [tuple(r) for r in await conn.fetch(q + " ORDER BY id")]
+            for name, q in queries.items()
+        }
+
+
 def settings_for(**overrides: Any) -> Settings:
     values: dict[str, Any] = {
         "PARLEY_AUTH_SECRET": SECRET,

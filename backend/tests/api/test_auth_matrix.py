@@ -15,7 +15,7 @@ from typing import Any
 import jwt
 
 from parley.api.app import create_app
-from tests.conftest import SECRET, settings_for, token_for
+from tests.conftest import SECRET, settings_for, snapshot, token_for
 
 # Routes that are public on purpose, or not part of the REST API.
 PUBLIC = {"/api/health", "/api/auth/dev-login"}
@@ -92,22 +92,6 @@ async def _seed(server, user: str) -> dict[str, int]:
     return {"task_id": task.json()["id"], "conversation_id": chat.json()["conversation_id"]}
 
 
-async def _snapshot(db) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row that matters, all users: a refused request must leave it exactly so."""
-    queries = {
-        "tasks": "SELECT id, user_id, title, description, completed, updated_at FROM tasks",
-        "conversations": (
-            "SELECT id, user_id, title, version, turn_id, updated_at FROM conversations"
-        ),
-        "messages": "SELECT id, conversation_id, user_id, content, tool_calls::text FROM messages",
-    }
-    async with db.connection() as conn:
-        return {
-            name: [tuple(r) for r in await conn.fetch(q + " ORDER BY id")]
-            for name, q in queries.items()
-        }
-
-
 def _url(path: str, user: str, ids: dict[str, int]) -> str:
     def fill(match: re.Match[str]) -> str:
         name = match[1]
@@ -178,7 +162,7 @@ BAD_TOKENS = _bad_tokens()
 
 async def test_every_route_refuses_a_missing_or_bad_token_with_401(server, db):
     alice = await _seed(server, "alice")
-    before = await _snapshot(db)
+    before = await snapshot(db)
     problems = []
     for variant, make_headers in BAD_TOKENS.items():
         for method, path in ROUTES:
@@ -188,7 +172,7 @@ async def test_every_route_refuses_a_missing_or_bad_token_with_401(server, db):
             if problem:
                 problems.append(f"[{variant}] {problem}")
     assert problems == []
-    assert await _snapshot(db) == before, "a request without a valid token changed data"
+    assert await snapshot(db) == before, "a request without a valid token changed data"
 
 
 # --- 403: someone else's path ---------------------------------------------------------------
@@ -197,7 +181,7 @@ async def test_every_route_refuses_a_missing_or_bad_token_with_401(server, db):
 async def test_every_route_refuses_another_users_path_with_403(server, db):
     alice = await _seed(server, "alice")
     await _seed(server, "bob")
-    before = await _snapshot(db)
+    before = await snapshot(db)
     problems = []
     for method, path in ROUTES:
         for token_user in ("bob", "Alice"):  # someone else, and a look-alike of alice
@@ -206,7 +190,7 @@ async def test_every_route_refuses_another_users_path_with_403(server, db):
             response = await _request(server, method, path, url, headers)
             problems.append(_check(response, 403, "forbidden"))
     assert [p for p in problems if p] == []
-    assert await _snapshot(db) == before, "a request on another user's path changed data"
+    assert await snapshot(db) == before, "a request on another user's path changed data"
 
 
 # --- 404: someone else's objects ------------------------------------------------------------
@@ -228,11 +212,11 @@ async def test_another_users_objects_are_404_and_stay_unchanged(server, db):
     bob = await _seed(server, "bob")
     problems = []
     for method, path in OBJECT_ROUTES:
-        before = await _snapshot(db)
+        before = await snapshot(db)
         url = _url(path, "alice", bob)
         response = await _request(server, method, path, url, server.headers("alice"))
         problems.append(_check(response, 404, "not_found"))
-        if await _snapshot(db) != before:
+        if await snapshot(db) != before:
             problems.append(f"{method} {path}: alice's request changed bob's data")
     assert [p for p in problems if p] == []
     # and bob can still read them (headers only: some are endless event streams)
@@ -245,7 +229,7 @@ async def test_another_users_objects_are_404_and_stay_unchanged(server, db):
 
 async def test_unknown_objects_are_404(server, db):
     await _seed(server, "alice")
-    before = await _snapshot(db)
+    before = await snapshot(db)
     problems = []
     for method, path in OBJECT_ROUTES:
         for unknown in (UNKNOWN_ID, 2**31, 2**63):  # also ids beyond what the database holds
@@ -254,16 +238,16 @@ async def test_unknown_objects_are_404(server, db):
             response = await _request(server, method, path, url, server.headers("alice"))
             problems.append(_check(response, 404, "not_found"))
     assert [p for p in problems if p] == []
-    assert await _snapshot(db) == before
+    assert await snapshot(db) == before
 
 
 async def test_chat_into_another_users_conversation_is_404_and_stores_nothing(server, db):
     bob = await _seed(server, "bob")
-    before = await _snapshot(db)
+    before = await snapshot(db)
     response = await server.chat("alice", "add a task to read bob's mail", bob["conversation_id"])
     problem = _check(response, 404, "not_found")
     assert problem is None, problem
-    assert await _snapshot(db) == before
+    assert await snapshot(db) == before
     # bob's conversation is still his to use: alice's attempt left no claim behind
     again = await server.chat("bob", "list my tasks", bob["conversation_id"])
     assert again.status_code == 200, again.text

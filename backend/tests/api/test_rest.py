@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import httpx
+
 from parley.api.app import create_app
 from parley.assistant.offline import HELP
 from tests.conftest import settings_for
@@ -269,12 +271,7 @@ async def test_delete_removes_the_conversation_and_its_messages(server, db):
     assert left == 0
     assert [c["id"] for c in await _conversations(server)] == [kept]
     for gone in (
-        await server.client.get(f"/api/alice/conversations/{doomed}", headers=h),
-        await server.client.get(f"/api/alice/conversations/{doomed}/messages", headers=h),
-        await server.client.patch(
-            f"/api/alice/conversations/{doomed}", json={"title": "back"}, headers=h
-        ),
-        await server.client.delete(f"/api/alice/conversations/{doomed}", headers=h),
+        *await _each_conversation_route(server, doomed),
         await server.chat("alice", "list my tasks", doomed),
     ):
         assert gone.status_code == 404, gone.text
@@ -286,18 +283,22 @@ async def test_delete_removes_the_conversation_and_its_messages(server, db):
     assert [t["title"] for t in tasks.json()] == ["buy milk", "buy bread"]
 
 
-async def test_unknown_conversation_ids_are_404(server):
+async def _each_conversation_route(server, cid: int) -> list[httpx.Response]:
+    """alice calling every REST route about conversation `cid`, in turn (delete last)."""
     h = server.headers("alice")
+    path = f"/api/alice/conversations/{cid}"
+    return [
+        await server.client.get(path, headers=h),
+        await server.client.get(f"{path}/messages", headers=h),
+        await server.client.patch(path, json={"title": "renamed"}, headers=h),
+        await server.client.delete(path, headers=h),
+    ]
+
+
+async def test_unknown_conversation_ids_are_404(server):
     await server.chat("alice", "list my tasks")
     for cid in (2, 424242):
-        for response in (
-            await server.client.get(f"/api/alice/conversations/{cid}", headers=h),
-            await server.client.get(f"/api/alice/conversations/{cid}/messages", headers=h),
-            await server.client.patch(
-                f"/api/alice/conversations/{cid}", json={"title": "x"}, headers=h
-            ),
-            await server.client.delete(f"/api/alice/conversations/{cid}", headers=h),
-        ):
+        for response in await _each_conversation_route(server, cid):
             assert response.status_code == 404, response.text
             assert response.json()["error"]["code"] == "not_found"
     assert len(await _conversations(server)) == 1

@@ -11,23 +11,10 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import snapshot
+
 LIMIT = 16_000
 JSON = {"Content-Type": "application/json"}
-
-
-async def _rows(db) -> dict[str, list[tuple[Any, ...]]]:
-    queries = {
-        "tasks": "SELECT id, user_id, title, description, completed, updated_at FROM tasks",
-        "conversations": (
-            "SELECT id, user_id, title, version, turn_id, updated_at FROM conversations"
-        ),
-        "messages": "SELECT id, conversation_id, content FROM messages",
-    }
-    async with db.connection() as conn:
-        return {
-            name: [tuple(r) for r in await conn.fetch(q + " ORDER BY id")]
-            for name, q in queries.items()
-        }
 
 
 def _assert_json_error(response, statuses: tuple[int, ...] = (422,)) -> dict[str, Any]:
@@ -37,6 +24,15 @@ def _assert_json_error(response, statuses: tuple[int, ...] = (422,)) -> dict[str
     assert isinstance(error["code"], str) and error["code"]
     assert isinstance(error["message"], str) and error["message"].strip()
     return error
+
+
+def _refused(name: str, response, statuses: tuple[int, ...]) -> list[str]:
+    """Nothing if `response` is the expected JSON error, else a line saying what came."""
+    try:
+        _assert_json_error(response, statuses)
+    except (AssertionError, KeyError, ValueError) as exc:
+        return [f"{name}: {response.status_code} {response.text[:200]} ({exc})"]
+    return []
 
 
 async def _post_raw(server, path: str, content: bytes | str, user: str = "alice"):
@@ -84,17 +80,14 @@ async def test_bad_chat_requests_get_a_json_error_and_store_nothing(server, db, 
         first = await server.chat("alice", "add a task to buy milk")
         assert first.status_code == 200, first.text
         conversation_id = first.json()["conversation_id"]
-    before = await _rows(db)
+    before = await snapshot(db)
     problems = []
     for name, body, statuses in BAD_CHAT:
         response = await _post_raw(server, "/api/alice/chat", _chat_body(body, conversation_id))
-        try:
-            _assert_json_error(response, statuses)
-        except (AssertionError, KeyError, ValueError) as exc:
-            problems.append(f"{name}: {response.status_code} {response.text[:200]} ({exc})")
-        if await _rows(db) != before:
+        problems += _refused(name, response, statuses)
+        if await snapshot(db) != before:
             problems.append(f"{name}: stored something")
-            before = await _rows(db)
+            before = await snapshot(db)
     assert problems == []
     if existing:
         # the conversation is not left claimed: the next good message goes through
@@ -128,13 +121,13 @@ async def test_exactly_the_size_limit_is_accepted_and_stored_whole(server, db):
 
 async def test_chat_into_an_unknown_conversation_is_404_and_stores_nothing(server, db):
     await server.chat("alice", "add a task to buy milk")
-    before = await _rows(db)
+    before = await snapshot(db)
     for unknown in (999, 2**31 - 1):
         response = await server.chat("alice", "add a task to buy bread", unknown)
         assert _assert_json_error(response, (404,))["code"] == "not_found"
     huge = await server.chat("alice", "add a task to buy bread", 2**31)
     _assert_json_error(huge, (404, 422))
-    assert await _rows(db) == before
+    assert await snapshot(db) == before
 
 
 # --- tasks ----------------------------------------------------------------------------------
@@ -161,17 +154,14 @@ async def test_bad_task_creations_are_refused_and_store_nothing(server, db):
     await server.client.post(
         "/api/alice/tasks", json={"title": "existing"}, headers=server.headers("alice")
     )
-    before = await _rows(db)
+    before = await snapshot(db)
     problems = []
     for name, body in BAD_TASK_CREATE:
         content = body if isinstance(body, bytes) else json.dumps(body).encode()
         response = await _post_raw(server, "/api/alice/tasks", content)
-        try:
-            _assert_json_error(response, (400, 422))
-        except (AssertionError, KeyError, ValueError) as exc:
-            problems.append(f"{name}: {response.status_code} {response.text[:200]} ({exc})")
+        problems += _refused(name, response, (400, 422))
     assert problems == []
-    assert await _rows(db) == before
+    assert await snapshot(db) == before
 
 
 async def test_task_limits_are_inclusive(server):
@@ -207,19 +197,16 @@ async def test_bad_task_updates_are_refused_and_change_nothing(server, db):
         "/api/alice/tasks", json={"title": "original", "description": "as it was"}, headers=headers
     )
     task_id = created.json()["id"]
-    before = await _rows(db)
+    before = await snapshot(db)
     problems = []
     for name, body in BAD_TASK_PATCH:
         content = body if isinstance(body, bytes) else json.dumps(body).encode()
         response = await server.client.patch(
             f"/api/alice/tasks/{task_id}", content=content, headers={**JSON, **headers}
         )
-        try:
-            _assert_json_error(response, (400, 422))
-        except (AssertionError, KeyError, ValueError) as exc:
-            problems.append(f"{name}: {response.status_code} {response.text[:200]} ({exc})")
+        problems += _refused(name, response, (400, 422))
     assert problems == []
-    assert await _rows(db) == before
+    assert await snapshot(db) == before
 
 
 async def test_task_list_status_filter_is_validated(server):
@@ -251,7 +238,7 @@ BAD_RENAME: list[tuple[str, Any]] = [
 async def test_bad_conversation_renames_are_refused_and_change_nothing(server, db):
     chat = await server.chat("alice", "add a task to buy milk")
     conversation_id = chat.json()["conversation_id"]
-    before = await _rows(db)
+    before = await snapshot(db)
     problems = []
     for name, body in BAD_RENAME:
         content = body if isinstance(body, bytes) else json.dumps(body).encode()
@@ -260,12 +247,9 @@ async def test_bad_conversation_renames_are_refused_and_change_nothing(server, d
             content=content,
             headers={**JSON, **server.headers("alice")},
         )
-        try:
-            _assert_json_error(response, (400, 422))
-        except (AssertionError, KeyError, ValueError) as exc:
-            problems.append(f"{name}: {response.status_code} {response.text[:200]} ({exc})")
+        problems += _refused(name, response, (400, 422))
     assert problems == []
-    assert await _rows(db) == before
+    assert await snapshot(db) == before
 
 
 async def test_bad_conversation_creations_are_refused(server, db):
@@ -284,7 +268,7 @@ async def test_bad_conversation_creations_are_refused(server, db):
         if response.status_code not in (400, 422):
             problems.append(f"{body}: {response.status_code} {response.text[:200]}")
     assert problems == []
-    assert (await _rows(db))["conversations"] == []
+    assert (await snapshot(db))["conversations"] == []
 
 
 async def test_message_paging_parameters_are_validated(server):

@@ -46,6 +46,17 @@ async def _post(db, conversation_id: int, text: str, user: str = "alice") -> int
     return message.id
 
 
+async def _rest_of_reply(stream) -> tuple[str, str]:
+    """The deltas' text up to the stored reply (which ends the reply), and that reply."""
+    text = ""
+    async for event in stream:
+        if event.event == "delta":
+            text += event.json()["text"]
+        elif event.event == "message" and event.json()["role"] == "assistant":
+            return text, event.json()["content"]
+    raise AssertionError("the stream ended before the stored reply")
+
+
 async def _conversation(server, user: str = "alice") -> int:
     created = await server.client.post(
         f"/api/{user}/conversations", json={"title": "watched"}, headers=server.headers(user)
@@ -101,14 +112,10 @@ async def test_joining_mid_reply_gets_the_text_so_far_then_the_rest(make_server)
             async with watch(server.client, "alice", conversation_id) as late:
                 joined = await take(late, 1, kinds={"delta", "message"})
                 assert joined[0].event == "delta"
-                text = joined[0].json()["text"]
-                assert text.startswith("".join(e.json()["text"] for e in first_deltas))
-                async for event in late:
-                    if event.event == "delta":
-                        text += event.json()["text"]
-                    elif event.event == "message" and event.json()["role"] == "assistant":
-                        stored = event.json()["content"]
-                        break
+                so_far = joined[0].json()["text"]
+                assert so_far.startswith("".join(e.json()["text"] for e in first_deltas))
+                rest, stored = await _rest_of_reply(late)
+                text = so_far + rest
             reply = (await turn).json()["response"]
     assert text == stored == reply
 
@@ -192,14 +199,7 @@ async def test_a_reply_being_written_on_one_instance_streams_live_on_another(mak
         conversation_id = await _conversation(writer)
         async with watch(reader.client, "alice", conversation_id) as stream:
             turn = asyncio.create_task(writer.chat("alice", "hello there", conversation_id))
-            text, stored = "", None
-            async for event in stream:
-                if event.event == "delta":
-                    assert stored is None, "deltas must come before the stored reply"
-                    text += event.json()["text"]
-                elif event.event == "message" and event.json()["role"] == "assistant":
-                    stored = event.json()["content"]
-                    break
+            text, stored = await _rest_of_reply(stream)
             reply = (await turn).json()["response"]
     assert text == stored == reply
 
