@@ -30,23 +30,33 @@ from openai.types.responses import (
     ResponseOutputText,
     ResponseTextDeltaEvent,
 )
-
-from lib import server_args
 from parley.api.app import create_app
 from parley.config import get_settings
+
+from lib import server_args
 
 
 def _message(item_id: str, text: str) -> ResponseOutputMessage:
     return ResponseOutputMessage(
-        id=item_id, type="message", role="assistant", status="completed",
+        id=item_id,
+        type="message",
+        role="assistant",
+        status="completed",
         content=[ResponseOutputText(type="output_text", text=text, annotations=[], logprobs=[])],
     )
 
 
 def _response(output: list[Any], status: str = "completed") -> Response:
     return Response(
-        id=f"resp_{uuid.uuid4().hex[:12]}", created_at=0, model="bench-stamp", object="response",
-        output=output, tool_choice="auto", tools=[], top_p=None, parallel_tool_calls=False,
+        id=f"resp_{uuid.uuid4().hex[:12]}",
+        created_at=0,
+        model="bench-stamp",
+        object="response",
+        output=output,
+        tool_choice="auto",
+        tools=[],
+        top_p=None,
+        parallel_tool_calls=False,
         status=status,  # type: ignore[arg-type]
     )
 
@@ -57,15 +67,26 @@ class StampModel(Model):
         self.interval = interval
 
     async def get_response(self, *args: Any, **kwargs: Any) -> ModelResponse:
-        return ModelResponse(output=[_message(f"msg_{uuid.uuid4().hex[:12]}", "stamp")], usage=Usage(), response_id=None)
+        return ModelResponse(
+            output=[_message(f"msg_{uuid.uuid4().hex[:12]}", "stamp")],
+            usage=Usage(),
+            response_id=None,
+        )
 
-    async def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[TResponseStreamEvent]:  # type: ignore[override]
+    async def stream_response(
+        self, *args: Any, **kwargs: Any
+    ) -> AsyncIterator[TResponseStreamEvent]:  # type: ignore[override]
         item_id = f"msg_{uuid.uuid4().hex[:12]}"
         seq = 0
-        yield ResponseCreatedEvent(type="response.created", response=_response([], "in_progress"), sequence_number=seq)
+        yield ResponseCreatedEvent(
+            type="response.created", response=_response([], "in_progress"), sequence_number=seq
+        )
         seq += 1
         yield ResponseOutputItemAddedEvent(
-            type="response.output_item.added", item=_message(item_id, ""), output_index=0, sequence_number=seq
+            type="response.output_item.added",
+            item=_message(item_id, ""),
+            output_index=0,
+            sequence_number=seq,
         )
         text = ""
         for i in range(self.deltas):
@@ -75,20 +96,32 @@ class StampModel(Model):
             text += chunk
             seq += 1
             yield ResponseTextDeltaEvent(
-                type="response.output_text.delta", item_id=item_id, output_index=0, content_index=0,
-                delta=chunk, logprobs=[], sequence_number=seq,
+                type="response.output_text.delta",
+                item_id=item_id,
+                output_index=0,
+                content_index=0,
+                delta=chunk,
+                logprobs=[],
+                sequence_number=seq,
             )
         item = _message(item_id, text)
         seq += 1
-        yield ResponseOutputItemDoneEvent(type="response.output_item.done", item=item, output_index=0, sequence_number=seq)
+        yield ResponseOutputItemDoneEvent(
+            type="response.output_item.done", item=item, output_index=0, sequence_number=seq
+        )
         seq += 1
-        yield ResponseCompletedEvent(type="response.completed", response=_response([item]), sequence_number=seq)
+        yield ResponseCompletedEvent(
+            type="response.completed", response=_response([item]), sequence_number=seq
+        )
 
 
 def main() -> None:
     args = server_args()
     settings = get_settings()
-    model = StampModel(int(os.environ.get("BENCH_DELTAS", "50")), float(os.environ.get("BENCH_DELTA_INTERVAL", "0.005")))
+    model = StampModel(
+        int(os.environ.get("BENCH_DELTAS", "50")),
+        float(os.environ.get("BENCH_DELTA_INTERVAL", "0.005")),
+    )
     app = create_app(settings, database_url=settings.database_url, model=model)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
 

@@ -150,9 +150,9 @@ def token_for(user: str, ttl: int = 3600) -> str:
 async def serve(
     database_url: str, *, model: Model | None = None, **overrides: Any
 ) -> AsyncIterator[Server]:
-    settings = settings_for(**overrides)
-    app = create_app(settings, database_url=database_url, model=model)
     port = free_port()
+    settings = settings_for(PARLEY_PUBLIC_URL=f"http://127.0.0.1:{port}", **overrides)
+    app = create_app(settings, database_url=database_url, model=model)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())

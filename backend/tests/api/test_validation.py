@@ -1,4 +1,4 @@
-"""Bad input is refused with a clear JSON error and changes nothing (DESIGN §3.1, issue 2).
+"""Bad input is refused with a clear JSON error and changes nothing.
 
 "Nothing" is checked in the database itself: no conversation, message or task appears, and
 an existing conversation keeps its messages, version and (free) turn claim.
