@@ -47,6 +47,19 @@ class Settings(BaseSettings):
     # DNS-rebinding page cannot supply; set it to add the MCP SDK's Host/Origin check on top.
     mcp_allowed_hosts: str = Field(default="", alias="PARLEY_MCP_ALLOWED_HOSTS")
 
+    # Refusing abuse early (see parley.serving and parley.api.middleware); 0 turns a cap off.
+    # A chat message is at most ~100 KB of JSON even when every character is escaped.
+    max_body_bytes: int = Field(default=1024 * 1024, ge=0, alias="PARLEY_MAX_BODY_BYTES")
+    header_timeout: float = Field(default=10.0, ge=0, alias="PARLEY_HEADER_TIMEOUT")
+    body_timeout: float = Field(default=10.0, ge=0, alias="PARLEY_BODY_TIMEOUT")
+    keepalive_timeout: float = Field(default=5.0, gt=0, alias="PARLEY_KEEPALIVE_TIMEOUT")
+    max_header_bytes: int = Field(default=64 * 1024, ge=0, alias="PARLEY_MAX_HEADER_BYTES")
+    max_connections_per_client: int = Field(
+        default=256, ge=0, alias="PARLEY_MAX_CONNECTIONS_PER_CLIENT"
+    )
+    # On SIGTERM: how long in-flight turns (and their streams) get to finish.
+    shutdown_grace_seconds: float = Field(default=30.0, ge=0, alias="PARLEY_SHUTDOWN_GRACE")
+
     @field_validator("database_url")
     @classmethod
     def _asyncpg_url(cls, value: str | None) -> str | None:

@@ -11,6 +11,7 @@ import asyncpg
 from parley.db import Database, idempotent
 from parley.errors import InvalidInput, NotFound
 from parley.models import ConversationMode, MessageKind, Role
+from parley.text import storable
 
 TITLE_MAX = 200
 MAX_ID = 2**31 - 1  # conversations.id is a PostgreSQL integer
@@ -77,9 +78,7 @@ def clean_title(title: str) -> str:
         raise InvalidInput(
             f"Title must be at most {TITLE_MAX} characters", details=[{"field": "title"}]
         )
-    if "\x00" in cleaned:  # PostgreSQL text cannot hold NUL: refuse it, not fail on insert
-        raise InvalidInput("Title must not contain NUL characters", details=[{"field": "title"}])
-    return cleaned
+    return storable(cleaned, field="title", label="Title")
 
 
 def not_found(conversation_id: int) -> NotFound:

@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from parley.text import storable_value
+
+# Text a request stores: no NUL, no lone surrogate (see parley.text).
+Text = Annotated[str, AfterValidator(storable_value)]
+# Request bodies take JSON types as they are: `true` is not 1, "1" is not 1.
+REQUEST = ConfigDict(extra="forbid", strict=True)
 
 
 class ErrorBody(BaseModel):
@@ -26,18 +33,10 @@ class ToolCallRecord(BaseModel):
 
 class ChatRequest(BaseModel):
     conversation_id: int | None = Field(default=None, ge=1, le=2**31 - 1)
-    message: str = Field(
+    message: Text = Field(
         description="What the person says; trimmed, never empty, at most 16,000 characters"
     )
-    model_config = ConfigDict(extra="forbid")
-
-    @field_validator("message")
-    @classmethod
-    def _storable(cls, value: str) -> str:
-        # PostgreSQL text cannot hold NUL: refuse it here, before anything is stored.
-        if "\x00" in value:
-            raise ValueError("must not contain NUL characters (\\u0000)")
-        return value
+    model_config = REQUEST
 
 
 class ChatResponse(BaseModel):
@@ -77,16 +76,16 @@ class TaskOut(BaseModel):
 
 
 class TaskCreate(BaseModel):
-    title: str = Field(description="1-500 characters after trimming")
-    description: str | None = Field(default=None, max_length=5000)
-    model_config = ConfigDict(extra="forbid")
+    title: Text = Field(description="1-500 characters after trimming")
+    description: Text | None = Field(default=None, max_length=5000)
+    model_config = REQUEST
 
 
 class TaskPatch(BaseModel):
-    title: str | None = None
-    description: str | None = Field(default=None, max_length=5000)
+    title: Text | None = None
+    description: Text | None = Field(default=None, max_length=5000)
     completed: bool | None = None
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
 
 class ConversationOut(BaseModel):
@@ -101,19 +100,19 @@ class ConversationOut(BaseModel):
 
 
 class ConversationCreate(BaseModel):
-    title: str | None = None
+    title: Text | None = None
     mode: Literal["chat", "work"] = "chat"
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
 
 class ConversationPatch(BaseModel):
-    title: str
-    model_config = ConfigDict(extra="forbid")
+    title: Text
+    model_config = REQUEST
 
 
 class DevLoginRequest(BaseModel):
     user_id: str
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
 
 class TokenResponse(BaseModel):

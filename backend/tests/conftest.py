@@ -31,6 +31,7 @@ from parley.auth import mint_token
 from parley.config import Settings
 from parley.db import Database, EmbeddedPostgres, idempotent
 from parley.migrate import upgrade
+from parley.serving import uvicorn_options
 
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
@@ -153,7 +154,9 @@ async def serve(
     settings = settings_for(**overrides)
     app = create_app(settings, database_url=database_url, model=model)
     port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", **uvicorn_options(settings)
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:

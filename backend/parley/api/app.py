@@ -20,6 +20,7 @@ from parley.api import (
     routes_events,
     routes_tasks,
 )
+from parley.api.middleware import BodyLimit, JsonErrors
 from parley.assistant.mcp_bridge import InProcessTools
 from parley.assistant.models import resolve_model
 from parley.assistant.runner import Assistant
@@ -28,6 +29,7 @@ from parley.db import Database, resolve_database_url
 from parley.limits import RateLimiter
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
+from parley.serving import LIMITS_STATE_KEY, ConnectionLimits
 from parley.tools.http import McpHttp, mcp_route
 from parley.tools.identity import from_request_meta
 from parley.tools.server import build_server
@@ -45,7 +47,7 @@ def create_app(
     settings = settings or get_settings()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         async with AsyncExitStack() as stack:
             url = database_url
             if url is None:
@@ -74,7 +76,8 @@ def create_app(
             # collector's full passes, which otherwise stall the event loop for 100+ ms.
             gc.collect()
             gc.freeze()
-            yield
+            # The connection guard reads its limits from the lifespan state.
+            yield {LIMITS_STATE_KEY: ConnectionLimits.from_settings(settings)}
 
     app = FastAPI(
         title="Parley API",
@@ -83,6 +86,9 @@ def create_app(
         lifespan=lifespan,
     )
     errors.install(app)
+    if settings.max_body_bytes:
+        app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
     for module in (routes_auth, routes_chat, routes_tasks, routes_conversations, routes_events):
         app.include_router(module.router)
     app.router.routes.append(mcp_route())  # MCP over streamable HTTP, for remote agents

@@ -15,6 +15,7 @@ from parley.conversations import StoredMessage
 from parley.db import Database, idempotent
 from parley.errors import InvalidInput, ModelFailed, TooLarge
 from parley.schemas import message_json
+from parley.text import storable
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +40,7 @@ def clean_message(message: str, *, max_chars: int) -> str:
         raise InvalidInput("Message must not be empty", details=[{"field": "message"}])
     if len(text) > max_chars:
         raise TooLarge(f"Message is longer than {max_chars} characters", limit=max_chars)
-    return text
+    return storable(text, field="message", label="Message")
 
 
 @dataclass
