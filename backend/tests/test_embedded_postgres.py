@@ -37,7 +37,7 @@ async def test_a_killed_servers_postgres_is_adopted_and_stopped_on_clean_exit():
         await first.wait()
         assert orphan.is_running()  # left behind: nobody will stop it...
 
-        second, base = await spawn_server("", **env)
+        second, _ = await spawn_server("", **env)
         assert [p.pid for p in _postmasters(pgdata)] == [orphan.pid]  # ...until it is adopted
 
         second.send_signal(signal.SIGTERM)
