@@ -26,9 +26,11 @@ class Settings(BaseSettings):
     openai_base_url: str | None = Field(default=None, alias="OPENAI_BASE_URL")
     history_limit: int = Field(default=50, ge=1, le=1000, alias="PARLEY_HISTORY_LIMIT")
     max_message_chars: int = Field(default=16_000, ge=1, alias="PARLEY_MAX_MESSAGE_CHARS")
-    # A claimed turn that is not completed within this many seconds (the server died, say)
-    # stops blocking the conversation. The model run itself is cut off a little earlier.
+    # The longest a turn may run; the model run itself is cut off a little earlier.
     turn_timeout: float = Field(default=120.0, gt=0, alias="PARLEY_TURN_TIMEOUT")
+    # How long a turn's claim lasts unless the live turn renews it (it does, three times as
+    # often): a crashed server's conversation is free again after about this long.
+    claim_seconds: float = Field(default=5.0, ge=0.5, alias="PARLEY_CLAIM_SECONDS")
     # Seconds the offline model waits before answering: lets benchmarks and crash tests
     # stand in for a slow real model without calling one.
     model_delay: float = Field(default=0.0, ge=0, alias="PARLEY_MODEL_DELAY")

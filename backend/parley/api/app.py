@@ -24,6 +24,8 @@ from parley.api.middleware import BodyLimit, JsonErrors
 from parley.assistant.mcp_bridge import InProcessTools
 from parley.assistant.models import resolve_model
 from parley.assistant.runner import Assistant
+from parley.chat import lease
+from parley.chat.ledger import Ledger
 from parley.config import Settings, get_settings
 from parley.db import Database, resolve_database_url
 from parley.limits import RateLimiter
@@ -56,7 +58,9 @@ def create_app(
                     stack.callback(embedded.stop)
             db = await Database.connect(url, max_connections=settings.db_pool_size)
             stack.push_async_callback(db.close)
-            tools = InProcessTools(build_server(db=db, resolve_user=from_request_meta))
+            tools = InProcessTools(
+                build_server(db=db, resolve_user=from_request_meta), ledger=Ledger(db)
+            )
             await tools.connect()
             stack.push_async_callback(tools.cleanup)
             app.state.settings = settings
@@ -71,6 +75,8 @@ def create_app(
             await app.state.notifier.start()
             stack.push_async_callback(app.state.notifier.stop)
             app.state.turn_tasks = set()
+            sweeper = asyncio.create_task(lease.keep_sweeping(db, every=settings.claim_seconds))
+            stack.callback(sweeper.cancel)
             stack.push_async_callback(_drain, app.state.turn_tasks)
             # Everything built so far lives as long as the process: keep it out of the
             # collector's full passes, which otherwise stall the event loop for 100+ ms.

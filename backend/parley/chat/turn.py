@@ -9,7 +9,7 @@ from typing import Any
 from parley import conversations
 from parley.assistant.agent import TurnContext
 from parley.assistant.runner import Assistant, AssistantFailed, Emit
-from parley.chat import claim
+from parley.chat import claim, lease
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database, idempotent
@@ -73,7 +73,7 @@ async def start_turn(
                 user_id=user_id,
                 conversation_id=conversation_id,
                 title=conversations.title_from(text),
-                ttl_seconds=settings.turn_timeout,
+                ttl_seconds=settings.claim_seconds,
                 content=text,
                 history_limit=settings.history_limit,
             )
@@ -92,14 +92,25 @@ async def finish_turn(
     emit: Emit | None = None,
 ) -> TurnResult:
     """Run the assistant and store its reply (or the error) and complete the turn."""
-    context = TurnContext(user_id=started.user_id, conversation_id=started.conversation_id)
+    context = TurnContext(
+        user_id=started.user_id,
+        conversation_id=started.conversation_id,
+        turn_id=started.turn_id,
+        prompt_id=started.user_message.id,
+    )
     try:
-        reply = await assistant.respond(
-            history=started.history,
-            context=context,
-            emit=emit,
-            time_limit=settings.turn_timeout * 0.9,
-        )
+        async with lease.held(
+            db,
+            conversation_id=started.conversation_id,
+            turn_id=started.turn_id,
+            seconds=settings.claim_seconds,
+        ):
+            reply = await assistant.respond(
+                history=started.history,
+                context=context,
+                emit=emit,
+                time_limit=settings.turn_timeout * 0.9,
+            )
     except AssistantFailed as failure:
         log.warning("turn failed in conversation %s: %s", started.conversation_id, failure.reason)
         content = f"Sorry, I couldn't answer that. {failure.reason}. You can try again."
