@@ -1,4 +1,5 @@
-"""Wire shapes shared by the REST routes, the SSE streams and the OpenAPI schema."""
+"""Wire shapes shared by the REST routes, the SSE streams and the OpenAPI schema (from which
+the web UI's TypeScript types are generated). Limits come from the tables in models.py."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from parley.models import DESCRIPTION_MAX, TASK_TITLE_MAX
 from parley.text import storable_value
 
 # Text a request stores: no NUL, no lone surrogate (see parley.text).
@@ -33,8 +35,15 @@ class ToolCallRecord(BaseModel):
 
 class ChatRequest(BaseModel):
     conversation_id: int | None = Field(default=None, ge=1, le=2**31 - 1)
-    message: Text = Field(
-        description="What the person says; trimmed, never empty, at most 16,000 characters"
+    message: Text | None = Field(
+        default=None,
+        description="What the person says; trimmed, never empty, at most 16,000 characters."
+        " Required unless `retry`.",
+    )
+    retry: bool = Field(
+        default=False,
+        description="Re-run the conversation's last turn, which failed, on its stored message"
+        " (no `message`); 409 nothing_to_retry if it did not fail",
     )
     model_config = REQUEST
 
@@ -65,25 +74,30 @@ def message_json(message: Any) -> dict[str, Any]:
     return MessageOut.model_validate(message).model_dump(mode="json")
 
 
-class TaskOut(BaseModel):
+class TaskFields(BaseModel):
+    """What a person writes on a task: the one definition the task schemas share."""
+
+    title: Text = Field(description=f"1-{TASK_TITLE_MAX} characters after trimming")
+    description: Text | None = Field(default=None, max_length=DESCRIPTION_MAX)
+
+
+class TaskOut(TaskFields):
     model_config = ConfigDict(from_attributes=True)
-    id: int
-    title: str
-    description: str | None
+    number: int = Field(description="The task's number for its owner: 1, 2, 3... per user")
     completed: bool
     created_at: datetime
     updated_at: datetime
 
 
-class TaskCreate(BaseModel):
-    title: Text = Field(description="1-500 characters after trimming")
-    description: Text | None = Field(default=None, max_length=5000)
+class TaskCreate(TaskFields):
     model_config = REQUEST
 
 
 class TaskPatch(BaseModel):
+    """Any of the fields, each optional: only those given change."""
+
     title: Text | None = None
-    description: Text | None = Field(default=None, max_length=5000)
+    description: Text | None = Field(default=None, max_length=DESCRIPTION_MAX)
     completed: bool | None = None
     model_config = REQUEST
 
@@ -108,6 +122,10 @@ class ConversationCreate(BaseModel):
 class ConversationPatch(BaseModel):
     title: Text
     model_config = REQUEST
+
+
+class StopResponse(BaseModel):
+    stopped: bool = Field(description="Whether a reply was running (it has ended)")
 
 
 class DevLoginRequest(BaseModel):

@@ -21,11 +21,12 @@ from parley.api import (
     routes_tasks,
 )
 from parley.api.middleware import BodyLimit, JsonErrors
+from parley.assistant.llm import resolve_model
 from parley.assistant.mcp_bridge import InProcessTools
-from parley.assistant.models import resolve_model
 from parley.assistant.runner import Assistant
 from parley.chat import lease
 from parley.chat.ledger import Ledger
+from parley.chat.runner import TurnRunner
 from parley.config import Settings, get_settings
 from parley.db import Database, resolve_database_url
 from parley.limits import RateLimiter
@@ -74,10 +75,13 @@ def create_app(
             app.state.notifier = Notifier(database_url=url, hub=app.state.hub)
             await app.state.notifier.start()
             stack.push_async_callback(app.state.notifier.stop)
-            app.state.turn_tasks = set()
+            app.state.runner = TurnRunner(
+                app.state.notifier.publish_live, forward_stop=app.state.notifier.forward_stop
+            )
+            app.state.notifier.on_stop = app.state.runner.stop
             sweeper = asyncio.create_task(lease.keep_sweeping(db, every=settings.claim_seconds))
             stack.callback(sweeper.cancel)
-            stack.push_async_callback(_drain, app.state.turn_tasks)
+            stack.push_async_callback(app.state.runner.drain, SHUTDOWN_GRACE_SECONDS)
             # Everything built so far lives as long as the process: keep it out of the
             # collector's full passes, which otherwise stall the event loop for 100+ ms.
             gc.collect()
@@ -104,10 +108,3 @@ def create_app(
 def app_from_env() -> FastAPI:
     """For `uvicorn --factory` (several workers): everything comes from the environment."""
     return create_app(get_settings())
-
-
-async def _drain(tasks: set[asyncio.Task[Any]]) -> None:
-    """Let in-flight turns store their replies before the database goes away."""
-    if tasks:
-        log.info("waiting for %d turn(s) to finish", len(tasks))
-        await asyncio.wait(set(tasks), timeout=SHUTDOWN_GRACE_SECONDS)

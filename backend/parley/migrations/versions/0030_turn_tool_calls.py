@@ -8,23 +8,22 @@ a retry of that turn answers a recorded call from the record instead of running 
 The partial index lets each instance sweep expired claims cheaply.
 
 Revision ID: 0030
-Revises: 0004
+Revises: 0006
 Create Date: 2026-11-22
 """
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects.postgresql import JSONB
 
+from parley import sql
+
 revision: str = "0030"
-down_revision: str | None = "0004"
+down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
-
-SQL = Path(__file__).resolve().parents[2] / "sql" / "turn_abandoned.sql"
 
 
 def upgrade() -> None:
@@ -37,11 +36,11 @@ def upgrade() -> None:
             sa.ForeignKey("conversations.id", ondelete="CASCADE"),
             nullable=False,
         ),
-        sa.Column("user_id", sa.String(64), nullable=False),
-        sa.Column("turn_id", sa.String(64), nullable=False),
+        sa.Column("user_id", sa.String(length=64), nullable=False),
+        sa.Column("turn_id", sa.String(length=64), nullable=False),
         # The person's message the turn answers: a retry answers the same one.
         sa.Column("prompt_id", sa.BigInteger, nullable=False),
-        sa.Column("tool", sa.String(200), nullable=False),
+        sa.Column("tool", sa.String(length=200), nullable=False),
         sa.Column("parameters", JSONB, nullable=False),
         sa.Column("result", JSONB, nullable=True),  # NULL while the call runs
         # Answered from this earlier record (a retry) instead of running again.
@@ -62,7 +61,7 @@ def upgrade() -> None:
         ["turn_expires_at"],
         postgresql_where=sa.text("turn_id IS NOT NULL"),
     )
-    op.execute(SQL.read_text(encoding="utf-8"))
+    sql.apply(op.execute, "turn_abandoned")
     op.execute(
         "CREATE TRIGGER conversations_turn_abandoned BEFORE UPDATE OF turn_id ON conversations"
         " FOR EACH ROW EXECUTE FUNCTION parley_turn_abandoned()"
