@@ -39,7 +39,8 @@ from parley.tools.server import build_server
 
 log = logging.getLogger(__name__)
 
-SHUTDOWN_GRACE_SECONDS = 30
+# Turns still running when the app shuts down (no request waits for them any more).
+SHUTDOWN_LEFTOVER_SECONDS = 5.0
 
 
 def create_app(
@@ -81,7 +82,9 @@ def create_app(
             app.state.notifier.on_stop = app.state.runner.stop
             sweeper = asyncio.create_task(lease.keep_sweeping(db, every=settings.claim_seconds))
             stack.callback(sweeper.cancel)
-            stack.push_async_callback(app.state.runner.drain, SHUTDOWN_GRACE_SECONDS)
+            # By now the server has waited out its own grace for open requests (and streamed
+            # turns stopped themselves at theirs): what is left gets a short one.
+            stack.push_async_callback(app.state.runner.drain, SHUTDOWN_LEFTOVER_SECONDS)
             # Everything built so far lives as long as the process: keep it out of the
             # collector's full passes, which otherwise stall the event loop for 100+ ms.
             gc.collect()
