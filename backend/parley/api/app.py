@@ -33,7 +33,7 @@ from parley.limits import RateLimiter
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
 from parley.serving import LIMITS_STATE_KEY, ConnectionLimits
-from parley.tools.http import McpHttp, mcp_route
+from parley.tools.http import McpHttp, mcp_routes
 from parley.tools.identity import from_request_meta
 from parley.tools.server import build_server
 
@@ -104,7 +104,7 @@ def create_app(
     app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
     for module in (routes_auth, routes_chat, routes_tasks, routes_conversations, routes_events):
         app.include_router(module.router)
-    app.router.routes.append(mcp_route())  # MCP over streamable HTTP, for remote agents
+    app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents
     return app
 
 

@@ -30,9 +30,12 @@ def task_view(task: TaskRecord) -> dict[str, Any]:
     }
 
 
-def build_server(*, db: Database, resolve_user: UserResolver, name: str = "parley") -> MCPServer:
-    """A server whose tools act for the user `resolve_user` finds in each request."""
-    server: MCPServer = MCPServer(name=name, instructions=INSTRUCTIONS)
+def build_server(
+    *, db: Database, resolve_user: UserResolver, name: str = "parley", **options: Any
+) -> MCPServer:
+    """A server whose tools act for the user `resolve_user` finds in each request; `options`
+    go to the SDK's MCPServer (its auth, for the HTTP transport)."""
+    server: MCPServer = MCPServer(name=name, instructions=INSTRUCTIONS, **options)
 
     async def call(ctx: Context[Any], op: Any, **kwargs: Any) -> Any:
         user_id = resolve_user(ctx)
