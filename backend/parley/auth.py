@@ -11,13 +11,15 @@ import jwt
 from parley.errors import InvalidInput, Unauthorized
 
 ALGORITHM = "HS256"
-USER_ID_RE = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
+# Not "." or ".." (nor any all-dots name): a user id is a path segment, and those are not.
+USER_ID_RE = re.compile(r"^(?!\.+$)[A-Za-z0-9_.@-]{1,64}$")
 
 
 def validate_user_id(user_id: str) -> str:
     if not USER_ID_RE.fullmatch(user_id):
         raise InvalidInput(
-            "user_id must be 1-64 characters of letters, digits, '_', '.', '@' or '-'",
+            "user_id must be 1-64 characters of letters, digits, '_', '.', '@' or '-',"
+            " and not only dots",
             details=[{"field": "user_id"}],
         )
     return user_id

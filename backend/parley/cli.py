@@ -46,6 +46,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from parley.api.app import create_app
     from parley.migrate import upgrade
+    from parley.serving import uvicorn_options
 
     _exit_on_sigterm()
     # Fewer, cheaper collections: a chat turn allocates many short-lived objects.
@@ -68,7 +69,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             log_level=args.log_level,
-            timeout_graceful_shutdown=30,
+            **uvicorn_options(get_settings()),
         )
     finally:
         if embedded is not None:

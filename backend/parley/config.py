@@ -31,9 +31,11 @@ class Settings(BaseSettings):
     openai_base_url: str | None = Field(default=None, alias="OPENAI_BASE_URL")
     history_limit: int = Field(default=50, ge=1, le=1000, alias="PARLEY_HISTORY_LIMIT")
     max_message_chars: int = Field(default=16_000, ge=1, alias="PARLEY_MAX_MESSAGE_CHARS")
-    # A claimed turn that is not completed within this many seconds (the server died, say)
-    # stops blocking the conversation. The model run itself is cut off a little earlier.
+    # The longest a turn may run; the model run itself is cut off a little earlier.
     turn_timeout: float = Field(default=120.0, gt=0, alias="PARLEY_TURN_TIMEOUT")
+    # How long a turn's claim lasts unless the live turn renews it (it does, three times as
+    # often): a crashed server's conversation is free again after about this long.
+    claim_seconds: float = Field(default=5.0, ge=0.5, alias="PARLEY_CLAIM_SECONDS")
     # Seconds the offline model waits before answering: lets benchmarks and crash tests
     # stand in for a slow real model without calling one.
     model_delay: float = Field(default=0.0, ge=0, alias="PARLEY_MODEL_DELAY")
@@ -53,6 +55,19 @@ class Settings(BaseSettings):
     # host, because every /mcp request must carry a bearer token anyway, which is what a
     # DNS-rebinding page cannot supply; set it to add the MCP SDK's Host/Origin check on top.
     mcp_allowed_hosts: str = Field(default="", alias="PARLEY_MCP_ALLOWED_HOSTS")
+
+    # Refusing abuse early (see parley.serving and parley.api.middleware); 0 turns a cap off.
+    # A chat message is at most ~100 KB of JSON even when every character is escaped.
+    max_body_bytes: int = Field(default=1024 * 1024, ge=0, alias="PARLEY_MAX_BODY_BYTES")
+    header_timeout: float = Field(default=10.0, ge=0, alias="PARLEY_HEADER_TIMEOUT")
+    body_timeout: float = Field(default=10.0, ge=0, alias="PARLEY_BODY_TIMEOUT")
+    keepalive_timeout: float = Field(default=5.0, gt=0, alias="PARLEY_KEEPALIVE_TIMEOUT")
+    max_header_bytes: int = Field(default=64 * 1024, ge=0, alias="PARLEY_MAX_HEADER_BYTES")
+    max_connections_per_client: int = Field(
+        default=256, ge=0, alias="PARLEY_MAX_CONNECTIONS_PER_CLIENT"
+    )
+    # On SIGTERM: how long in-flight turns (and their streams) get to finish.
+    shutdown_grace_seconds: float = Field(default=30.0, ge=0, alias="PARLEY_SHUTDOWN_GRACE")
 
     @field_validator("data_dir")
     @classmethod

@@ -19,6 +19,7 @@ from parley.models import (
     Role,
     columns,
 )
+from parley.text import storable
 
 MAX_ID = 2**31 - 1  # conversations.id is a PostgreSQL integer
 # The channel the messages_notify trigger (migration 0002) announces inserts on.
@@ -85,9 +86,7 @@ def clean_title(title: str) -> str:
             f"Title must be at most {CONVERSATION_TITLE_MAX} characters",
             details=[{"field": "title"}],
         )
-    if "\x00" in cleaned:  # PostgreSQL text cannot hold NUL: refuse it, not fail on insert
-        raise InvalidInput("Title must not contain NUL characters", details=[{"field": "title"}])
-    return cleaned
+    return storable(cleaned, field="title", label="Title")
 
 
 def not_found(conversation_id: int) -> NotFound:

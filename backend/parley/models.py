@@ -130,6 +130,12 @@ class Conversation(SQLModel, table=True):
             unique=True,
             postgresql_where=sa.text("mode = 'inbox'"),
         ),
+        # Each instance sweeps lapsed claims (parley.chat.lease): only claimed rows.
+        sa.Index(
+            "ix_conversations_claim_expiry",
+            "turn_expires_at",
+            postgresql_where=sa.text("turn_id IS NOT NULL"),
+        ),
     )
 
     id: int | None = Field(default=None, primary_key=True)
@@ -252,3 +258,34 @@ class AgentRun(SQLModel, table=True):
     error: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     pid: int | None = Field(default=None)
     instance: str | None = Field(default=None, max_length=200)
+
+
+class TurnToolCall(SQLModel, table=True):
+    """A running turn's tool calls as they happen (parley.chat.ledger): what a crashed turn
+    did, and what a retry of it must not do again."""
+
+    __tablename__ = "turn_tool_calls"
+    __table_args__ = (
+        sa.Index("ix_turn_tool_calls_turn_id", "turn_id"),
+        sa.Index("ix_turn_tool_calls_conversation_prompt", "conversation_id", "prompt_id"),
+    )
+
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
+    )
+    conversation_id: int = Field(
+        sa_column=sa.Column(
+            sa.Integer, sa.ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False
+        )
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    turn_id: str = Field(max_length=64, nullable=False)
+    # The person's message the turn answers: a retry answers the same one.
+    prompt_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    tool: str = Field(max_length=200, nullable=False)
+    parameters: dict[str, Any] = Field(sa_column=sa.Column(JSONB, nullable=False))
+    result: Any = Field(default=None, sa_column=sa.Column(JSONB, nullable=True))  # None: running
+    # Answered from this earlier record (a retry) instead of running again.
+    replay_of: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    created_at: datetime = _created()

@@ -4,11 +4,17 @@ the web UI's TypeScript types are generated). Limits come from the tables in mod
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from parley.models import DESCRIPTION_MAX, TASK_TITLE_MAX
+from parley.text import storable_value
+
+# Text a request stores: no NUL, no lone surrogate (see parley.text).
+Text = Annotated[str, AfterValidator(storable_value)]
+# Request bodies take JSON types as they are: `true` is not 1, "1" is not 1.
+REQUEST = ConfigDict(extra="forbid", strict=True)
 
 
 class ErrorBody(BaseModel):
@@ -29,7 +35,7 @@ class ToolCallRecord(BaseModel):
 
 class ChatRequest(BaseModel):
     conversation_id: int | None = Field(default=None, ge=1, le=2**31 - 1)
-    message: str | None = Field(
+    message: Text | None = Field(
         default=None,
         description="What the person says; trimmed, never empty, at most 16,000 characters."
         " Required unless `retry`.",
@@ -39,15 +45,7 @@ class ChatRequest(BaseModel):
         description="Re-run the conversation's last turn, which failed, on its stored message"
         " (no `message`); 409 nothing_to_retry if it did not fail",
     )
-    model_config = ConfigDict(extra="forbid")
-
-    @field_validator("message")
-    @classmethod
-    def _storable(cls, value: str | None) -> str | None:
-        # PostgreSQL text cannot hold NUL: refuse it here, before anything is stored.
-        if value is not None and "\x00" in value:
-            raise ValueError("must not contain NUL characters (\\u0000)")
-        return value
+    model_config = REQUEST
 
 
 class ChatResponse(BaseModel):
@@ -79,8 +77,8 @@ def message_json(message: Any) -> dict[str, Any]:
 class TaskFields(BaseModel):
     """What a person writes on a task: the one definition the task schemas share."""
 
-    title: str = Field(description=f"1-{TASK_TITLE_MAX} characters after trimming")
-    description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
+    title: Text = Field(description=f"1-{TASK_TITLE_MAX} characters after trimming")
+    description: Text | None = Field(default=None, max_length=DESCRIPTION_MAX)
 
 
 class TaskOut(TaskFields):
@@ -92,16 +90,16 @@ class TaskOut(TaskFields):
 
 
 class TaskCreate(TaskFields):
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
 
 class TaskPatch(BaseModel):
     """Any of the fields, each optional: only those given change."""
 
-    title: str | None = None
-    description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
+    title: Text | None = None
+    description: Text | None = Field(default=None, max_length=DESCRIPTION_MAX)
     completed: bool | None = None
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
 
 class ConversationOut(BaseModel):
@@ -116,14 +114,14 @@ class ConversationOut(BaseModel):
 
 
 class ConversationCreate(BaseModel):
-    title: str | None = None
+    title: Text | None = None
     mode: Literal["chat", "work"] = "chat"
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
 
 class ConversationPatch(BaseModel):
-    title: str
-    model_config = ConfigDict(extra="forbid")
+    title: Text
+    model_config = REQUEST
 
 
 class StopResponse(BaseModel):
@@ -132,7 +130,7 @@ class StopResponse(BaseModel):
 
 class DevLoginRequest(BaseModel):
     user_id: str
-    model_config = ConfigDict(extra="forbid")
+    model_config = REQUEST
 
 
 class TokenResponse(BaseModel):

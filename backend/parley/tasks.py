@@ -9,6 +9,7 @@ from typing import Literal
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
 from parley.models import DESCRIPTION_MAX, TASK_TITLE_MAX, Task, columns
+from parley.text import storable
 
 TaskStatus = Literal["all", "pending", "completed"]
 MAX_NUMBER = 2**31 - 1  # tasks.number is a PostgreSQL integer
@@ -40,16 +41,7 @@ def clean_title(title: str) -> str:
         raise InvalidInput(
             f"Task title must be at most {TASK_TITLE_MAX} characters", details=[{"field": "title"}]
         )
-    _no_nul(cleaned, "title")
-    return cleaned
-
-
-def _no_nul(text: str, field: str) -> None:
-    """PostgreSQL text cannot hold NUL: refuse it here rather than fail (a 500) on insert."""
-    if "\x00" in text:
-        raise InvalidInput(
-            f"Task {field} must not contain NUL characters", details=[{"field": field}]
-        )
+    return storable(cleaned, field="title", label="Task title")
 
 
 def clean_description(description: str | None) -> str | None:
@@ -61,8 +53,7 @@ def clean_description(description: str | None) -> str | None:
             f"Task description must be at most {DESCRIPTION_MAX} characters",
             details=[{"field": "description"}],
         )
-    _no_nul(cleaned, "description")
-    return cleaned or None
+    return storable(cleaned, field="description", label="Task description") or None
 
 
 # One statement: the counter's row lock hands concurrent adds of one user distinct numbers.

@@ -31,6 +31,7 @@ from parley.auth import mint_token
 from parley.config import Settings
 from parley.db import Database, EmbeddedPostgres, retry_on_reconnect
 from parley.migrate import upgrade
+from parley.serving import uvicorn_options
 
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
@@ -147,10 +148,15 @@ def token_for(user: str, ttl: int = 3600) -> str:
 
 
 @asynccontextmanager
-async def on_loopback(app: Any, port: int, *, force_exit: bool = False) -> AsyncIterator[str]:
+async def on_loopback(
+    app: Any, port: int, *, force_exit: bool = False, **options: Any
+) -> AsyncIterator[str]:
     """Serve an ASGI app with uvicorn on 127.0.0.1:`port` for the block; yields its base URL.
-    `force_exit` ends open responses at once on the way out (a hanging stream, say)."""
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
+    `force_exit` ends open responses at once on the way out (a hanging stream, say); `options`
+    go to uvicorn."""
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", lifespan="on", **options
+    )
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:
@@ -173,7 +179,7 @@ async def serve(
     settings = settings_for(PARLEY_PUBLIC_URL=f"http://127.0.0.1:{port}", **overrides)
     app = create_app(settings, database_url=database_url, model=model)
     async with (
-        on_loopback(app, port) as base,
+        on_loopback(app, port, **uvicorn_options(settings)) as base,
         httpx.AsyncClient(base_url=base, timeout=60) as client,
     ):
         yield Server(base, client, settings)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Any
 
 from agents.models.interface import Model
 from fastapi import FastAPI
@@ -18,22 +20,27 @@ from parley.api import (
     routes_events,
     routes_tasks,
 )
+from parley.api.middleware import BodyLimit, JsonErrors
 from parley.assistant.llm import resolve_model
 from parley.assistant.mcp_bridge import InProcessTools
 from parley.assistant.runner import Assistant
+from parley.chat import lease
+from parley.chat.ledger import Ledger
 from parley.chat.runner import TurnRunner
 from parley.config import Settings, get_settings
 from parley.db import Database, resolve_database_url
 from parley.limits import RateLimiter
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
+from parley.serving import LIMITS_STATE_KEY, ConnectionLimits
 from parley.tools.http import McpHttp, mcp_routes
 from parley.tools.identity import from_request_meta
 from parley.tools.server import build_server
 
 log = logging.getLogger(__name__)
 
-SHUTDOWN_GRACE_SECONDS = 30
+# Turns still running when the app shuts down (no request waits for them any more).
+SHUTDOWN_LEFTOVER_SECONDS = 5.0
 
 
 def create_app(
@@ -44,7 +51,7 @@ def create_app(
     settings = settings or get_settings()
 
     @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[dict[str, Any]]:
         async with AsyncExitStack() as stack:
             url = database_url
             if url is None:
@@ -53,7 +60,9 @@ def create_app(
                     stack.callback(embedded.stop)
             db = await Database.connect(url, max_connections=settings.db_pool_size)
             stack.push_async_callback(db.close)
-            tools = InProcessTools(build_server(db=db, resolve_user=from_request_meta))
+            tools = InProcessTools(
+                build_server(db=db, resolve_user=from_request_meta), ledger=Ledger(db)
+            )
             await tools.connect()
             stack.push_async_callback(tools.cleanup)
             app.state.settings = settings
@@ -71,12 +80,17 @@ def create_app(
                 app.state.notifier.publish_live, forward_stop=app.state.notifier.forward_stop
             )
             app.state.notifier.on_stop = app.state.runner.stop
-            stack.push_async_callback(app.state.runner.drain, SHUTDOWN_GRACE_SECONDS)
+            sweeper = asyncio.create_task(lease.keep_sweeping(db, every=settings.claim_seconds))
+            stack.callback(sweeper.cancel)
+            # By now the server has waited out its own grace for open requests (and streamed
+            # turns stopped themselves at theirs): what is left gets a short one.
+            stack.push_async_callback(app.state.runner.drain, SHUTDOWN_LEFTOVER_SECONDS)
             # Everything built so far lives as long as the process: keep it out of the
             # collector's full passes, which otherwise stall the event loop for 100+ ms.
             gc.collect()
             gc.freeze()
-            yield
+            # The connection guard reads its limits from the lifespan state.
+            yield {LIMITS_STATE_KEY: ConnectionLimits.from_settings(settings)}
 
     app = FastAPI(
         title="Parley API",
@@ -85,6 +99,9 @@ def create_app(
         lifespan=lifespan,
     )
     errors.install(app)
+    if settings.max_body_bytes:
+        app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
     for module in (routes_auth, routes_chat, routes_tasks, routes_conversations, routes_events):
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents

@@ -46,5 +46,9 @@ async def chat(
     work = chat_work(started, db=db, assistant=assistant, settings=settings)
     if accept and "text/event-stream" in accept:
         first = [] if started.retry else [(events.MESSAGE, message_json(started.user_message))]
-        return sse_response(runner.stream(started.conversation_id, work, first))
+        return sse_response(
+            runner.stream(started.conversation_id, work, first),
+            shutdown_grace=settings.shutdown_grace_seconds,
+            stop=lambda: runner.stop(started.conversation_id),
+        )
     return (await runner.run(started.conversation_id, work)).body()  # validated by response_model

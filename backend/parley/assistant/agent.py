@@ -20,6 +20,9 @@ class TurnContext:
 
     user_id: str
     conversation_id: int
+    # The turn and the person's message it answers: tool calls are recorded under them.
+    turn_id: str = ""
+    prompt_id: int = 0
 
 
 def build_agent(*, model: Model, tools: MCPServer) -> Agent[TurnContext]:

