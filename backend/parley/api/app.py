@@ -19,6 +19,7 @@ from parley.api import (
     routes_conversations,
     routes_events,
     routes_tasks,
+    routes_work,
 )
 from parley.assistant.mcp_bridge import InProcessTools
 from parley.assistant.models import resolve_model
@@ -31,6 +32,7 @@ from parley.realtime.notifier import Notifier
 from parley.tools.http import McpHttp, mcp_route
 from parley.tools.identity import from_request_meta
 from parley.tools.server import build_server
+from parley.work.manager import WorkManager
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +70,11 @@ def create_app(
             app.state.notifier = Notifier(database_url=url, hub=app.state.hub)
             await app.state.notifier.start()
             stack.push_async_callback(app.state.notifier.stop)
+            app.state.work = WorkManager(
+                db=db, settings=settings, notifier=app.state.notifier, database_url=url
+            )
+            await app.state.work.start()
+            stack.push_async_callback(app.state.work.shutdown)
             app.state.turn_tasks = set()
             stack.push_async_callback(_drain, app.state.turn_tasks)
             # Everything built so far lives as long as the process: keep it out of the
@@ -83,7 +90,8 @@ def create_app(
         lifespan=lifespan,
     )
     errors.install(app)
-    for module in (routes_auth, routes_chat, routes_tasks, routes_conversations, routes_events):
+    modules = (routes_auth, routes_chat, routes_tasks, routes_conversations, routes_events)
+    for module in (*modules, routes_work):
         app.include_router(module.router)
     app.router.routes.append(mcp_route())  # MCP over streamable HTTP, for remote agents
     return app

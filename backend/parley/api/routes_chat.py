@@ -13,12 +13,14 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from parley.api.deps import AssistantDep, CurrentUser, DbDep, LimiterDep, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
+from parley.api.routes_work import work_chat
 from parley.assistant.runner import Emit
 from parley.chat.turn import StartedTurn, TurnResult, finish_turn, start_turn
 from parley.errors import ParleyError
 from parley.realtime.notifier import Notifier
 from parley.realtime.stream import live_emitter
 from parley.schemas import ChatRequest, ChatResponse, message_json
+from parley.work import service as work_service
 
 router = APIRouter(prefix="/api/{user_id}", tags=["chat"])
 
@@ -61,6 +63,19 @@ async def chat(
 ) -> Any:
     """Run one chat turn. With `Accept: text/event-stream` the same turn streams as SSE."""
     limiter.check(user_id)
+    if body.conversation_id is not None and await work_service.is_work(
+        db, user_id=user_id, conversation_id=body.conversation_id
+    ):
+        return await work_chat(
+            request,
+            user_id=user_id,
+            conversation_id=body.conversation_id,
+            message=body.message,
+            stream=bool(accept and "text/event-stream" in accept),
+            db=db,
+            settings=settings,
+            work=request.app.state.work,
+        )
     started = await start_turn(
         db=db,
         settings=settings,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
@@ -10,15 +10,29 @@ from parley import conversations
 from parley.api.deps import CurrentUser, DbDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.conversations import ConversationSummary
+from parley.db import Database
 from parley.models import ConversationMode
-from parley.schemas import ConversationCreate, ConversationOut, ConversationPatch, MessageOut
+from parley.schemas import (
+    ConversationCreate,
+    ConversationOut,
+    ConversationPatch,
+    MessageOut,
+    WorkState,
+)
+from parley.work import service as work_service
 
 router = APIRouter(prefix="/api/{user_id}/conversations", tags=["conversations"])
 
 
-def _out(summary: ConversationSummary) -> ConversationOut:
+def _out(
+    summary: ConversationSummary, work: dict[int, dict[str, Any]] | None = None
+) -> ConversationOut:
     c = summary.conversation
+    state = None
+    if c.mode == ConversationMode.work.value:
+        state = WorkState.model_validate((work or {}).get(c.id) or work_service.idle_state())
     return ConversationOut(
+        work=state,
         id=c.id,
         title=c.title,
         mode=c.mode,
@@ -30,10 +44,26 @@ def _out(summary: ConversationSummary) -> ConversationOut:
     )
 
 
+async def _one(db: Database, user_id: str, conversation_id: int) -> ConversationOut:
+    found = await conversations.get_conversation(
+        db, user_id=user_id, conversation_id=conversation_id
+    )
+    return _out(found, await _work_states(db, user_id, [found]))
+
+
 @router.get("", response_model=list[ConversationOut], responses=ERRORS(*AUTHED))
 async def list_conversations(user_id: CurrentUser, db: DbDep) -> list[ConversationOut]:
     """Newest activity first, each with a preview of its last message."""
-    return [_out(s) for s in await conversations.list_conversations(db, user_id=user_id)]
+    found = await conversations.list_conversations(db, user_id=user_id)
+    work = await _work_states(db, user_id, found)
+    return [_out(s, work) for s in found]
+
+
+async def _work_states(
+    db: Database, user_id: str, found: list[ConversationSummary]
+) -> dict[int, dict[str, Any]]:
+    ids = [s.conversation.id for s in found if s.conversation.mode == ConversationMode.work.value]
+    return await work_service.states(db, user_id=user_id, conversation_ids=ids) if ids else {}
 
 
 @router.post("", response_model=ConversationOut, status_code=201, responses=ERRORS(*AUTHED))
@@ -43,16 +73,14 @@ async def create_conversation(
     created = await conversations.create_conversation(
         db, user_id=user_id, mode=ConversationMode(body.mode), title=body.title
     )
-    return _out(await conversations.get_conversation(db, user_id=user_id, conversation_id=created))
+    return await _one(db, user_id, created)
 
 
 @router.get("/{conversation_id}", response_model=ConversationOut, responses=ERRORS(*AUTHED))
 async def get_conversation(
     conversation_id: int, user_id: CurrentUser, db: DbDep
 ) -> ConversationOut:
-    return _out(
-        await conversations.get_conversation(db, user_id=user_id, conversation_id=conversation_id)
-    )
+    return await _one(db, user_id, conversation_id)
 
 
 @router.patch("/{conversation_id}", response_model=ConversationOut, responses=ERRORS(*AUTHED))
@@ -62,9 +90,7 @@ async def rename_conversation(
     await conversations.rename_conversation(
         db, user_id=user_id, conversation_id=conversation_id, title=body.title
     )
-    return _out(
-        await conversations.get_conversation(db, user_id=user_id, conversation_id=conversation_id)
-    )
+    return await _one(db, user_id, conversation_id)
 
 
 @router.delete("/{conversation_id}", status_code=204, responses=ERRORS(*AUTHED))
