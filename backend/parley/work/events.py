@@ -70,10 +70,10 @@ def outputs(message: Any) -> list[Output]:
     """The messages to store for one SDK message (most store none)."""
     if isinstance(message, AssistantMessage):
         found: list[Output] = []
-        if message.error:
-            found.append(
-                Output(f"Claude Code reported an error: {message.error}", {"type": "error"}, True)
-            )
+        if message.error:  # an API error, reported as a synthetic reply: one error message
+            said = " ".join(b.text for b in message.content if isinstance(b, TextBlock))
+            text = said.strip() or f"Claude Code reported an error: {message.error}"
+            return [Output(_clip(text), {"type": "error", "error": message.error}, True)]
         for block in message.content:
             if isinstance(block, TextBlock) and block.text.strip():
                 found.append(Output(_clip(block.text), {"type": "text"}))

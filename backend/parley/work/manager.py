@@ -22,7 +22,7 @@ from parley.errors import ParleyError
 from parley.models import RunStatus
 from parley.realtime.notifier import Notifier
 from parley.work import cli, permissions, proctree, store
-from parley.work.session import Decision, Prompt, Session
+from parley.work.session import Decision, Prompt, Session, session_tag
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +69,10 @@ class WorkManager:
         host = socket.gethostname()
         for run in await store.stale_runs(self._conn, live_instances=instances):
             pid, instance = run["pid"], run["instance"] or ""
-            if pid and instance.split("/")[0] == host and proctree.is_claude(pid):
-                await asyncio.to_thread(proctree.kill_tree, pid)
+            if instance.split("/")[0] == host:
+                alive = pid if pid and proctree.is_claude(pid) else None
+                tag = session_tag(instance, run["id"])
+                await asyncio.to_thread(proctree.kill_tree, alive, tag)
             await store.end_run(
                 self.db,
                 run["id"],

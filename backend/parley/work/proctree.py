@@ -18,11 +18,28 @@ def tree(pid: int) -> list[psutil.Process]:
         return []
 
 
-def kill_tree(pid: int) -> list[int]:
-    """SIGKILL the process, its descendants and the process groups they lead (a command run
-    in the background may have left its parent's tree but not its group). Returns the pids
-    that were signalled. Blocking (reads /proc): call it off the event loop."""
-    procs = tree(pid)
+TAG = "PARLEY_WORK_SESSION"
+
+
+def tagged(tag: str) -> list[psutil.Process]:
+    """Every process whose environment carries the session's tag: the ones a command left
+    running in the background too, which its exiting shell handed to init."""
+    found = []
+    for proc in psutil.process_iter():
+        with contextlib.suppress(psutil.Error, OSError):
+            if proc.environ().get(TAG) == tag:
+                found.append(proc)
+    return found
+
+
+def kill_tree(pid: int | None, tag: str | None = None) -> list[int]:
+    """SIGKILL the process, its descendants, every process carrying the session's tag, and
+    the process groups they lead. Returns the pids that were signalled. Blocking (reads
+    /proc): call it off the event loop."""
+    procs = tree(pid) if pid else []
+    if tag:
+        known = {p.pid for p in procs}
+        procs += [p for p in tagged(tag) if p.pid not in known]
     own_group = os.getpgid(0)
     groups: set[int] = set()
     for proc in procs:

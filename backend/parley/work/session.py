@@ -44,6 +44,10 @@ CONNECT_SECONDS = 30.0
 _MODES = {"ask": "default", "edits": "acceptEdits", "none": "bypassPermissions"}
 
 
+def session_tag(instance: str, run_id: int) -> str:
+    return f"{instance}/{run_id}"
+
+
 class SessionFailed(Exception):
     """The process could not start, or died: the run fails with this message."""
 
@@ -84,6 +88,9 @@ class Session:
         self.conversation_id = conversation_id
         self.user_id = user_id
         self.run_id = run_id
+        # In the environment of the process and of everything it starts: how `kill` finds
+        # them all, even a background command whose shell has exited.
+        self.tag = session_tag(manager.instance, run_id)
         self.cwd = cwd
         self.cli = cli
         self.session_id = resume
@@ -119,8 +126,7 @@ class Session:
         """End the session and every process it started."""
         self.ending = status
         self.end_error = error
-        if self.pid is not None:
-            await asyncio.to_thread(proctree.kill_tree, self.pid)
+        await asyncio.to_thread(proctree.kill_tree, self.pid, self.tag)
         if self.task is not None and not self.task.done():
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -143,11 +149,13 @@ class Session:
             log.exception("work session %s failed", self.conversation_id)
             outcome, error = RunStatus.failed, f"Claude Code failed: {exc}"
         finally:
-            await asyncio.shield(self._finish(outcome, error))
+            if self.ending is not None:  # Parley ended it: whatever the process did then
+                outcome, error = self.ending, self.end_error
+            await self._finish(outcome, error)
 
     async def _finish(self, outcome: RunStatus, error: str | None) -> None:
-        if self.pid is not None and self.ending is None:
-            await asyncio.to_thread(proctree.kill_tree, self.pid)
+        if self.ending is None:
+            await asyncio.to_thread(proctree.kill_tree, self.pid, self.tag)
         self._fail_queued(error or "The work session ended")
         try:
             if self._deferred is not None:
@@ -400,8 +408,11 @@ class Session:
         )
 
     def _env(self) -> dict[str, str]:
-        # Claude Code refuses its bypass mode as root unless told it runs in a sandbox.
-        return {"IS_SANDBOX": "1"} if self.settings.work_permission_mode == "none" else {}
+        env = {proctree.TAG: self.tag}
+        if self.settings.work_permission_mode == "none":
+            # Claude Code refuses its bypass mode as root unless told it runs in a sandbox.
+            env["IS_SANDBOX"] = "1"
+        return env
 
     def _on_stderr(self, line: str) -> None:
         self._stderr = [*self._stderr[-19:], line]
@@ -443,8 +454,8 @@ class Session:
             settings_json,
         ]
         await self._set_status("working")
-        if self._env():  # the server's environment plus these, as the SDK does it
-            command = ["env", *(f"{k}={v}" for k, v in self._env().items()), *command]
+        # The server's environment plus ours, as the SDK passes it.
+        command = ["env", *(f"{k}={v}" for k, v in self._env().items()), *command]
         process = await asyncio.create_subprocess_exec(
             *command,
             cwd=self.cwd,

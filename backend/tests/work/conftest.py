@@ -91,7 +91,10 @@ async def work_state(server: Server, user: str, conversation_id: int) -> dict[st
 
 
 async def wait_for_message(
-    server: Server, user: str, conversation_id: int, check: Callable[[dict[str, Any]], bool],
+    server: Server,
+    user: str,
+    conversation_id: int,
+    check: Callable[[dict[str, Any]], bool],
     within: float = 30.0,
 ) -> dict[str, Any]:
     found: list[dict[str, Any]] = []
@@ -106,5 +109,3 @@ async def wait_for_message(
 
 def claude_processes(pid: int) -> list[int]:
     return [p.pid for p in tree(pid)]
-
-

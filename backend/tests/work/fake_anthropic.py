@@ -246,7 +246,12 @@ def _events(reply: Reply, body: dict[str, Any]) -> Iterator[dict[str, Any] | flo
             yield {
                 "type": "content_block_start",
                 "index": index,
-                "content_block": {"type": "tool_use", "id": block.id, "name": block.name, "input": {}},
+                "content_block": {
+                    "type": "tool_use",
+                    "id": block.id,
+                    "name": block.name,
+                    "input": {},
+                },
             }
             yield {
                 "type": "content_block_delta",
