@@ -165,4 +165,6 @@ async def _result_text(sent: service.Sent, conversation_id: int) -> str:
         raise WorkFailed(
             f"Claude Code could not finish this prompt: {detail}", conversation_id=conversation_id
         )
+    if result.stop_reason == "tool_deferred":
+        return "Claude Code is waiting for your answer to its permission question."
     return result.result or ""
