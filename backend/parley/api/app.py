@@ -56,7 +56,13 @@ def create_app(
                     stack.callback(embedded.stop)
             db = await Database.connect(url, max_connections=settings.db_pool_size)
             stack.push_async_callback(db.close)
-            tools = InProcessTools(build_server(db=db, resolve_user=from_request_meta))
+            tools = InProcessTools(
+                build_server(
+                    db=db,
+                    resolve_user=from_request_meta,
+                    work=lambda: getattr(app.state, "work", None),
+                )
+            )
             await tools.connect()
             stack.push_async_callback(tools.cleanup)
             app.state.settings = settings
@@ -64,7 +70,12 @@ def create_app(
             app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
             app.state.limiter = RateLimiter(settings.rate_limit_per_minute)
             app.state.mcp_http = await stack.enter_async_context(
-                McpHttp(db=db, settings=settings, limiter=app.state.limiter).run()
+                McpHttp(
+                    db=db,
+                    settings=settings,
+                    limiter=app.state.limiter,
+                    work=lambda: getattr(app.state, "work", None),
+                ).run()
             )
             app.state.hub = Hub(message_fetcher(db))
             app.state.notifier = Notifier(database_url=url, hub=app.state.hub)

@@ -32,6 +32,7 @@ from parley.db import Database
 from parley.errors import ParleyError, Unauthorized
 from parley.limits import RateLimiter
 from parley.tools.server import build_server
+from parley.tools.work_tools import WorkGetter
 
 log = logging.getLogger(__name__)
 
@@ -65,11 +66,16 @@ class McpHttp:
     streamable-HTTP session manager."""
 
     def __init__(
-        self, *, db: Database, settings: Settings, limiter: RateLimiter | None = None
+        self,
+        *,
+        db: Database,
+        settings: Settings,
+        limiter: RateLimiter | None = None,
+        work: WorkGetter = lambda: None,
     ) -> None:
         self.settings = settings
         self.limiter = limiter
-        self.server: MCPServer = build_server(db=db, resolve_user=from_verified_request)
+        self.server: MCPServer = build_server(db=db, resolve_user=from_verified_request, work=work)
         # Builds the session manager; the Starlette app it returns is not used, because
         # Parley mounts the manager itself behind its own auth.
         self.server.streamable_http_app(

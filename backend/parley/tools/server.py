@@ -11,7 +11,9 @@ from parley import tasks
 from parley.db import Database
 from parley.errors import ParleyError
 from parley.tasks import TaskRecord
+from parley.tools import work_tools
 from parley.tools.identity import UserResolver
+from parley.tools.work_tools import WorkGetter
 
 INSTRUCTIONS = (
     "Parley keeps a person's to-do list. Use list_tasks to find task ids before changing a "
@@ -29,8 +31,15 @@ def task_view(task: TaskRecord) -> dict[str, Any]:
     }
 
 
-def build_server(*, db: Database, resolve_user: UserResolver, name: str = "parley") -> MCPServer:
-    """A server whose tools act for the user `resolve_user` finds in each request."""
+def build_server(
+    *,
+    db: Database,
+    resolve_user: UserResolver,
+    name: str = "parley",
+    work: WorkGetter = lambda: None,
+) -> MCPServer:
+    """A server whose tools act for the user `resolve_user` finds in each request; `work`
+    gives the process's work-session manager, if sessions can run in it."""
     server: MCPServer = MCPServer(name=name, instructions=INSTRUCTIONS)
 
     async def call(ctx: Context[Any], op: Any, **kwargs: Any) -> Any:
@@ -100,4 +109,5 @@ def build_server(*, db: Database, resolve_user: UserResolver, name: str = "parle
         )
         return {"task_id": task.id, "status": "updated", "title": task.title}
 
+    work_tools.register(server, db=db, user_of=resolve_user, work=work)
     return server

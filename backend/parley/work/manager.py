@@ -102,15 +102,16 @@ class WorkManager:
     def live(self, conversation_id: int) -> Session | None:
         return self.sessions.get(conversation_id)
 
-    async def admit(self, *, user_id: str, conversation_id: int) -> None:
+    async def admit(self, *, user_id: str, conversation_id: int | None) -> None:
         """Refuse before anything is stored: work mode off, or the person's limit reached."""
         if not self.settings.work_enabled:
             raise cli.WorkUnavailable(cli.availability(self.settings).reason or "Work mode is off")
-        if conversation_id in self.sessions:
-            return
-        row = await store.get_session(self.db, conversation_id=conversation_id)
-        if row is not None and row.pending is not None:
-            return  # parked on a permission question: it resumes, it does not add one
+        if conversation_id is not None:
+            if conversation_id in self.sessions:
+                return
+            row = await store.get_session(self.db, conversation_id=conversation_id)
+            if row is not None and row.pending is not None:
+                return  # parked on a permission question: it resumes, it does not add one
         count = await store.live_run_count(self.db, user_id=user_id)
         if count >= self.settings.work_max_sessions:
             raise cli.TooManySessions(

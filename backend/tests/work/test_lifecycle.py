@@ -23,7 +23,7 @@ from tests.work.conftest import (
     wait_for_message,
     work_state,
 )
-from tests.work.fake_anthropic import FakeAnthropic, Fail, bash, say
+from tests.work.fake_anthropic import Fail, FakeAnthropic, bash, say
 
 pytestmark = [needs_cli, pytest.mark.slow]
 
@@ -144,7 +144,7 @@ async def test_an_api_error_is_stored_and_the_session_stays_usable(
         assert failed.status_code == 502, failed.text
         assert failed.json()["error"]["conversation_id"] == conversation
         found = await messages(server, "ann", conversation)
-        assert [m["content"] for m in found if m["error"]][0] == (
+        assert next(m["content"] for m in found if m["error"]) == (
             "API Error: 400 the model is unhappy"
         )
         pid = (await run_of(db, conversation))["pid"]

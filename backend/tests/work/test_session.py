@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import Server
 from tests.work.conftest import messages, needs_cli, new_work, send, wait_for_message, work_state
 from tests.work.fake_anthropic import FakeAnthropic, bash, say
 
