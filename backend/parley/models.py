@@ -1,4 +1,5 @@
-"""The data model of DESIGN §2 as SQLModel tables. Alembic owns the schema; never create_all."""
+"""The data model as SQLModel tables: the one definition of each entity. Alembic migrates the
+schema from them (never create_all); row records and API schemas follow them."""
 
 from __future__ import annotations
 
@@ -11,6 +12,18 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import Field, SQLModel
 
 NOW = sa.text("now()")
+
+
+def columns(table: type[SQLModel], record: type | None = None, *, alias: str = "") -> str:
+    """A SELECT list of the table's columns (those `record` has, when given), so queries and
+    the row records that read them by name follow the table."""
+    wanted = getattr(record, "__slots__", None)
+    prefix = f"{alias}." if alias else ""
+    return ", ".join(
+        prefix + c.name
+        for c in table.__table__.columns  # type: ignore[attr-defined]
+        if wanted is None or c.name in wanted
+    )
 
 
 def _created() -> Any:
@@ -68,7 +81,8 @@ class RunStatus(enum.StrEnum):
     timed_out = "timed_out"
 
 
-TITLE_MAX = 500
+TASK_TITLE_MAX = 500
+CONVERSATION_TITLE_MAX = 200
 DESCRIPTION_MAX = 5000
 USER_ID_MAX = 64
 
@@ -76,7 +90,7 @@ USER_ID_MAX = 64
 class Task(SQLModel, table=True):
     __tablename__ = "tasks"
     __table_args__ = (
-        sa.Index("ix_tasks_user_id_id", "user_id", "id"),
+        sa.Index("uq_tasks_user_id_number", "user_id", "number", unique=True),
         sa.CheckConstraint("length(btrim(title)) BETWEEN 1 AND 500", name="ck_tasks_title"),
         sa.CheckConstraint(
             "description IS NULL OR length(description) <= 5000", name="ck_tasks_description"
@@ -85,7 +99,9 @@ class Task(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
-    title: str = Field(max_length=TITLE_MAX, nullable=False)
+    # What people, models and tools call the task: 1, 2, 3... per user, never reused.
+    number: int = Field(nullable=False)
+    title: str = Field(max_length=TASK_TITLE_MAX, nullable=False)
     description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
     completed: bool = Field(
         default=False, sa_column_kwargs={"server_default": sa.false(), "nullable": False}
@@ -94,11 +110,20 @@ class Task(SQLModel, table=True):
     updated_at: datetime = _updated()
 
 
+class TaskCounter(SQLModel, table=True):
+    """The last task number each user was given."""
+
+    __tablename__ = "task_counters"
+
+    user_id: str = Field(max_length=USER_ID_MAX, primary_key=True)
+    last_number: int = Field(nullable=False)
+
+
 class Conversation(SQLModel, table=True):
     __tablename__ = "conversations"
     __table_args__ = (
         sa.Index("ix_conversations_user_id_updated_at", "user_id", "updated_at"),
-        # At most one inbox per user: agents write first into it (DESIGN §6).
+        # At most one inbox per user: agents write first into it.
         sa.Index(
             "uq_conversations_inbox",
             "user_id",
@@ -109,7 +134,9 @@ class Conversation(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
-    title: str = Field(default="New conversation", max_length=200, nullable=False)
+    title: str = Field(
+        default="New conversation", max_length=CONVERSATION_TITLE_MAX, nullable=False
+    )
     mode: str = Field(
         default=ConversationMode.chat.value,
         sa_column=sa.Column(
@@ -121,7 +148,7 @@ class Conversation(SQLModel, table=True):
             nullable=False,
         ),
     )
-    # Optimistic-concurrency counter: +1 per finished turn (DESIGN §2).
+    # Optimistic-concurrency counter: +1 per finished turn.
     version: int = Field(default=0, sa_column_kwargs={"server_default": "0", "nullable": False})
     # The in-flight turn, if any: who holds it and until when. A claim past its expiry is
     # free to take, so a crashed server never locks a conversation for good.
@@ -225,3 +252,42 @@ class AgentRun(SQLModel, table=True):
     error: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     pid: int | None = Field(default=None)
     instance: str | None = Field(default=None, max_length=200)
+
+
+class WorkSession(SQLModel, table=True):
+    """What a work conversation's Claude Code session must keep beyond its process: the
+    session id to resume, and a pending permission request with the exact tool call."""
+
+    __tablename__ = "work_sessions"
+    __table_args__ = (sa.Index("ix_work_sessions_user_id", "user_id"),)
+
+    conversation_id: int = Field(
+        sa_column=sa.Column(
+            sa.Integer,
+            sa.ForeignKey("conversations.id", ondelete="CASCADE"),
+            primary_key=True,
+        )
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    run_id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(
+            sa.Integer, sa.ForeignKey("agent_runs.id", ondelete="SET NULL"), nullable=True
+        ),
+    )
+    session_id: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    workspace: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    # starting | working | waiting_permission | idle | ended
+    status: str = Field(
+        default="starting",
+        sa_column=sa.Column(sa.Text, nullable=False, server_default="starting"),
+    )
+    cost_usd: float = Field(
+        default=0.0, sa_column=sa.Column(sa.Float, nullable=False, server_default="0")
+    )
+    allowed_tools: list[str] = Field(
+        default_factory=list,
+        sa_column=sa.Column(JSONB, nullable=False, server_default="[]"),
+    )
+    pending: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(JSONB, nullable=True))
+    updated_at: datetime = _created()

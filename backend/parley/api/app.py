@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any
 
 from agents.models.interface import Model
 from fastapi import FastAPI
@@ -21,9 +19,10 @@ from parley.api import (
     routes_tasks,
     routes_work,
 )
+from parley.assistant.llm import resolve_model
 from parley.assistant.mcp_bridge import InProcessTools
-from parley.assistant.models import resolve_model
 from parley.assistant.runner import Assistant
+from parley.chat.runner import TurnRunner
 from parley.config import Settings, get_settings
 from parley.db import Database, resolve_database_url
 from parley.limits import RateLimiter
@@ -81,13 +80,18 @@ def create_app(
             app.state.notifier = Notifier(database_url=url, hub=app.state.hub)
             await app.state.notifier.start()
             stack.push_async_callback(app.state.notifier.stop)
+            app.state.runner = TurnRunner(
+                app.state.notifier.publish_live, forward_stop=app.state.notifier.forward_stop
+            )
+            app.state.notifier.on_stop = app.state.runner.stop
+            stack.push_async_callback(app.state.runner.drain, SHUTDOWN_GRACE_SECONDS)
+            # Registered last, so it runs first at shutdown: prompts waiting on a session fail
+            # at once instead of holding the runner's drain.
             app.state.work = WorkManager(
                 db=db, settings=settings, notifier=app.state.notifier, database_url=url
             )
             await app.state.work.start()
             stack.push_async_callback(app.state.work.shutdown)
-            app.state.turn_tasks = set()
-            stack.push_async_callback(_drain, app.state.turn_tasks)
             # Everything built so far lives as long as the process: keep it out of the
             # collector's full passes, which otherwise stall the event loop for 100+ ms.
             gc.collect()
@@ -111,10 +115,3 @@ def create_app(
 def app_from_env() -> FastAPI:
     """For `uvicorn --factory` (several workers): everything comes from the environment."""
     return create_app(get_settings())
-
-
-async def _drain(tasks: set[asyncio.Task[Any]]) -> None:
-    """Let in-flight turns store their replies before the database goes away."""
-    if tasks:
-        log.info("waiting for %d turn(s) to finish", len(tasks))
-        await asyncio.wait(set(tasks), timeout=SHUTDOWN_GRACE_SECONDS)

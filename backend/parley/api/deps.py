@@ -12,6 +12,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from parley.assistant.runner import Assistant
 from parley.auth import bearer_token, verify_token
+from parley.chat.runner import TurnRunner
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import Forbidden
@@ -34,6 +35,11 @@ async def _assistant(request: Request) -> Assistant:
     return assistant
 
 
+async def _runner(request: Request) -> TurnRunner:
+    runner: TurnRunner = request.app.state.runner
+    return runner
+
+
 async def _limiter(request: Request) -> RateLimiter:
     limiter: RateLimiter = request.app.state.limiter
     return limiter
@@ -48,6 +54,7 @@ SettingsDep = Annotated[Settings, Depends(_settings)]
 DbDep = Annotated[Database, Depends(_db)]
 AssistantDep = Annotated[Assistant, Depends(_assistant)]
 LimiterDep = Annotated[RateLimiter, Depends(_limiter)]
+RunnerDep = Annotated[TurnRunner, Depends(_runner)]
 WorkDep = Annotated[WorkManager, Depends(_work)]
 
 

@@ -7,8 +7,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Response
 
 from parley import conversations
-from parley.api.deps import CurrentUser, DbDep
+from parley.api.deps import CurrentUser, DbDep, RunnerDep, WorkDep
 from parley.api.errors import AUTHED, ERRORS
+from parley.chat.turn import stop_turn
 from parley.conversations import ConversationSummary
 from parley.db import Database
 from parley.models import ConversationMode
@@ -17,6 +18,7 @@ from parley.schemas import (
     ConversationOut,
     ConversationPatch,
     MessageOut,
+    StopResponse,
     WorkState,
 )
 from parley.work import service as work_service
@@ -44,13 +46,6 @@ def _out(
     )
 
 
-async def _one(db: Database, user_id: str, conversation_id: int) -> ConversationOut:
-    found = await conversations.get_conversation(
-        db, user_id=user_id, conversation_id=conversation_id
-    )
-    return _out(found, await _work_states(db, user_id, [found]))
-
-
 @router.get("", response_model=list[ConversationOut], responses=ERRORS(*AUTHED))
 async def list_conversations(user_id: CurrentUser, db: DbDep) -> list[ConversationOut]:
     """Newest activity first, each with a preview of its last message."""
@@ -64,6 +59,13 @@ async def _work_states(
 ) -> dict[int, dict[str, Any]]:
     ids = [s.conversation.id for s in found if s.conversation.mode == ConversationMode.work.value]
     return await work_service.states(db, user_id=user_id, conversation_ids=ids) if ids else {}
+
+
+async def _one(db: Database, user_id: str, conversation_id: int) -> ConversationOut:
+    found = await conversations.get_conversation(
+        db, user_id=user_id, conversation_id=conversation_id
+    )
+    return _out(found, await _work_states(db, user_id, [found]))
 
 
 @router.post("", response_model=ConversationOut, status_code=201, responses=ERRORS(*AUTHED))
@@ -97,6 +99,21 @@ async def rename_conversation(
 async def delete_conversation(conversation_id: int, user_id: CurrentUser, db: DbDep) -> Response:
     await conversations.delete_conversation(db, user_id=user_id, conversation_id=conversation_id)
     return Response(status_code=204)
+
+
+@router.post("/{conversation_id}/stop", response_model=StopResponse, responses=ERRORS(*AUTHED))
+async def stop(
+    conversation_id: int, user_id: CurrentUser, db: DbDep, runner: RunnerDep, work: WorkDep
+) -> StopResponse:
+    """End the reply being written now: what it wrote so far is stored, marked
+    `meta.stopped`, and the conversation is free at once. `stopped` is false when no reply
+    was running. In a work conversation: interrupt Claude Code's current prompt."""
+    if await work_service.is_work(db, user_id=user_id, conversation_id=conversation_id):
+        return StopResponse(stopped=await work.stop(conversation_id))
+    stopped = await stop_turn(
+        db=db, runner=runner, user_id=user_id, conversation_id=conversation_id
+    )
+    return StopResponse(stopped=stopped)
 
 
 @router.get(

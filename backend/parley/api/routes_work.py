@@ -1,31 +1,25 @@
-"""Work conversations: a person's prompts to Claude Code, Stop, End and the session state."""
+"""Work conversations: a person's prompts to Claude Code, End and the session state (Stop is
+the conversation's Stop route)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import json
-from collections.abc import AsyncIterator
 from typing import Any
 
-from fastapi import APIRouter, Request
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from fastapi import APIRouter
 
-from parley import conversations
+from parley import events
 from parley.api.deps import CurrentUser, DbDep, SettingsDep, WorkDep
 from parley.api.errors import AUTHED, ERRORS
+from parley.chat.runner import TurnRunner
 from parley.config import Settings
 from parley.db import Database
-from parley.errors import ParleyError
-from parley.realtime.hub import Hub
-from parley.schemas import MessageOut, SendRequest, StopResponse, WorkEndResponse, WorkState
+from parley.errors import InvalidInput
+from parley.realtime.stream import sse_response
+from parley.schemas import MessageOut, SendRequest, WorkEndResponse, WorkState, message_json
 from parley.work import service
-from parley.work.manager import WorkFailed, WorkManager
-from parley.work.session import SessionFailed
+from parley.work.manager import WorkManager
 
 router = APIRouter(prefix="/api/{user_id}/conversations", tags=["work"])
-
-DRAIN_SECONDS = 5.0
 
 
 @router.post(
@@ -59,13 +53,6 @@ async def send_message(
     return MessageOut.model_validate(sent.message)
 
 
-@router.post("/{conversation_id}/stop", response_model=StopResponse, responses=ERRORS(*AUTHED))
-async def stop(conversation_id: int, user_id: CurrentUser, db: DbDep, work: WorkDep) -> Any:
-    """Interrupt the prompt Claude Code is working on; the session stays."""
-    stopped = await service.stop(db, work, user_id=user_id, conversation_id=conversation_id)
-    return {"stopped": stopped}
-
-
 @router.post(
     "/{conversation_id}/work/end", response_model=WorkEndResponse, responses=ERRORS(*AUTHED)
 )
@@ -85,86 +72,31 @@ async def get_work(conversation_id: int, user_id: CurrentUser, db: DbDep) -> Any
 
 
 async def work_chat(
-    request: Request,
     *,
     user_id: str,
     conversation_id: int,
-    message: str,
+    message: str | None,
+    retry: bool,
     stream: bool,
     db: Database,
     settings: Settings,
+    runner: TurnRunner,
     work: WorkManager,
 ) -> Any:
-    """A prompt sent the way a chat turn is: JSON answers when the prompt's result arrives
-    (its final text as `response`); SSE streams everything the session does meanwhile."""
-    if not stream:
-        sent = await service.send_to_work(
-            db, work, settings, user_id=user_id, conversation_id=conversation_id, text=message
+    """A prompt sent the way a chat turn is, run by the same turn runner: JSON answers when
+    the prompt's result arrives (its final text as `response`); SSE streams what the session
+    does meanwhile, then `done`."""
+    if retry:
+        raise InvalidInput(
+            "Retry is for chat turns; in a work conversation send the prompt again",
+            code="nothing_to_retry",
+            status=409,
         )
-        return _body(conversation_id, await _result_text(sent, conversation_id))
-    hub: Hub = request.app.state.hub
-    latest = await conversations.latest_message_id(
-        db, user_id=user_id, conversation_id=conversation_id
+    sent = await service.send_to_work(
+        db, work, settings, user_id=user_id, conversation_id=conversation_id, text=message or ""
     )
-    sub = await hub.subscribe(conversation_id, latest)
-    try:
-        sent = await service.send_to_work(
-            db, work, settings, user_id=user_id, conversation_id=conversation_id, text=message
-        )
-    except BaseException:
-        hub.unsubscribe(sub)
-        raise
-
-    async def events() -> AsyncIterator[ServerSentEvent]:
-        outcome = asyncio.create_task(_result_text(sent, conversation_id))
-        try:
-            while not outcome.done():
-                getter = asyncio.ensure_future(sub.get())
-                await asyncio.wait({getter, outcome}, return_when=asyncio.FIRST_COMPLETED)
-                if getter.done():
-                    yield _sse(*getter.result())
-                else:
-                    getter.cancel()
-            last = await conversations.latest_message_id(
-                db, user_id=user_id, conversation_id=conversation_id
-            )
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(DRAIN_SECONDS):
-                    while sub.last_id < last:
-                        yield _sse(*await sub.get())
-            try:
-                yield ServerSentEvent(
-                    data=json.dumps(_body(conversation_id, outcome.result())), event="done"
-                )
-            except ParleyError as exc:
-                yield ServerSentEvent(data=json.dumps(exc.body()), event="error")
-        finally:
-            hub.unsubscribe(sub)
-            outcome.cancel()
-
-    return EventSourceResponse(events(), ping=15)
-
-
-def _sse(event: str, data: str, message_id: int | None) -> ServerSentEvent:
-    return ServerSentEvent(data=data, event=event, id=str(message_id) if message_id else None)
-
-
-def _body(conversation_id: int, response: str) -> dict[str, Any]:
-    return {"conversation_id": conversation_id, "response": response, "tool_calls": []}
-
-
-async def _result_text(sent: service.Sent, conversation_id: int) -> str:
-    if sent.prompt is None:
-        return "Answer recorded."
-    try:
-        result = await asyncio.shield(sent.prompt.future)
-    except SessionFailed as failure:
-        raise WorkFailed(str(failure), conversation_id=conversation_id) from failure
-    if result.is_error:
-        detail = "; ".join(result.errors or []) or result.result or result.subtype
-        raise WorkFailed(
-            f"Claude Code could not finish this prompt: {detail}", conversation_id=conversation_id
-        )
-    if result.stop_reason == "tool_deferred":
-        return "Claude Code is waiting for your answer to its permission question."
-    return result.result or ""
+    job = service.prompt_work(sent, work, conversation_id=conversation_id)
+    if stream:
+        first = [(events.MESSAGE, message_json(sent.message))]
+        return sse_response(runner.stream(conversation_id, job, first))
+    return (await runner.run(conversation_id, job)).body()

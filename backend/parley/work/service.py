@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from asyncio import FIRST_COMPLETED
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,15 +14,29 @@ from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database
 from parley.errors import InvalidInput, ParleyError
+from parley.events import Emit
 from parley.models import ConversationMode, MessageKind, Role
 from parley.work import permissions, store
-from parley.work.manager import WorkManager
-from parley.work.session import Prompt
+from parley.work.manager import WorkFailed, WorkManager
+from parley.work.session import Prompt, SessionFailed
 
 
 class AlreadyAnswered(ParleyError):
     status = 409
     code = "already_answered"
+
+
+@dataclass
+class WorkReply:
+    conversation_id: int
+    response: str
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "conversation_id": self.conversation_id,
+            "response": self.response,
+            "tool_calls": [],
+        }
 
 
 @dataclass
@@ -161,11 +178,45 @@ async def states(
     }
 
 
-async def stop(db: Database, manager: WorkManager, *, user_id: str, conversation_id: int) -> bool:
-    await require_work(db, user_id=user_id, conversation_id=conversation_id)
-    return await manager.stop(conversation_id)
-
-
 async def end(db: Database, manager: WorkManager, *, user_id: str, conversation_id: int) -> bool:
     await require_work(db, user_id=user_id, conversation_id=conversation_id)
     return await manager.end(conversation_id=conversation_id)
+
+
+def prompt_work(
+    sent: Sent, manager: WorkManager, *, conversation_id: int
+) -> Callable[[Emit, asyncio.Event], Awaitable[WorkReply]]:
+    """A sent prompt as the turn runner runs it: the session's events go to the runner's
+    `emit` (so a streaming caller sees them), Stop interrupts the prompt, and the result is
+    the prompt's final text."""
+
+    async def run(emit: Emit, stop: asyncio.Event) -> WorkReply:
+        prompt = sent.prompt
+        if prompt is None:
+            return WorkReply(conversation_id, "Answer recorded.")
+        prompt.attach(emit)
+        stopped = asyncio.create_task(stop.wait())
+        try:
+            waits: set[asyncio.Future[Any]] = {prompt.future, stopped}
+            done, _ = await asyncio.wait(waits, return_when=FIRST_COMPLETED)
+            if prompt.future not in done:
+                await manager.stop(conversation_id)
+            result = await asyncio.shield(prompt.future)
+        except SessionFailed as failure:
+            raise WorkFailed(str(failure), conversation_id=conversation_id) from failure
+        finally:
+            stopped.cancel()
+        if result.is_error:
+            detail = "; ".join(result.errors or []) or result.result or result.subtype
+            raise WorkFailed(
+                f"Claude Code could not finish this prompt: {detail}",
+                conversation_id=conversation_id,
+            )
+        if result.stop_reason == "tool_deferred":
+            return WorkReply(
+                conversation_id,
+                "Claude Code is waiting for your answer to its permission question.",
+            )
+        return WorkReply(conversation_id, result.result or "")
+
+    return run

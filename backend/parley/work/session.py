@@ -31,7 +31,10 @@ from claude_agent_sdk.types import (
     ToolPermissionContext,
 )
 
+from parley import events
+from parley.events import Emit
 from parley.models import RunStatus
+from parley.schemas import message_json
 from parley.work import permissions, proctree, store
 from parley.work.events import delta_text, outputs
 
@@ -54,10 +57,22 @@ class SessionFailed(Exception):
 
 @dataclass
 class Prompt:
+    """One prompt and whoever follows it: the turn runner attaches its `emit` to see the
+    prompt's events; events from before it attached wait in the backlog (stored messages
+    only: live text before that reached the watchers, and is stored anyway)."""
+
     text: str
     future: asyncio.Future[ResultMessage] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
+    listener: Emit | None = None
+    backlog: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def attach(self, emit: Emit) -> None:
+        for event, data in self.backlog:
+            emit(event, data)
+        self.backlog.clear()
+        self.listener = emit
 
 
 @dataclass
@@ -105,6 +120,7 @@ class Session:
         self.last_activity = time.monotonic()
         self._questions: dict[str, int] = {}  # tool_use_id -> question id
         self._deferred: dict[str, Any] | None = None
+        self.current: Prompt | None = None
         self._stderr: list[str] = []
         self.task: asyncio.Task[None] | None = None
 
@@ -224,6 +240,7 @@ class Session:
     ) -> None:
         await self._set_status("working")
         result: ResultMessage | None = None
+        self.current = prompt
         try:
             await client.query(prompt.text)
             async for message in client.receive_response():
@@ -243,6 +260,7 @@ class Session:
             if not prompt.future.done():
                 prompt.future.set_exception(SessionFailed(reason))
             raise SessionFailed(reason)
+        self.current = None
         if not prompt.future.done():
             prompt.future.set_result(result)
         self.last_activity = time.monotonic()
@@ -253,8 +271,14 @@ class Session:
 
     async def handle(self, message: Any) -> None:
         text = delta_text(message)
+        prompt = self.current
         if text is not None:
-            self.manager.notifier.publish_live(self.conversation_id, "delta", {"text": text})
+            if prompt is not None and prompt.listener is not None:
+                prompt.listener(events.DELTA, {"text": text})  # the runner publishes it
+            else:
+                self.manager.notifier.publish_live(
+                    self.conversation_id, events.DELTA, {"text": text}
+                )
             return
         if isinstance(message, SystemMessage) and message.subtype == "init":
             session_id = message.data.get("session_id")
@@ -263,7 +287,7 @@ class Session:
                 await store.update_session(self.db, self.conversation_id, session_id=session_id)
             return
         for output in outputs(message):
-            await store.store(
+            stored = await store.store(
                 self.db,
                 conversation_id=self.conversation_id,
                 user_id=self.user_id,
@@ -271,13 +295,18 @@ class Session:
                 meta=output.meta,
                 error=output.error,
             )
-            if output.meta["type"] == "text":
-                self.manager.notifier.publish_live(self.conversation_id, "turn_end", {})
+            if prompt is not None:
+                if prompt.listener is not None:
+                    prompt.listener(events.MESSAGE, message_json(stored))
+                else:
+                    prompt.backlog.append((events.MESSAGE, message_json(stored)))
+            if output.meta["type"] == "text":  # its text is stored: no longer in flight
+                self.manager.notifier.publish_live(self.conversation_id, events.TURN_END, {})
         if isinstance(message, ResultMessage):
             await self._on_result(message)
 
     async def _on_result(self, message: ResultMessage) -> None:
-        self.manager.notifier.publish_live(self.conversation_id, "turn_end", {})
+        self.manager.notifier.publish_live(self.conversation_id, events.TURN_END, {})
         if message.total_cost_usd:
             await store.add_cost(self.db, self.conversation_id, message.total_cost_usd)
         if message.session_id and message.session_id != self.session_id:

@@ -45,7 +45,7 @@ async def get_session(db: Database, *, conversation_id: int) -> SessionRow | Non
         row = await conn.fetchrow(
             f"SELECT {_COLUMNS} FROM work_sessions WHERE conversation_id = $1", conversation_id
         )
-    return SessionRow(*row) if row else None
+    return SessionRow(**row) if row else None
 
 
 async def upsert_session(
@@ -64,7 +64,7 @@ async def upsert_session(
             run_id,
         )
     assert row is not None
-    return SessionRow(*row)
+    return SessionRow(**row)
 
 
 async def update_session(db: Database, conversation_id: int, **values: Any) -> None:
@@ -203,7 +203,7 @@ async def get_message(db: Database, *, conversation_id: int, message_id: int) ->
         )
     if row is None:
         raise conversations.not_found(conversation_id)
-    return StoredMessage(*row)
+    return StoredMessage(**row)
 
 
 async def set_question_answer(db: Database, *, question_id: int, answer: str) -> bool:
@@ -233,7 +233,7 @@ async def open_question(db: Database, *, conversation_id: int) -> StoredMessage 
             AND NOT (meta ? 'answer') ORDER BY id LIMIT 1""",
             conversation_id,
         )
-    return StoredMessage(*row) if row else None
+    return StoredMessage(**row) if row else None
 
 
 def dumps(value: Any) -> str:

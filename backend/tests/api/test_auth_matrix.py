@@ -25,9 +25,10 @@ NOT_REST = {"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json", "/mcp"}
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/api/{user_id}/chat"): {"conversation_id": None, "message": "add a task to sneak in"},
     ("POST", "/api/{user_id}/tasks"): {"title": "sneaked in"},
-    ("PATCH", "/api/{user_id}/tasks/{task_id}"): {"title": "hijacked", "completed": True},
+    ("PATCH", "/api/{user_id}/tasks/{number}"): {"title": "hijacked", "completed": True},
     ("POST", "/api/{user_id}/conversations"): {"title": "sneaked in"},
     ("PATCH", "/api/{user_id}/conversations/{conversation_id}"): {"title": "hijacked"},
+    ("POST", "/api/{user_id}/conversations/{conversation_id}/stop"): {},
 }
 
 UNKNOWN_ID = 987_654
@@ -72,7 +73,7 @@ def test_the_matrix_sees_the_api():
     """Guard against the enumeration silently finding nothing (and so checking nothing)."""
     paths = {p for _, p in ROUTES}
     assert "/api/{user_id}/chat" in paths
-    assert "/api/{user_id}/tasks/{task_id}" in paths
+    assert "/api/{user_id}/tasks/{number}" in paths
     assert "/api/{user_id}/conversations/{conversation_id}/messages" in paths
     assert all(p.startswith("/api/{user_id}") for p in paths), paths
 
@@ -89,7 +90,7 @@ async def _seed(server, user: str) -> dict[str, int]:
     assert task.status_code == 201, task.text
     chat = await server.chat(user, f"add a task to help {user}")
     assert chat.status_code == 200, chat.text
-    return {"task_id": task.json()["id"], "conversation_id": chat.json()["conversation_id"]}
+    return {"number": task.json()["number"], "conversation_id": chat.json()["conversation_id"]}
 
 
 def _url(path: str, user: str, ids: dict[str, int]) -> str:
@@ -200,7 +201,7 @@ OBJECT_ROUTES = [(m, p) for m, p in ROUTES if _object_params(p)]
 
 def test_every_object_route_is_covered():
     """A route on a new kind of object needs a way to make one, or the 404 matrix is blind."""
-    known = {"task_id", "conversation_id"}
+    known = {"number", "conversation_id"}
     unknown = {f"{m} {p}": _object_params(p) for m, p in OBJECT_ROUTES}
     unknown = {route: params for route, params in unknown.items() if set(params) - known}
     assert unknown == {}, "teach _seed() to make these objects for bob, so alice can be refused"
@@ -208,7 +209,8 @@ def test_every_object_route_is_covered():
 
 
 async def test_another_users_objects_are_404_and_stay_unchanged(server, db):
-    await _seed(server, "alice")
+    # Alice has no objects of her own: task numbers are per user, so her "task 1" would be
+    # her own task, not bob's.
     bob = await _seed(server, "bob")
     problems = []
     for method, path in OBJECT_ROUTES:

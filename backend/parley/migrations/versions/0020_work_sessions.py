@@ -4,7 +4,7 @@ A pending permission request (the deferred tool call, its question and the Claud
 session id) lives here, so an answer given after a restart can still be applied.
 
 Revision ID: 0020
-Revises: 0004
+Revises: 0006
 Create Date: 2026-11-22
 """
 
@@ -15,7 +15,7 @@ from alembic import op
 from sqlalchemy.dialects.postgresql import JSONB
 
 revision: str = "0020"
-down_revision: str | None = "0004"
+down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -44,9 +44,7 @@ def upgrade() -> None:
         ),
     )
     op.create_index("ix_work_sessions_user_id", "work_sessions", ["user_id"])
-    op.create_index("ix_agent_runs_kind_status", "agent_runs", ["kind", "status"])
 
 
 def downgrade() -> None:
-    op.drop_index("ix_agent_runs_kind_status", "agent_runs")
     op.drop_table("work_sessions")
