@@ -63,8 +63,9 @@ async def end(conversation_id: int, user_id: CurrentUser, db: DbDep, work: WorkD
     return {"ended": ended}
 
 
-@router.get("/{conversation_id}/work", response_model=WorkState, responses=ERRORS(*AUTHED))
+@router.get("/{conversation_id}/work", response_model=WorkState | None, responses=ERRORS(*AUTHED))
 async def get_work(conversation_id: int, user_id: CurrentUser, db: DbDep) -> Any:
+    """The session of a work conversation (`null` for other conversations)."""
     return await service.state(db, user_id=user_id, conversation_id=conversation_id)
 
 

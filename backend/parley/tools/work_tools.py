@@ -136,7 +136,8 @@ def register(
     async def _get(
         manager: WorkManager, user_id: str, *, conversation_id: int, after: int | None
     ) -> dict[str, Any]:
-        state = await service.state(db, user_id=user_id, conversation_id=conversation_id)
+        await service.require_work(db, user_id=user_id, conversation_id=conversation_id)
+        state = await service.state(db, user_id=user_id, conversation_id=conversation_id) or {}
         found = await conversations.list_messages(
             db, user_id=user_id, conversation_id=conversation_id, after=after, limit=READ_LIMIT
         )

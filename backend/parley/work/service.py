@@ -145,9 +145,11 @@ async def send_to_work(
     return Sent(message, prompt)
 
 
-async def state(db: Database, *, user_id: str, conversation_id: int) -> dict[str, Any]:
-    """The session as the API shows it; a work conversation never started is idle."""
-    await require_work(db, user_id=user_id, conversation_id=conversation_id)
+async def state(db: Database, *, user_id: str, conversation_id: int) -> dict[str, Any] | None:
+    """The session as the API shows it; a work conversation never started is idle, any
+    other conversation has none (None)."""
+    if not await is_work(db, user_id=user_id, conversation_id=conversation_id):
+        return None
     found = await states(db, user_id=user_id, conversation_ids=[conversation_id])
     return found.get(conversation_id) or idle_state()
 
