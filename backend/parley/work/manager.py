@@ -9,24 +9,48 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import socket
 import uuid
 from typing import Any
 
 import asyncpg
+from claude_agent_sdk import ResultMessage
 
+from parley import conversations, events
 from parley.config import Settings
+from parley.conversations import StoredMessage
 from parley.db import Database, asyncpg_dsn
 from parley.errors import ParleyError
 from parley.models import RunStatus
 from parley.realtime.notifier import Notifier
+from parley.schemas import message_json
 from parley.work import cli, permissions, proctree, store
-from parley.work.session import Decision, Prompt, Session, session_tag
+from parley.work.session import Decision, Prompt, Session, SessionFailed, session_tag
 
 log = logging.getLogger(__name__)
 
 APP_PREFIX = "parley-work:"
+# Messages for a session that lives on another instance: {"to", "action", ...}.
+WORK_CHANNEL = "parley_work"
+FOLLOW_SECONDS = 0.3
+
+
+def remote_result(message: StoredMessage, text: str) -> ResultMessage:
+    """A prompt's result as another instance stored it."""
+    meta = message.meta or {}
+    return ResultMessage(
+        subtype="success",
+        duration_ms=int(meta.get("duration_ms") or 0),
+        duration_api_ms=0,
+        is_error=meta.get("type") == "error",
+        num_turns=int(meta.get("num_turns") or 0),
+        session_id=str(meta.get("session_id") or ""),
+        stop_reason=meta.get("stop_reason"),
+        total_cost_usd=meta.get("cost_usd"),
+        result=message.content if meta.get("type") == "error" else text,
+    )
 
 
 class WorkFailed(ParleyError):
@@ -47,6 +71,7 @@ class WorkManager:
         self.waiters = permissions.Waiters()
         self._conn: asyncpg.Connection | None = None
         self._starting: dict[int, asyncio.Lock] = {}
+        self._notes: set[asyncio.Task[Any]] = set()
 
     # -- lifetime of the instance --------------------------------------------------
 
@@ -56,6 +81,7 @@ class WorkManager:
         self._conn = await asyncpg.connect(
             self.dsn, server_settings={"application_name": APP_PREFIX + self.instance}
         )
+        await self._conn.add_listener(WORK_CHANNEL, self._on_note)
         await self.recover()
 
     async def recover(self) -> None:
@@ -107,7 +133,7 @@ class WorkManager:
         if not self.settings.work_enabled:
             raise cli.WorkUnavailable(cli.availability(self.settings).reason or "Work mode is off")
         if conversation_id is not None:
-            if conversation_id in self.sessions:
+            if conversation_id in self.sessions or await self._owner(conversation_id):
                 return
             row = await store.get_session(self.db, conversation_id=conversation_id)
             if row is not None and row.pending is not None:
@@ -121,8 +147,23 @@ class WorkManager:
             )
 
     async def submit(
-        self, *, user_id: str, conversation_id: int, text: str, workspace: str | None = None
+        self,
+        *,
+        user_id: str,
+        conversation_id: int,
+        text: str,
+        after: int,
+        workspace: str | None = None,
     ) -> Prompt:
+        """Hand a prompt to the session, here or (through the database) on the instance
+        where it lives; `after` is the id of the person's stored message."""
+        if conversation_id not in self.sessions:
+            owner = await self._owner(conversation_id)
+            if owner is not None:
+                prompt = Prompt(text)
+                await self._notify(owner, "prompt", conversation_id, user_id=user_id, text=text)
+                self._follow(prompt, conversation_id, after)
+                return prompt
         session = await self.ensure(
             user_id=user_id, conversation_id=conversation_id, workspace=workspace
         )
@@ -245,7 +286,14 @@ class WorkManager:
 
     async def stop(self, conversation_id: int) -> bool:
         session = self.sessions.get(conversation_id)
-        return await session.interrupt() if session is not None else False
+        if session is not None:
+            return await session.interrupt()
+        owner = await self._owner(conversation_id)
+        if owner is None:
+            return False
+        await self._notify(owner, "stop", conversation_id)
+        row = await store.get_session(self.db, conversation_id=conversation_id)
+        return row is not None and row.status == "working"
 
     async def end(self, *, conversation_id: int) -> bool:
         """End by the person: the process tree goes, the run is completed."""
@@ -253,9 +301,93 @@ class WorkManager:
         if session is not None:
             await session.kill(RunStatus.completed)
             return True
+        owner = await self._owner(conversation_id)
+        if owner is not None:
+            await self._notify(owner, "end", conversation_id)
+            return True
         row = await store.get_session(self.db, conversation_id=conversation_id)
         if row is None or row.run_id is None:
             return False
         await store.end_run(self.db, row.run_id, status=RunStatus.completed, error=None)
         await store.update_session(self.db, conversation_id, status="ended", pending=None)
         return True
+
+    # -- sessions on other instances ---------------------------------------------------
+
+    async def _owner(self, conversation_id: int) -> str | None:
+        """The live instance (not this one) whose process serves the conversation, if any."""
+        async with self.db.connection() as conn:
+            instance = await conn.fetchval(
+                """SELECT r.instance FROM work_sessions w JOIN agent_runs r ON r.id = w.run_id
+                WHERE w.conversation_id = $1 AND r.status = 'running'
+                AND EXISTS (SELECT 1 FROM pg_stat_activity
+                            WHERE application_name = $2 || r.instance)""",
+                conversation_id,
+                APP_PREFIX,
+            )
+        return instance if instance and instance != self.instance else None
+
+    async def _notify(self, to: str, action: str, conversation_id: int, **extra: Any) -> None:
+        note = {"to": to, "action": action, "conversation_id": conversation_id, **extra}
+        async with self.db.connection() as conn:
+            await conn.execute("SELECT pg_notify($1, $2)", WORK_CHANNEL, json.dumps(note))
+
+    def _on_note(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        try:
+            note = json.loads(payload)
+        except ValueError:
+            return
+        if note.get("to") == self.instance:
+            task = asyncio.create_task(self._handle_note(note))
+            self._notes.add(task)
+            task.add_done_callback(self._notes.discard)
+
+    async def _handle_note(self, note: dict[str, Any]) -> None:
+        conversation_id = int(note["conversation_id"])
+        try:
+            if note["action"] == "prompt":
+                session = self.sessions.get(conversation_id) or await self.ensure(
+                    user_id=note["user_id"], conversation_id=conversation_id
+                )
+                prompt = session.submit(note["text"])
+                prompt.future.add_done_callback(lambda f: f.cancelled() or f.exception())
+            elif note["action"] == "stop":
+                await self.stop(conversation_id)
+            elif note["action"] == "end":
+                await self.end(conversation_id=conversation_id)
+        except Exception:  # the sender only sees what is stored in the conversation
+            log.exception(
+                "could not act on %s for conversation %s", note["action"], conversation_id
+            )
+
+    def _follow(self, prompt: Prompt, conversation_id: int, after: int) -> None:
+        task = asyncio.create_task(self._follow_remote(prompt, conversation_id, after))
+        self._notes.add(task)
+        task.add_done_callback(self._notes.discard)
+
+    async def _follow_remote(self, prompt: Prompt, conversation_id: int, after: int) -> None:
+        """A prompt served elsewhere: its stored messages, read as they come, and its result."""
+        last_text = ""
+        try:
+            while True:
+                async with self.db.connection() as conn:
+                    found = await conversations.messages_after(
+                        conn, conversation_id=conversation_id, after=after, limit=200
+                    )
+                for message in found:
+                    after = message.id
+                    prompt.publish(events.MESSAGE, message_json(message))
+                    kind = (message.meta or {}).get("type")
+                    if kind == "text":
+                        last_text = message.content
+                    if (
+                        message.kind == "output"
+                        and kind in ("result", "error")
+                        and (message.meta or {}).get("session_id")
+                    ):
+                        prompt.future.set_result(remote_result(message, last_text))
+                        return
+                await asyncio.sleep(FOLLOW_SECONDS)
+        except Exception as exc:
+            if not prompt.future.done():
+                prompt.future.set_exception(SessionFailed(f"Lost track of the session: {exc}"))

@@ -140,7 +140,11 @@ async def send_to_work(
             )
         return Sent(message, None)
     prompt = await manager.submit(
-        user_id=user_id, conversation_id=conversation_id, text=cleaned, workspace=workspace
+        user_id=user_id,
+        conversation_id=conversation_id,
+        text=cleaned,
+        after=message.id,
+        workspace=workspace,
     )
     return Sent(message, prompt)
 

@@ -68,6 +68,12 @@ class Prompt:
     listener: Emit | None = None
     backlog: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
+    def publish(self, event: str, data: dict[str, Any]) -> None:
+        if self.listener is not None:
+            self.listener(event, data)
+        else:
+            self.backlog.append((event, data))
+
     def attach(self, emit: Emit) -> None:
         for event, data in self.backlog:
             emit(event, data)
@@ -121,6 +127,7 @@ class Session:
         self._questions: dict[str, int] = {}  # tool_use_id -> question id
         self._deferred: dict[str, Any] | None = None
         self.current: Prompt | None = None
+        self._finishing = False
         self._stderr: list[str] = []
         self.task: asyncio.Task[None] | None = None
 
@@ -143,7 +150,8 @@ class Session:
         self.ending = status
         self.end_error = error
         await asyncio.to_thread(proctree.kill_tree, self.pid, self.tag)
-        if self.task is not None and not self.task.done():
+        # The task may have seen the exit and be storing how it ended: let it finish.
+        if self.task is not None and not self.task.done() and not self._finishing:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self.task
@@ -165,6 +173,7 @@ class Session:
             log.exception("work session %s failed", self.conversation_id)
             outcome, error = RunStatus.failed, f"Claude Code failed: {exc}"
         finally:
+            self._finishing = True
             if self.ending is not None:  # Parley ended it: whatever the process did then
                 outcome, error = self.ending, self.end_error
             await self._finish(outcome, error)
@@ -296,10 +305,7 @@ class Session:
                 error=output.error,
             )
             if prompt is not None:
-                if prompt.listener is not None:
-                    prompt.listener(events.MESSAGE, message_json(stored))
-                else:
-                    prompt.backlog.append((events.MESSAGE, message_json(stored)))
+                prompt.publish(events.MESSAGE, message_json(stored))
             if output.meta["type"] == "text":  # its text is stored: no longer in flight
                 self.manager.notifier.publish_live(self.conversation_id, events.TURN_END, {})
         if isinstance(message, ResultMessage):
