@@ -32,6 +32,7 @@ from claude_agent_sdk.types import (
 )
 
 from parley import events
+from parley.conversations import StoredMessage
 from parley.events import Emit
 from parley.models import RunStatus
 from parley.schemas import message_json
@@ -187,7 +188,7 @@ class Session:
                 await self.manager.parked(self, self._deferred)
                 return
             if outcome is RunStatus.failed and error:
-                await self._store_error(error)
+                await self._store(error, {"type": "error"}, error=True)
             await store.end_run(self.db, self.run_id, status=outcome, error=error)
             await self._set_status("ended")
         finally:
@@ -236,7 +237,9 @@ class Session:
                 if time.monotonic() - self.last_activity >= self.settings.work_idle_timeout:
                     self.ending = RunStatus.timed_out
                     self.end_error = "Ended after being idle"
-                    await self._store_note("The work session ended after being idle.")
+                    await self._store(
+                        "The work session ended after being idle.", {"type": "status"}
+                    )
                     raise asyncio.CancelledError
                 continue
             prompt = getter.result()
@@ -296,14 +299,7 @@ class Session:
                 await store.update_session(self.db, self.conversation_id, session_id=session_id)
             return
         for output in outputs(message):
-            stored = await store.store(
-                self.db,
-                conversation_id=self.conversation_id,
-                user_id=self.user_id,
-                content=output.content,
-                meta=output.meta,
-                error=output.error,
-            )
+            stored = await self._store(output.content, output.meta, error=output.error)
             if prompt is not None:
                 prompt.publish(events.MESSAGE, message_json(stored))
             if output.meta["type"] == "text":  # its text is stored: no longer in flight
@@ -339,23 +335,16 @@ class Session:
                 "session_id": self.session_id,
             }
 
-    async def _store_error(self, text: str) -> None:
-        await store.store(
+    async def _store(
+        self, content: str, meta: dict[str, Any], *, error: bool = False
+    ) -> StoredMessage:
+        return await store.store(
             self.db,
             conversation_id=self.conversation_id,
             user_id=self.user_id,
-            content=text,
-            meta={"type": "error"},
-            error=True,
-        )
-
-    async def _store_note(self, text: str) -> None:
-        await store.store(
-            self.db,
-            conversation_id=self.conversation_id,
-            user_id=self.user_id,
-            content=text,
-            meta={"type": "status"},
+            content=content,
+            meta=meta,
+            error=error,
         )
 
     async def _set_status(self, status: str) -> None:
@@ -432,7 +421,10 @@ class Session:
             resume=resume,
             include_partial_messages=True,
             permission_mode=_MODES[self.settings.work_permission_mode],  # type: ignore[arg-type]
-            can_use_tool=self._can_use_tool,
+            # In the bypass mode Claude Code never asks: no callback (the SDK warns of one).
+            can_use_tool=None
+            if self.settings.work_permission_mode == "none"
+            else self._can_use_tool,
             hooks={
                 "PreToolUse": [
                     HookMatcher(matcher=None, hooks=[self._pre_tool_use], timeout=wait + 15)

@@ -107,5 +107,15 @@ async def wait_for_message(
     return found[0]
 
 
+def of_type(message: dict[str, Any]) -> str | None:
+    """The `meta.type` of a work session's message (text, tool_use, result...)."""
+    kind: str | None = (message["meta"] or {}).get("type")
+    return kind
+
+
+def is_result(message: dict[str, Any]) -> bool:
+    return of_type(message) == "result"
+
+
 def claude_processes(pid: int) -> list[int]:
     return [p.pid for p in tree(pid)]

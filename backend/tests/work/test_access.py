@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
+from tests.conftest import eventually
 from tests.realtime.sse import events
-from tests.work.conftest import messages, needs_cli, new_work
+from tests.work.conftest import messages, needs_cli, new_work, of_type, send, work_state
 from tests.work.fake_anthropic import FakeAnthropic, say
 
 pytestmark = [needs_cli, pytest.mark.slow]
@@ -71,3 +73,33 @@ async def test_another_users_work_conversation_is_not_found_everywhere(
             )
         ).json()
         assert state["status"] == "idle"  # still alive: eve's End did nothing
+
+
+async def test_a_watcher_joining_mid_output_gets_the_text_so_far_then_the_rest(
+    work_server: Any, fake_api: FakeAnthropic
+) -> None:
+    words = [f"w{i} " for i in range(40)]
+    fake_api.script(say("".join(words), chunks=40, delay=0.1))
+    async with work_server() as server:
+        conversation = await new_work(server, "ann")
+        await send(server, "ann", conversation, "talk slowly")
+        await eventually(lambda: _status_is(server, conversation, "working"), within=20)
+        await asyncio.sleep(1.5)  # some of the reply is out
+        text = ""
+        async with server.client.stream(
+            "GET",
+            f"/api/ann/conversations/{conversation}/events",
+            headers=server.headers("ann"),
+        ) as response:
+            async for event in events(response):
+                if event.event == "delta":
+                    if not text:
+                        assert len(event.json()["text"]) > len(words[0])  # joined mid-reply
+                    text += event.json()["text"]
+                elif event.event == "message" and of_type(event.json()) == "text":
+                    assert event.json()["content"] == text == "".join(words)
+                    break
+
+
+async def _status_is(server: Any, conversation: int, status: str) -> bool:
+    return (await work_state(server, "ann", conversation))["status"] == status

@@ -8,7 +8,7 @@ import pytest
 
 from parley.db import Database
 from tests.conftest import eventually
-from tests.work.conftest import messages, needs_cli, new_work, send
+from tests.work.conftest import is_result, messages, needs_cli, new_work, send
 from tests.work.fake_anthropic import FakeAnthropic, say
 
 pytestmark = [needs_cli, pytest.mark.slow]
@@ -36,7 +36,7 @@ async def test_messages_through_another_instance_reach_the_live_process(
 
         async def three_results() -> bool:
             found = await messages(a, "ann", conversation)
-            return len([m for m in found if (m["meta"] or {}).get("type") == "result"]) == 3
+            return len([m for m in found if is_result(m)]) == 3
 
         await eventually(three_results, within=30)
         ended = await b.client.post(

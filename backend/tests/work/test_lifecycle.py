@@ -19,6 +19,7 @@ from tests.work.conftest import (
     messages,
     needs_cli,
     new_work,
+    of_type,
     send,
     wait_for_message,
     work_state,
@@ -39,12 +40,12 @@ async def run_of(db: Database, conversation_id: int) -> dict[str, Any]:
     return dict(row)
 
 
-def is_result(message: dict[str, Any]) -> bool:
-    return (message["meta"] or {}).get("type") in ("result", "error")
+def is_end(message: dict[str, Any]) -> bool:
+    return of_type(message) in ("result", "error")
 
 
 async def results(server: Server, user: str, conversation_id: int) -> list[dict[str, Any]]:
-    return [m for m in await messages(server, user, conversation_id) if is_result(m)]
+    return [m for m in await messages(server, user, conversation_id) if is_end(m)]
 
 
 def session_processes() -> list[psutil.Process]:
@@ -80,7 +81,7 @@ async def test_stop_interrupts_a_long_reply_and_the_session_carries_on(
             f"/api/ann/conversations/{conversation}/stop", headers=server.headers("ann")
         )
         assert stop.json() == {"stopped": True}
-        await wait_for_message(server, "ann", conversation, is_result, within=10)
+        await wait_for_message(server, "ann", conversation, is_end, within=10)
         assert loop.time() - started < 8  # the 15 s reply did not run to its end
         pid = (await run_of(db, conversation))["pid"]
         reply = await server.chat("ann", "are you there?", conversation)

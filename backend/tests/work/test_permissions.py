@@ -9,7 +9,15 @@ import pytest
 from parley.db import Database
 from parley.work.permissions import parse_answer
 from tests.conftest import eventually
-from tests.work.conftest import messages, needs_cli, new_work, send, wait_for_message, work_state
+from tests.work.conftest import (
+    is_result,
+    messages,
+    needs_cli,
+    new_work,
+    send,
+    wait_for_message,
+    work_state,
+)
 from tests.work.fake_anthropic import FakeAnthropic, bash, say
 
 
@@ -35,7 +43,7 @@ def is_question(message: dict[str, Any]) -> bool:
 
 
 def result_after(message_id: int) -> Any:
-    return lambda m: m["id"] > message_id and (m["meta"] or {}).get("type") == "result"
+    return lambda m: m["id"] > message_id and is_result(m)
 
 
 @pytest.mark.slow

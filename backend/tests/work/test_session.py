@@ -6,14 +6,23 @@ from typing import Any
 
 import pytest
 
-from tests.work.conftest import messages, needs_cli, new_work, send, wait_for_message, work_state
+from tests.work.conftest import (
+    is_result,
+    messages,
+    needs_cli,
+    new_work,
+    of_type,
+    send,
+    wait_for_message,
+    work_state,
+)
 from tests.work.fake_anthropic import FakeAnthropic, bash, say
 
 pytestmark = [needs_cli, pytest.mark.slow]
 
 
 def outputs(found: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
-    return [m for m in found if m["kind"] == "output" and (m["meta"] or {}).get("type") == kind]
+    return [m for m in found if m["kind"] == "output" and of_type(m) == kind]
 
 
 async def test_prompt_answers_with_the_result_and_keeps_context(
@@ -37,6 +46,8 @@ async def test_prompt_answers_with_the_result_and_keeps_context(
         ]
         results = outputs(found, "result")
         assert len(results) == 2 and results[0]["meta"]["cost_usd"] > 0
+        health = (await server.client.get("/api/health")).json()
+        assert health["work"] == {"available": True, "reason": None}
         state = await work_state(server, "ann", conversation)
         assert state["status"] == "idle" and state["cost_usd"] > 0 and state["run_id"]
         assert len({m["meta"].get("session_id") for m in results}) == 1
@@ -57,9 +68,7 @@ async def test_bash_tool_use_shows_command_and_result_after_allow(
         assert (await work_state(server, "ann", conversation))["status"] == "waiting_permission"
         answer = await send(server, "ann", conversation, "Allow", reply_to=question["id"])
         assert answer.status_code == 201 and answer.json()["kind"] == "answer"
-        await wait_for_message(
-            server, "ann", conversation, lambda m: m["meta"] and m["meta"].get("type") == "result"
-        )
+        await wait_for_message(server, "ann", conversation, is_result)
         found = await messages(server, "ann", conversation)
         (use,) = outputs(found, "tool_use")
         assert "echo made > proof.txt" in use["content"]
@@ -78,9 +87,7 @@ async def test_denied_command_is_not_run(work_server: Any, fake_api: FakeAnthrop
             server, "ann", conversation, lambda m: m["kind"] == "question"
         )
         await send(server, "ann", conversation, "no", reply_to=question["id"])
-        await wait_for_message(
-            server, "ann", conversation, lambda m: m["meta"] and m["meta"].get("type") == "result"
-        )
+        await wait_for_message(server, "ann", conversation, is_result)
         assert not (server.settings.workspaces / "ann" / "never.txt").exists()
         (result,) = outputs(await messages(server, "ann", conversation), "tool_result")
         assert result["error"] is True

@@ -9,14 +9,10 @@ import pytest
 from tests.conftest import eventually, token_for
 from tests.tools.results import data
 from tests.tools.test_mcp_http import mcp_client
-from tests.work.conftest import messages, needs_cli, wait_for_message
+from tests.work.conftest import is_result, messages, needs_cli, wait_for_message
 from tests.work.fake_anthropic import FakeAnthropic, say
 
 pytestmark = [needs_cli, pytest.mark.slow]
-
-
-def is_result(message: dict[str, Any]) -> bool:
-    return (message["meta"] or {}).get("type") == "result"
 
 
 async def test_the_assistant_starts_a_session_and_points_to_it(
