@@ -4,7 +4,7 @@ live session. The real bundled `claude` CLI, offline, against the tests' fake Me
     .venv/bin/python bench/work.py           # prints the figures (about a minute)
     .venv/bin/python bench/work.py --quick   # fewer deltas and sessions
 
-The app runs in this process (uvicorn on 127.0.0.1) so that the moment the SDK hands Parley
+The app runs in this process (uvicorn on 127.0.0.1, as the tests serve it) so that the moment the SDK hands Parley
 a parsed stdout line and the moment the SSE client reads the event share one clock
 (`time.monotonic`). The client is a raw-socket SSE reader on the same event loop: its own
 cost is part of the figure, which therefore overstates the server's share a little.
@@ -32,16 +32,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "backend"))
 
 import httpx  # noqa: E402
-import uvicorn  # noqa: E402
 from claude_agent_sdk._internal.transport.subprocess_cli import (  # noqa: E402
     SubprocessCLITransport,
 )
-
 from parley.api.app import create_app  # noqa: E402
 from parley.auth import mint_token  # noqa: E402
 from parley.config import Settings  # noqa: E402
 from parley.db import EmbeddedPostgres  # noqa: E402
 from parley.migrate import upgrade  # noqa: E402
+from tests.conftest import free_port, on_loopback  # noqa: E402
 from tests.work.fake_anthropic import FakeAnthropic, say  # noqa: E402
 
 SECRET = "bench-secret-" + "x" * 32
@@ -124,16 +123,9 @@ async def main(quick: bool) -> None:
                 ANTHROPIC_API_KEY="x",
             )
             app = create_app(settings, database_url=url)
-            server = uvicorn.Server(
-                uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning")
-            )
-            task = asyncio.create_task(server.serve())
-            while not server.started:
-                await asyncio.sleep(0.05)
-            port = server.servers[0].sockets[0].getsockname()[1]
-            await run_figures(port, fake, deltas=deltas, sessions=sessions)
-            server.should_exit = True
-            await task
+            port = free_port()
+            async with on_loopback(app, port):
+                await run_figures(port, fake, deltas=deltas, sessions=sessions)
     finally:
         await asyncio.to_thread(embedded.stop)
         shutil.rmtree(tmp, ignore_errors=True)

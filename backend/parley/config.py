@@ -7,6 +7,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
+import platformdirs
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -19,7 +20,11 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="", extra="ignore", populate_by_name=True)
 
     database_url: str | None = Field(default=None, alias="DATABASE_URL")
-    data_dir: Path = Field(default=Path(".parley"), alias="PARLEY_DATA_DIR")
+    # The embedded PostgreSQL's home: one absolute per-user directory by default, so
+    # `parley serve` and `parley mcp` find the same database from any working directory.
+    data_dir: Path = Field(
+        default_factory=lambda: platformdirs.user_data_path("parley"), alias="PARLEY_DATA_DIR"
+    )
     auth_secret: str = Field(default=_EPHEMERAL_SECRET, alias="PARLEY_AUTH_SECRET")
     dev_login: bool = Field(default=False, alias="PARLEY_DEV_LOGIN")
     model: str | None = Field(default=None, alias="PARLEY_MODEL")
@@ -43,6 +48,8 @@ class Settings(BaseSettings):
     db_pool_size: int = Field(default=20, ge=1, alias="PARLEY_DB_POOL_SIZE")
     # `parley mcp` (stdio) acts for this token's user; verified with auth_secret.
     mcp_token: str | None = Field(default=None, alias="PARLEY_TOKEN")
+    # Where clients reach this server: names the `/mcp` resource in its OAuth metadata.
+    public_url: str = Field(default="http://127.0.0.1:8000", alias="PARLEY_PUBLIC_URL")
     # Host headers `/mcp` accepts, comma-separated ("api.example.com,127.0.0.1:*"). Empty: any
     # host, because every /mcp request must carry a bearer token anyway, which is what a
     # DNS-rebinding page cannot supply; set it to add the MCP SDK's Host/Origin check on top.
@@ -71,6 +78,11 @@ class Settings(BaseSettings):
     anthropic_auth_token: str | None = Field(default=None, alias="ANTHROPIC_AUTH_TOKEN")
     claude_config_dir: Path | None = Field(default=None, alias="CLAUDE_CONFIG_DIR")
 
+    @field_validator("data_dir")
+    @classmethod
+    def _absolute(cls, value: Path) -> Path:
+        return value.expanduser().resolve()
+
     @field_validator("database_url")
     @classmethod
     def _asyncpg_url(cls, value: str | None) -> str | None:
@@ -91,6 +103,11 @@ class Settings(BaseSettings):
     @property
     def workspaces(self) -> Path:
         return (self.workspace_root or self.data_dir / "workspaces").resolve()
+
+    @property
+    def auth_secret_configured(self) -> bool:
+        """Whether PARLEY_AUTH_SECRET was given (else tokens die with the process)."""
+        return "auth_secret" in self.model_fields_set
 
     @property
     def offline_model(self) -> bool:

@@ -65,6 +65,13 @@ async def resolve_database_url(settings: Settings) -> tuple[str, EmbeddedPostgre
     return url, embedded
 
 
+def describe_database(settings: Settings, url: str) -> str:
+    """Which database a command uses, for its first line on stderr (no password)."""
+    if settings.database_url:
+        return "database: " + make_url(url).render_as_string(hide_password=True)
+    return f"database: embedded PostgreSQL in {settings.data_dir}"
+
+
 # What a dropped connection raises: mid-statement, reconnecting to a server that is down or
 # still starting, or (InternalClientError) when the server's goodbye arrived unasked on an
 # idle connection and the next statement finds the protocol in the wrong state.

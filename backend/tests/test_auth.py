@@ -9,6 +9,8 @@ import pytest
 from parley.auth import mint_token, verify_token
 from parley.errors import Unauthorized
 
+pytestmark = pytest.mark.unit
+
 SECRET = "s" * 32
 
 

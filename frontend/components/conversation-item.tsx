@@ -3,6 +3,7 @@
 import { useState, type FormEvent, type KeyboardEvent } from "react";
 import { fullTime, shortTime } from "@/lib/format-time";
 import type { Conversation } from "@/lib/types";
+import { RowMenu } from "./row-menu";
 
 interface Props {
   conversation: Conversation;
@@ -18,6 +19,16 @@ const PLACEHOLDER_TITLE = "new conversation";
 export function hasRealTitle(conversation: Conversation): boolean {
   const title = conversation.title?.trim() ?? "";
   return title !== "" && title.toLowerCase() !== PLACEHOLDER_TITLE;
+}
+
+/** A reply's first words without Markdown marks ("- **first** item" → "first item"). */
+export function plainPreview(text: string): string {
+  return text
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/^\s*(?:[-+*]|\d+\.|#{1,6}|>)\s+/gm, "")
+    .replace(/[*`~|]+/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 export function conversationTitle(conversation: Conversation): string {
@@ -88,7 +99,7 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
             {conversation.mode !== "chat" && <span className="mode-tag">{conversation.mode}</span>}
             {title}
           </span>
-          {conversation.preview && <span className="conversation-preview muted">{conversation.preview}</span>}
+          {conversation.preview && <span className="conversation-preview muted">{plainPreview(conversation.preview)}</span>}
           {when && (
             <time className="conversation-time muted" dateTime={when} title={fullTime(when)}>
               {shortTime(when)}
@@ -97,20 +108,14 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
         </button>
       )}
       {mode === "view" && (
-        <div className="conversation-actions">
-          <button type="button" className="button tiny" onClick={beginRename} aria-describedby={titleId} data-testid="conversation-rename">
-            Rename
-          </button>
-          <button
-            type="button"
-            className="button tiny danger"
-            onClick={() => setMode("confirm-delete")}
-            aria-describedby={titleId}
-            data-testid="conversation-delete"
-          >
-            Delete
-          </button>
-        </div>
+        <RowMenu
+          label={`Actions for ${title}`}
+          testId="conversation-menu"
+          actions={[
+            { label: "Rename", onSelect: beginRename, testId: "conversation-rename" },
+            { label: "Delete", onSelect: () => setMode("confirm-delete"), danger: true, testId: "conversation-delete" },
+          ]}
+        />
       )}
       {mode === "confirm-delete" && (
         <div className="confirm" role="group" aria-label={`Delete ${title}?`}>

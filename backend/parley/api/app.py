@@ -28,7 +28,7 @@ from parley.db import Database, resolve_database_url
 from parley.limits import RateLimiter
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
-from parley.tools.http import McpHttp, mcp_route
+from parley.tools.http import McpHttp, mcp_routes
 from parley.tools.identity import from_request_meta
 from parley.tools.server import build_server
 from parley.work.manager import WorkManager
@@ -108,7 +108,7 @@ def create_app(
     modules = (routes_auth, routes_chat, routes_tasks, routes_conversations, routes_events)
     for module in (*modules, routes_work):
         app.include_router(module.router)
-    app.router.routes.append(mcp_route())  # MCP over streamable HTTP, for remote agents
+    app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents
     return app
 
 

@@ -38,10 +38,12 @@ def build_server(
     resolve_user: UserResolver,
     name: str = "parley",
     work: WorkGetter = lambda: None,
+    **options: Any,
 ) -> MCPServer:
     """A server whose tools act for the user `resolve_user` finds in each request; `work`
-    gives the process's work-session manager, if sessions can run in it."""
-    server: MCPServer = MCPServer(name=name, instructions=INSTRUCTIONS)
+    gives the process's work-session manager, if sessions can run in it; `options` go to
+    the SDK's MCPServer (its auth, for the HTTP transport)."""
+    server: MCPServer = MCPServer(name=name, instructions=INSTRUCTIONS, **options)
 
     async def call(ctx: Context[Any], op: Any, **kwargs: Any) -> Any:
         user_id = resolve_user(ctx)
