@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 import platformdirs
 from pydantic import Field, field_validator
@@ -55,6 +56,29 @@ class Settings(BaseSettings):
     # host, because every /mcp request must carry a bearer token anyway, which is what a
     # DNS-rebinding page cannot supply; set it to add the MCP SDK's Host/Origin check on top.
     mcp_allowed_hosts: str = Field(default="", alias="PARLEY_MCP_ALLOWED_HOSTS")
+    # Work sessions run Claude Code, which runs commands on this host: off unless asked for.
+    work_enabled: bool = Field(default=False, alias="PARLEY_WORK_ENABLED")
+    # The `claude` executable; unset: the one claude-agent-sdk bundles, else one on PATH.
+    claude_path: str | None = Field(default=None, alias="PARLEY_CLAUDE_PATH")
+    # Each session runs in a folder under this root (by default one per person).
+    workspace_root: Path | None = Field(default=None, alias="PARLEY_WORKSPACE_ROOT")
+    work_idle_timeout: float = Field(default=1800.0, gt=0, alias="PARLEY_WORK_IDLE_TIMEOUT")
+    work_max_sessions: int = Field(default=3, ge=1, alias="PARLEY_WORK_MAX_SESSIONS")
+    # "ask": ask before edits and commands; "edits": edits allowed, commands asked;
+    # "none": never ask (Claude Code's bypass mode).
+    work_permission_mode: Literal["ask", "edits", "none"] = Field(
+        default="ask", alias="PARLEY_WORK_PERMISSION_MODE"
+    )
+    # How long a permission request waits for the person inside Claude Code's own call
+    # (which it aborts after about a minute); past it the tool call is deferred.
+    work_permission_wait: float = Field(
+        default=45.0, gt=0, le=50, alias="PARLEY_WORK_PERMISSION_WAIT"
+    )
+    # What Claude Code authenticates with; read here only to tell /api/health and a failing
+    # session why it cannot work. The process itself inherits the environment.
+    anthropic_api_key: str | None = Field(default=None, alias="ANTHROPIC_API_KEY")
+    anthropic_auth_token: str | None = Field(default=None, alias="ANTHROPIC_AUTH_TOKEN")
+    claude_config_dir: Path | None = Field(default=None, alias="CLAUDE_CONFIG_DIR")
 
     # Refusing abuse early (see parley.serving and parley.api.middleware); 0 turns a cap off.
     # A chat message is at most ~100 KB of JSON even when every character is escaped.
@@ -90,6 +114,10 @@ class Settings(BaseSettings):
         if self.model:
             return self.model
         return "gpt-4.1-mini" if self.openai_api_key else "offline"
+
+    @property
+    def workspaces(self) -> Path:
+        return (self.workspace_root or self.data_dir / "workspaces").resolve()
 
     @property
     def auth_secret_configured(self) -> bool:

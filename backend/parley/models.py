@@ -289,3 +289,42 @@ class TurnToolCall(SQLModel, table=True):
     # Answered from this earlier record (a retry) instead of running again.
     replay_of: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
     created_at: datetime = _created()
+
+
+class WorkSession(SQLModel, table=True):
+    """What a work conversation's Claude Code session must keep beyond its process: the
+    session id to resume, and a pending permission request with the exact tool call."""
+
+    __tablename__ = "work_sessions"
+    __table_args__ = (sa.Index("ix_work_sessions_user_id", "user_id"),)
+
+    conversation_id: int = Field(
+        sa_column=sa.Column(
+            sa.Integer,
+            sa.ForeignKey("conversations.id", ondelete="CASCADE"),
+            primary_key=True,
+        )
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    run_id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(
+            sa.Integer, sa.ForeignKey("agent_runs.id", ondelete="SET NULL"), nullable=True
+        ),
+    )
+    session_id: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    workspace: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    # starting | working | waiting_permission | idle | ended
+    status: str = Field(
+        default="starting",
+        sa_column=sa.Column(sa.Text, nullable=False, server_default="starting"),
+    )
+    cost_usd: float = Field(
+        default=0.0, sa_column=sa.Column(sa.Float, nullable=False, server_default="0")
+    )
+    allowed_tools: list[str] = Field(
+        default_factory=list,
+        sa_column=sa.Column(JSONB, nullable=False, server_default="[]"),
+    )
+    pending: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(JSONB, nullable=True))
+    updated_at: datetime = _created()

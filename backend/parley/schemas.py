@@ -102,6 +102,16 @@ class TaskPatch(BaseModel):
     model_config = REQUEST
 
 
+class WorkState(BaseModel):
+    """A work conversation's Claude Code session, as the person sees it."""
+
+    status: Literal["starting", "working", "waiting_permission", "idle", "ended"]
+    cost_usd: float
+    run_id: int | None
+    workspace: str | None = None
+    pending_question_id: int | None = None
+
+
 class ConversationOut(BaseModel):
     id: int
     title: str
@@ -111,6 +121,30 @@ class ConversationOut(BaseModel):
     updated_at: datetime
     preview: str | None
     last_message_at: datetime | None
+    work: WorkState | None = None
+
+
+class SendRequest(BaseModel):
+    text: str = Field(description="Trimmed, never empty, at most 16,000 characters")
+    kind: Literal["message", "answer"] | None = None
+    reply_to: int | None = Field(default=None, ge=1, le=2**63 - 1)
+    model_config = ConfigDict(extra="forbid")
+
+    @field_validator("text")
+    @classmethod
+    def _storable(cls, value: str) -> str:
+        if "\x00" in value:
+            raise ValueError("must not contain NUL characters (\\u0000)")
+        return value
+
+
+class WorkEndResponse(BaseModel):
+    ended: bool
+
+
+class WorkHealth(BaseModel):
+    available: bool
+    reason: str | None
 
 
 class ConversationCreate(BaseModel):
@@ -144,3 +178,4 @@ class HealthResponse(BaseModel):
     model: str
     offline_model: bool
     dev_login: bool
+    work: WorkHealth

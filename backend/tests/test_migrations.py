@@ -16,7 +16,15 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from parley.migrate import check, downgrade, upgrade
 
 PARLEY = str(Path(sys.executable).with_name("parley"))
-TABLES = {"tasks", "task_counters", "conversations", "messages", "agent_runs", "turn_tool_calls"}
+TABLES = {
+    "tasks",
+    "task_counters",
+    "conversations",
+    "messages",
+    "agent_runs",
+    "turn_tool_calls",
+    "work_sessions",
+}
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from parley.api import (
     routes_conversations,
     routes_events,
     routes_tasks,
+    routes_work,
 )
 from parley.api.middleware import BodyLimit, JsonErrors
 from parley.assistant.llm import resolve_model
@@ -36,6 +37,7 @@ from parley.serving import LIMITS_STATE_KEY, ConnectionLimits
 from parley.tools.http import McpHttp, mcp_routes
 from parley.tools.identity import from_request_meta
 from parley.tools.server import build_server
+from parley.work.manager import WorkManager
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +63,12 @@ def create_app(
             db = await Database.connect(url, max_connections=settings.db_pool_size)
             stack.push_async_callback(db.close)
             tools = InProcessTools(
-                build_server(db=db, resolve_user=from_request_meta), ledger=Ledger(db)
+                build_server(
+                    db=db,
+                    resolve_user=from_request_meta,
+                    work=lambda: getattr(app.state, "work", None),
+                ),
+                ledger=Ledger(db),
             )
             await tools.connect()
             stack.push_async_callback(tools.cleanup)
@@ -70,7 +77,12 @@ def create_app(
             app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
             app.state.limiter = RateLimiter(settings.rate_limit_per_minute)
             app.state.mcp_http = await stack.enter_async_context(
-                McpHttp(db=db, settings=settings, limiter=app.state.limiter).run()
+                McpHttp(
+                    db=db,
+                    settings=settings,
+                    limiter=app.state.limiter,
+                    work=lambda: getattr(app.state, "work", None),
+                ).run()
             )
             app.state.hub = Hub(message_fetcher(db))
             app.state.notifier = Notifier(database_url=url, hub=app.state.hub)
@@ -85,6 +97,13 @@ def create_app(
             # By now the server has waited out its own grace for open requests (and streamed
             # turns stopped themselves at theirs): what is left gets a short one.
             stack.push_async_callback(app.state.runner.drain, SHUTDOWN_LEFTOVER_SECONDS)
+            # Registered last, so it runs first at shutdown: prompts waiting on a session fail
+            # at once instead of holding the runner's drain.
+            app.state.work = WorkManager(
+                db=db, settings=settings, notifier=app.state.notifier, database_url=url
+            )
+            await app.state.work.start()
+            stack.push_async_callback(app.state.work.shutdown)
             # Everything built so far lives as long as the process: keep it out of the
             # collector's full passes, which otherwise stall the event loop for 100+ ms.
             gc.collect()
@@ -102,7 +121,8 @@ def create_app(
     if settings.max_body_bytes:
         app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
-    for module in (routes_auth, routes_chat, routes_tasks, routes_conversations, routes_events):
+    modules = (routes_auth, routes_chat, routes_tasks, routes_conversations, routes_events)
+    for module in (*modules, routes_work):
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents
     return app

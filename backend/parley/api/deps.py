@@ -17,6 +17,7 @@ from parley.config import Settings
 from parley.db import Database
 from parley.errors import Forbidden
 from parley.limits import RateLimiter
+from parley.work.manager import WorkManager
 
 
 async def _settings(request: Request) -> Settings:
@@ -44,11 +45,17 @@ async def _limiter(request: Request) -> RateLimiter:
     return limiter
 
 
+async def _work(request: Request) -> WorkManager:
+    work: WorkManager = request.app.state.work
+    return work
+
+
 SettingsDep = Annotated[Settings, Depends(_settings)]
 DbDep = Annotated[Database, Depends(_db)]
 AssistantDep = Annotated[Assistant, Depends(_assistant)]
 LimiterDep = Annotated[RateLimiter, Depends(_limiter)]
 RunnerDep = Annotated[TurnRunner, Depends(_runner)]
+WorkDep = Annotated[WorkManager, Depends(_work)]
 
 
 # Declared as a security scheme so the OpenAPI schema (and /docs) knows about bearer auth;

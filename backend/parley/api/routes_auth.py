@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import APIRouter
 
 from parley.api.deps import DbDep, SettingsDep
 from parley.api.errors import ERRORS
 from parley.auth import mint_token, validate_user_id
 from parley.errors import NotFound
-from parley.schemas import DevLoginRequest, HealthResponse, TokenResponse
+from parley.schemas import DevLoginRequest, HealthResponse, TokenResponse, WorkHealth
+from parley.work.cli import availability
 
 router = APIRouter(prefix="/api", tags=["auth"])
 
@@ -26,10 +29,12 @@ async def dev_login(body: DevLoginRequest, settings: SettingsDep) -> TokenRespon
 @router.get("/health", response_model=HealthResponse)
 async def health(db: DbDep, settings: SettingsDep) -> HealthResponse:
     database_ok = await db.ping()
+    work = await asyncio.to_thread(availability, settings)  # looks at files
     return HealthResponse(
         status="ok" if database_ok else "degraded",
         database="ok" if database_ok else "unavailable",
         model=settings.model_name,
         offline_model=settings.offline_model,
         dev_login=settings.dev_login,
+        work=WorkHealth(available=work.usable, reason=work.reason),
     )

@@ -7,11 +7,21 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header
 
 from parley import events
-from parley.api.deps import AssistantDep, CurrentUser, DbDep, LimiterDep, RunnerDep, SettingsDep
+from parley.api.deps import (
+    AssistantDep,
+    CurrentUser,
+    DbDep,
+    LimiterDep,
+    RunnerDep,
+    SettingsDep,
+    WorkDep,
+)
 from parley.api.errors import AUTHED, ERRORS
+from parley.api.routes_work import work_chat
 from parley.chat.turn import chat_work, start_turn
 from parley.realtime.stream import sse_response
 from parley.schemas import ChatRequest, ChatResponse, message_json
+from parley.work import service as work_service
 
 router = APIRouter(prefix="/api/{user_id}", tags=["chat"])
 SSE = {"text/event-stream": {"description": "message, delta, tool_call, tool_result, done, error"}}
@@ -30,11 +40,26 @@ async def chat(
     assistant: AssistantDep,
     limiter: LimiterDep,
     runner: RunnerDep,
+    sessions: WorkDep,
     accept: Annotated[str | None, Header()] = None,
 ) -> Any:
     """Run one chat turn (or, with `retry`, re-run the failed last one). With
     `Accept: text/event-stream` the same turn streams as SSE."""
     limiter.check(user_id)
+    if body.conversation_id is not None and await work_service.is_work(
+        db, user_id=user_id, conversation_id=body.conversation_id
+    ):
+        return await work_chat(
+            user_id=user_id,
+            conversation_id=body.conversation_id,
+            message=body.message,
+            retry=body.retry,
+            stream=bool(accept and "text/event-stream" in accept),
+            db=db,
+            settings=settings,
+            runner=runner,
+            work=sessions,
+        )
     started = await start_turn(
         db=db,
         settings=settings,

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Response
 
 from parley import conversations
-from parley.api.deps import CurrentUser, DbDep, RunnerDep
+from parley.api.deps import CurrentUser, DbDep, RunnerDep, WorkDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.chat.turn import stop_turn
 from parley.conversations import ConversationSummary
+from parley.db import Database
 from parley.models import ConversationMode
 from parley.schemas import (
     ConversationCreate,
@@ -18,14 +19,22 @@ from parley.schemas import (
     ConversationPatch,
     MessageOut,
     StopResponse,
+    WorkState,
 )
+from parley.work import service as work_service
 
 router = APIRouter(prefix="/api/{user_id}/conversations", tags=["conversations"])
 
 
-def _out(summary: ConversationSummary) -> ConversationOut:
+def _out(
+    summary: ConversationSummary, work: dict[int, dict[str, Any]] | None = None
+) -> ConversationOut:
     c = summary.conversation
+    state = None
+    if c.mode == ConversationMode.work.value:
+        state = WorkState.model_validate((work or {}).get(c.id) or work_service.idle_state())
     return ConversationOut(
+        work=state,
         id=c.id,
         title=c.title,
         mode=c.mode,
@@ -40,7 +49,23 @@ def _out(summary: ConversationSummary) -> ConversationOut:
 @router.get("", response_model=list[ConversationOut], responses=ERRORS(*AUTHED))
 async def list_conversations(user_id: CurrentUser, db: DbDep) -> list[ConversationOut]:
     """Newest activity first, each with a preview of its last message."""
-    return [_out(s) for s in await conversations.list_conversations(db, user_id=user_id)]
+    found = await conversations.list_conversations(db, user_id=user_id)
+    work = await _work_states(db, user_id, found)
+    return [_out(s, work) for s in found]
+
+
+async def _work_states(
+    db: Database, user_id: str, found: list[ConversationSummary]
+) -> dict[int, dict[str, Any]]:
+    ids = [s.conversation.id for s in found if s.conversation.mode == ConversationMode.work.value]
+    return await work_service.states(db, user_id=user_id, conversation_ids=ids) if ids else {}
+
+
+async def _one(db: Database, user_id: str, conversation_id: int) -> ConversationOut:
+    found = await conversations.get_conversation(
+        db, user_id=user_id, conversation_id=conversation_id
+    )
+    return _out(found, await _work_states(db, user_id, [found]))
 
 
 @router.post("", response_model=ConversationOut, status_code=201, responses=ERRORS(*AUTHED))
@@ -50,16 +75,14 @@ async def create_conversation(
     created = await conversations.create_conversation(
         db, user_id=user_id, mode=ConversationMode(body.mode), title=body.title
     )
-    return _out(await conversations.get_conversation(db, user_id=user_id, conversation_id=created))
+    return await _one(db, user_id, created)
 
 
 @router.get("/{conversation_id}", response_model=ConversationOut, responses=ERRORS(*AUTHED))
 async def get_conversation(
     conversation_id: int, user_id: CurrentUser, db: DbDep
 ) -> ConversationOut:
-    return _out(
-        await conversations.get_conversation(db, user_id=user_id, conversation_id=conversation_id)
-    )
+    return await _one(db, user_id, conversation_id)
 
 
 @router.patch("/{conversation_id}", response_model=ConversationOut, responses=ERRORS(*AUTHED))
@@ -69,9 +92,7 @@ async def rename_conversation(
     await conversations.rename_conversation(
         db, user_id=user_id, conversation_id=conversation_id, title=body.title
     )
-    return _out(
-        await conversations.get_conversation(db, user_id=user_id, conversation_id=conversation_id)
-    )
+    return await _one(db, user_id, conversation_id)
 
 
 @router.delete("/{conversation_id}", status_code=204, responses=ERRORS(*AUTHED))
@@ -82,11 +103,13 @@ async def delete_conversation(conversation_id: int, user_id: CurrentUser, db: Db
 
 @router.post("/{conversation_id}/stop", response_model=StopResponse, responses=ERRORS(*AUTHED))
 async def stop(
-    conversation_id: int, user_id: CurrentUser, db: DbDep, runner: RunnerDep
+    conversation_id: int, user_id: CurrentUser, db: DbDep, runner: RunnerDep, work: WorkDep
 ) -> StopResponse:
     """End the reply being written now: what it wrote so far is stored, marked
     `meta.stopped`, and the conversation is free at once. `stopped` is false when no reply
-    was running."""
+    was running. In a work conversation: interrupt Claude Code's current prompt."""
+    if await work_service.is_work(db, user_id=user_id, conversation_id=conversation_id):
+        return StopResponse(stopped=await work.stop(conversation_id))
     stopped = await stop_turn(
         db=db, runner=runner, user_id=user_id, conversation_id=conversation_id
     )

@@ -34,10 +34,10 @@ HELP = (
 )
 
 
-UNAVAILABLE = {
-    "start_work_session": "Claude Code work sessions aren't available on this server yet, "
-    'so I can\'t start one. I can keep the task on your list: say "add a task to ...".',
-}
+WORK_HELP = (
+    'Say what the work session should do, for example: "start a work session to fix the '
+    'failing test".'
+)
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ _PATTERNS: list[tuple[re.Pattern[str], Any]] = [
             r"(?:\s+to)?\s*(.*)$",
             re.S,
         ),
-        lambda m: Intent("start_work_session", {"goal": m[1].strip()}),
+        lambda m: Intent("start_work_session", {"prompt": m[1].strip()}),
     ),
     (
         re.compile(
@@ -175,6 +175,12 @@ def describe(tool: str, arguments: dict[str, Any], result: Any) -> str:
         reason = re.sub(r"^Error executing tool \w+: ", "", str(result["error"])).strip()
         return f"I couldn't do that: {reason.rstrip('.')}."
     title = result.get("title", "")
+    if tool == "start_work_session":
+        return (
+            f"I started a Claude Code work session for '{title}' in conversation "
+            f"#{result.get('conversation_id')}. Open it to follow along and answer its "
+            "permission questions."
+        )
     task_id = result.get("task_id")
     if tool == "add_task":
         return f"Added task #{task_id} '{title}'."
@@ -235,8 +241,10 @@ def decide(
     intent = parse(_text_of(items[last_user])) if last_user >= 0 else None
     if intent is None:
         return [_message(HELP)]
+    if intent.tool == "start_work_session" and not intent.arguments["prompt"]:
+        return [_message(WORK_HELP)]
     if intent.tool not in tool_names:
-        return [_message(UNAVAILABLE.get(intent.tool, f"I can't use {intent.tool} here."))]
+        return [_message(f"I can't use {intent.tool} here.")]
     return [function_call(intent.tool, intent.arguments, call_id=f"call_{uuid.uuid4().hex[:12]}")]
 
 

@@ -38,6 +38,7 @@ from parley.db import Database
 from parley.errors import ParleyError, RateLimited
 from parley.limits import RateLimiter
 from parley.tools.server import build_server
+from parley.tools.work_tools import WorkGetter
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +86,12 @@ class McpHttp:
     streamable-HTTP app."""
 
     def __init__(
-        self, *, db: Database, settings: Settings, limiter: RateLimiter | None = None
+        self,
+        *,
+        db: Database,
+        settings: Settings,
+        limiter: RateLimiter | None = None,
+        work: WorkGetter = lambda: None,
     ) -> None:
         self.settings = settings
         self.limiter = limiter
@@ -93,6 +99,7 @@ class McpHttp:
         self.server: MCPServer = build_server(
             db=db,
             resolve_user=from_verified_request,
+            work=work,
             token_verifier=ParleyTokens(settings.auth_secret),
             auth=AuthSettings(
                 issuer_url=public,  # type: ignore[arg-type]

@@ -11,7 +11,9 @@ from parley import tasks
 from parley.db import Database
 from parley.errors import ParleyError
 from parley.tasks import TaskRecord
+from parley.tools import work_tools
 from parley.tools.identity import UserResolver
+from parley.tools.work_tools import WorkGetter
 
 INSTRUCTIONS = (
     "Parley keeps a person's to-do list. Each task has a task_id: the person's own task "
@@ -31,10 +33,16 @@ def task_view(task: TaskRecord) -> dict[str, Any]:
 
 
 def build_server(
-    *, db: Database, resolve_user: UserResolver, name: str = "parley", **options: Any
+    *,
+    db: Database,
+    resolve_user: UserResolver,
+    name: str = "parley",
+    work: WorkGetter = lambda: None,
+    **options: Any,
 ) -> MCPServer:
-    """A server whose tools act for the user `resolve_user` finds in each request; `options`
-    go to the SDK's MCPServer (its auth, for the HTTP transport)."""
+    """A server whose tools act for the user `resolve_user` finds in each request; `work`
+    gives the process's work-session manager, if sessions can run in it; `options` go to
+    the SDK's MCPServer (its auth, for the HTTP transport)."""
     server: MCPServer = MCPServer(name=name, instructions=INSTRUCTIONS, **options)
 
     async def call(ctx: Context[Any], op: Any, **kwargs: Any) -> Any:
@@ -105,4 +113,5 @@ def build_server(
         )
         return {"task_id": task.number, "status": "updated", "title": task.title}
 
+    work_tools.register(server, db=db, user_of=resolve_user, work=work)
     return server

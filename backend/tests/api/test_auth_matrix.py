@@ -32,6 +32,7 @@ NOT_REST = {
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/api/{user_id}/chat"): {"conversation_id": None, "message": "add a task to sneak in"},
     ("POST", "/api/{user_id}/tasks"): {"title": "sneaked in"},
+    ("POST", "/api/{user_id}/conversations/{conversation_id}/messages"): {"text": "sneaked in"},
     ("PATCH", "/api/{user_id}/tasks/{number}"): {"title": "hijacked", "completed": True},
     ("POST", "/api/{user_id}/conversations"): {"title": "sneaked in"},
     ("PATCH", "/api/{user_id}/conversations/{conversation_id}"): {"title": "hijacked"},

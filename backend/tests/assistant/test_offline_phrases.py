@@ -286,8 +286,11 @@ async def test_another_users_task_id_is_not_found_through_chat_either(server):
     assert await task_list(server, "bob") == bobs
 
 
-async def test_a_work_session_request_says_plainly_that_sessions_are_not_here_yet(server):
+async def test_a_work_session_request_says_plainly_when_work_mode_is_off(server):
     response = await server.chat("alice", "start a work session to fix the failing test")
     body = response.json()
-    assert response.status_code == 200 and body["tool_calls"] == []
-    assert "work sessions aren't available" in body["response"]
+    assert response.status_code == 200
+    assert [c["tool"] for c in body["tool_calls"]] == ["start_work_session"]
+    assert "Work mode is off on this server" in body["response"]
+    listed = await server.client.get("/api/alice/conversations", headers=server.headers("alice"))
+    assert [c["mode"] for c in listed.json()] == ["chat"]  # no work conversation was made

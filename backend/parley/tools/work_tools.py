@@ -1,0 +1,161 @@
+"""The work-session MCP tools: start, write to, read and end a Claude Code session."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from parley import conversations
+from parley.db import Database
+from parley.errors import ParleyError
+from parley.models import ConversationMode
+from parley.work import service
+from parley.work.manager import WorkManager
+
+# The manager of the server process the tools run in; None where no sessions can live
+# (the stdio server is a separate process).
+WorkGetter = Callable[[], WorkManager | None]
+NOT_HERE = (
+    "Work sessions run inside the Parley API server; this MCP connection cannot reach them. "
+    "Use the server's /mcp endpoint."
+)
+READ_LIMIT = 20
+
+
+def register(
+    server: MCPServer,
+    *,
+    db: Database,
+    user_of: Callable[[Context[Any]], str],
+    work: WorkGetter,
+) -> None:
+    async def call(ctx: Context[Any], op: Callable[..., Awaitable[Any]], **kwargs: Any) -> Any:
+        manager = work()
+        if manager is None:
+            raise ToolError(NOT_HERE)
+        try:
+            return await op(manager, user_of(ctx), **kwargs)
+        except ParleyError as exc:
+            raise ToolError(exc.message) from exc
+
+    @server.tool()
+    async def start_work_session(
+        prompt: str, ctx: Context[Any], title: str | None = None, workspace: str | None = None
+    ) -> dict[str, Any]:
+        """Start a Claude Code work session (a coding agent that reads and writes files and
+        runs commands in the person's workspace) in a new work conversation, and give it its
+        first prompt. Returns at once; the session works on in that conversation, where the
+        person watches it and answers its permission questions.
+
+        prompt: what Claude Code should do, e.g. "fix the failing test in tests/test_api.py".
+        title: the conversation's title (default: from the prompt).
+        workspace: a folder name under the server's workspace root (default: the person's).
+        Returns {"conversation_id", "title", "status": "started"}; tell the person to open
+        that conversation.
+        """
+        return await call(ctx, _start, prompt=prompt, title=title, workspace=workspace)
+
+    @server.tool()
+    async def send_to_work_session(
+        conversation_id: int, text: str, ctx: Context[Any]
+    ) -> dict[str, Any]:
+        """Send a message to the Claude Code session of a work conversation: a new prompt
+        (the session is resumed if it had ended), or "allow"/"deny" to answer its open
+        permission question. Returns at once with {"conversation_id", "message_id",
+        "status": "sent"}; read what follows with get_work_session.
+        """
+        return await call(ctx, _send, conversation_id=conversation_id, text=text)
+
+    @server.tool()
+    async def get_work_session(
+        conversation_id: int, ctx: Context[Any], after: int | None = None
+    ) -> dict[str, Any]:
+        """The state of a work conversation's session and its latest messages.
+
+        after: only messages with a larger id (pass the last id you saw to read on).
+        Returns {"conversation_id", "status" (starting|working|waiting_permission|idle|
+        ended), "cost_usd", "run_id", "pending_question_id", "messages": [{"id", "role",
+        "kind", "type", "content"}]} with at most 20 messages, oldest first.
+        """
+        return await call(ctx, _get, conversation_id=conversation_id, after=after)
+
+    @server.tool()
+    async def end_work_session(conversation_id: int, ctx: Context[Any]) -> dict[str, Any]:
+        """End the Claude Code session of a work conversation: its process and every
+        command it started are stopped. Writing to the conversation later resumes it.
+        Returns {"conversation_id", "ended": true|false (false: nothing was running)}.
+        """
+        return await call(ctx, _end, conversation_id=conversation_id)
+
+    async def _start(
+        manager: WorkManager, user_id: str, *, prompt: str, title: str | None, workspace: str | None
+    ) -> dict[str, Any]:
+        await manager.admit(user_id=user_id, conversation_id=None)
+        conversation_id = await conversations.create_conversation(
+            db,
+            user_id=user_id,
+            mode=ConversationMode.work,
+            title=title or conversations.title_from(prompt or "Work session"),
+        )
+        await service.send_to_work(
+            db,
+            manager,
+            manager.settings,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            text=prompt,
+            workspace=workspace,
+        )
+        found = await conversations.get_conversation(
+            db, user_id=user_id, conversation_id=conversation_id
+        )
+        return {
+            "conversation_id": conversation_id,
+            "title": found.conversation.title,
+            "status": "started",
+        }
+
+    async def _send(
+        manager: WorkManager, user_id: str, *, conversation_id: int, text: str
+    ) -> dict[str, Any]:
+        sent = await service.send_to_work(
+            db,
+            manager,
+            manager.settings,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            text=text,
+        )
+        if sent.prompt is not None:  # nobody waits here: its failure is in the conversation
+            sent.prompt.future.add_done_callback(lambda f: f.cancelled() or f.exception())
+        return {"conversation_id": conversation_id, "message_id": sent.message.id, "status": "sent"}
+
+    async def _get(
+        manager: WorkManager, user_id: str, *, conversation_id: int, after: int | None
+    ) -> dict[str, Any]:
+        await service.require_work(db, user_id=user_id, conversation_id=conversation_id)
+        state = await service.state(db, user_id=user_id, conversation_id=conversation_id) or {}
+        found = await conversations.list_messages(
+            db, user_id=user_id, conversation_id=conversation_id, after=after, limit=READ_LIMIT
+        )
+        return {
+            "conversation_id": conversation_id,
+            **state,
+            "messages": [
+                {
+                    "id": m.id,
+                    "role": m.role,
+                    "kind": m.kind,
+                    "type": (m.meta or {}).get("type"),
+                    "content": m.content,
+                }
+                for m in found
+            ],
+        }
+
+    async def _end(manager: WorkManager, user_id: str, *, conversation_id: int) -> dict[str, Any]:
+        ended = await service.end(db, manager, user_id=user_id, conversation_id=conversation_id)
+        return {"conversation_id": conversation_id, "ended": ended}

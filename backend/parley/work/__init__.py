@@ -1,0 +1,1 @@
+"""Work sessions: a live Claude Code process per work conversation."""

@@ -1,0 +1,123 @@
+"""Claude Code's messages as what Parley stores and streams.
+
+Each assistant text, tool use, tool result and prompt result becomes one stored message
+(`kind=output`, the details in `meta`); text deltas are live events only, and the text
+they form is stored once the block is complete.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from claude_agent_sdk import (
+    AssistantMessage,
+    ResultMessage,
+    StreamEvent,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+    UserMessage,
+)
+
+MAX_CONTENT = 16_000
+
+
+@dataclass(frozen=True)
+class Output:
+    """One message to store."""
+
+    content: str
+    meta: dict[str, Any]
+    error: bool = False
+
+
+def delta_text(message: Any) -> str | None:
+    if isinstance(message, StreamEvent):
+        event = message.event
+        if event.get("type") == "content_block_delta":
+            delta = event.get("delta") or {}
+            if delta.get("type") == "text_delta":
+                return str(delta.get("text", ""))
+    return None
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+def describe_tool(name: str, tool_input: dict[str, Any]) -> str:
+    """A tool call as one readable line: the command, the file, else the input."""
+    if name == "Bash" and "command" in tool_input:
+        return f"Bash: `{tool_input['command']}`"
+    for key in ("file_path", "notebook_path", "path", "url", "pattern"):
+        if key in tool_input:
+            return f"{name}: {tool_input[key]}"
+    return f"{name}: {json.dumps(tool_input)[:500]}"
+
+
+def _result_text(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    parts = [str(item.get("text", "")) for item in content if isinstance(item, dict)]
+    return "\n".join(p for p in parts if p)
+
+
+def outputs(message: Any) -> list[Output]:
+    """The messages to store for one SDK message (most store none)."""
+    if isinstance(message, AssistantMessage):
+        found: list[Output] = []
+        if message.error:  # an API error, reported as a synthetic reply: one error message
+            said = " ".join(b.text for b in message.content if isinstance(b, TextBlock))
+            text = said.strip() or f"Claude Code reported an error: {message.error}"
+            return [Output(_clip(text), {"type": "error", "error": message.error}, True)]
+        for block in message.content:
+            if isinstance(block, TextBlock) and block.text.strip():
+                found.append(Output(_clip(block.text), {"type": "text"}))
+            elif isinstance(block, ToolUseBlock):
+                meta = {
+                    "type": "tool_use",
+                    "tool": block.name,
+                    "input": block.input,
+                    "tool_use_id": block.id,
+                }
+                found.append(Output(_clip(describe_tool(block.name, block.input)), meta))
+        return found
+    if isinstance(message, UserMessage) and isinstance(message.content, list):
+        found = []
+        for block in message.content:
+            if isinstance(block, ToolResultBlock):
+                text = _result_text(block.content) or "(no output)"
+                result_meta: dict[str, Any] = {
+                    "type": "tool_result",
+                    "tool_use_id": block.tool_use_id,
+                    "is_error": bool(block.is_error),
+                }
+                found.append(Output(_clip(text), result_meta, bool(block.is_error)))
+        return found
+    if isinstance(message, ResultMessage):
+        return [result_output(message)]
+    return []
+
+
+def result_output(message: ResultMessage) -> Output:
+    meta: dict[str, Any] = {
+        "type": "error" if message.is_error else "result",
+        "cost_usd": message.total_cost_usd or 0.0,
+        "duration_ms": message.duration_ms,
+        "num_turns": message.num_turns,
+        "session_id": message.session_id,
+        "stop_reason": message.stop_reason,
+    }
+    if message.is_error:
+        detail = "; ".join(message.errors or []) or (message.result or message.subtype)
+        return Output(f"Claude Code could not finish this prompt: {detail}", meta, True)
+    seconds = message.duration_ms / 1000
+    cost = message.total_cost_usd or 0.0
+    summary = f"Done in {seconds:.1f} s, {message.num_turns} turn(s), ${cost:.4f}"
+    if message.stop_reason == "tool_deferred":
+        summary = "Paused until the person answers the permission question"
+    return Output(summary, meta)

@@ -1,0 +1,228 @@
+"""What the API and the MCP tools do with a work conversation. Knows nothing of HTTP."""
+
+from __future__ import annotations
+
+import asyncio
+from asyncio import FIRST_COMPLETED
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from parley import conversations
+from parley.chat.turn import clean_message
+from parley.config import Settings
+from parley.conversations import StoredMessage
+from parley.db import Database
+from parley.errors import InvalidInput, ParleyError
+from parley.events import Emit
+from parley.models import ConversationMode, MessageKind, Role
+from parley.work import permissions, store
+from parley.work.manager import WorkFailed, WorkManager
+from parley.work.session import Prompt, SessionFailed
+
+
+class AlreadyAnswered(ParleyError):
+    status = 409
+    code = "already_answered"
+
+
+@dataclass
+class WorkReply:
+    conversation_id: int
+    response: str
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "conversation_id": self.conversation_id,
+            "response": self.response,
+            "tool_calls": [],
+        }
+
+
+@dataclass
+class Sent:
+    message: StoredMessage
+    prompt: Prompt | None  # None when the message answered a permission question
+
+
+async def conversation_mode(db: Database, *, user_id: str, conversation_id: int) -> str:
+    conversations.check_id(conversation_id)
+    async with db.connection() as conn:
+        mode = await conn.fetchval(
+            "SELECT mode FROM conversations WHERE id = $1 AND user_id = $2",
+            conversation_id,
+            user_id,
+        )
+    if mode is None:
+        raise conversations.not_found(conversation_id)
+    return str(mode)
+
+
+async def is_work(db: Database, *, user_id: str, conversation_id: int) -> bool:
+    mode = await conversation_mode(db, user_id=user_id, conversation_id=conversation_id)
+    return mode == ConversationMode.work.value
+
+
+async def require_work(db: Database, *, user_id: str, conversation_id: int) -> None:
+    if not await is_work(db, user_id=user_id, conversation_id=conversation_id):
+        raise InvalidInput(
+            f"Conversation {conversation_id} is not a work conversation",
+            code="not_a_work_conversation",
+        )
+
+
+async def _question_for(
+    db: Database, *, conversation_id: int, text: str, reply_to: int | None
+) -> tuple[StoredMessage, str] | None:
+    """The permission question this message answers, and the answer; None if it answers
+    nothing. A reply to a question must say allow or deny; a plain message answers the
+    oldest open question only when it plainly does."""
+    answer = permissions.parse_answer(text)
+    if reply_to is not None:
+        question = await store.get_message(db, conversation_id=conversation_id, message_id=reply_to)
+        if question.kind != MessageKind.question.value or not (question.meta or {}).get(
+            "permission"
+        ):
+            return None
+        if (question.meta or {}).get("answer"):
+            raise AlreadyAnswered(f"Question {reply_to} was already answered", question_id=reply_to)
+        if answer is None:
+            raise InvalidInput(
+                'Answer a permission question with "allow", "deny" or "allow always"',
+                details=[{"field": "text"}],
+            )
+        return question, answer
+    if answer is None:
+        return None
+    oldest = await store.open_question(db, conversation_id=conversation_id)
+    return (oldest, answer) if oldest is not None else None
+
+
+async def send_to_work(
+    db: Database,
+    manager: WorkManager,
+    settings: Settings,
+    *,
+    user_id: str,
+    conversation_id: int,
+    text: str,
+    reply_to: int | None = None,
+    workspace: str | None = None,
+) -> Sent:
+    """Store the person's message and hand it to the session without waiting: a prompt for
+    Claude Code (starting or resuming the session), or the answer to a permission question.
+    Refusals (not found, limit, work mode off) happen before anything is stored."""
+    cleaned = clean_message(text, max_chars=settings.max_message_chars)
+    await require_work(db, user_id=user_id, conversation_id=conversation_id)
+    answering = await _question_for(
+        db, conversation_id=conversation_id, text=cleaned, reply_to=reply_to
+    )
+    if answering is None:
+        await manager.admit(user_id=user_id, conversation_id=conversation_id)
+    message = await store.store(
+        db,
+        conversation_id=conversation_id,
+        user_id=user_id,
+        content=cleaned,
+        meta={},
+        kind=MessageKind.answer if answering else MessageKind.message,
+        role=Role.user,
+        reply_to=answering[0].id if answering else reply_to,
+    )
+    if answering is not None:
+        question, answer = answering
+        if await store.set_question_answer(db, question_id=question.id, answer=answer):
+            await manager.answered(
+                user_id=user_id,
+                conversation_id=conversation_id,
+                question_id=question.id,
+                answer=answer,
+            )
+        return Sent(message, None)
+    prompt = await manager.submit(
+        user_id=user_id,
+        conversation_id=conversation_id,
+        text=cleaned,
+        after=message.id,
+        workspace=workspace,
+    )
+    return Sent(message, prompt)
+
+
+async def state(db: Database, *, user_id: str, conversation_id: int) -> dict[str, Any] | None:
+    """The session as the API shows it; a work conversation never started is idle, any
+    other conversation has none (None)."""
+    if not await is_work(db, user_id=user_id, conversation_id=conversation_id):
+        return None
+    found = await states(db, user_id=user_id, conversation_ids=[conversation_id])
+    return found.get(conversation_id) or idle_state()
+
+
+def idle_state() -> dict[str, Any]:
+    return {"status": "idle", "cost_usd": 0.0, "run_id": None}
+
+
+async def states(
+    db: Database, *, user_id: str, conversation_ids: list[int]
+) -> dict[int, dict[str, Any]]:
+    async with db.connection() as conn:
+        rows = await conn.fetch(
+            """SELECT conversation_id, status, cost_usd, run_id, workspace, session_id, pending
+            FROM work_sessions WHERE user_id = $1 AND conversation_id = ANY($2::int[])""",
+            user_id,
+            conversation_ids,
+        )
+    return {
+        row["conversation_id"]: {
+            "status": row["status"],
+            "cost_usd": row["cost_usd"],
+            "run_id": row["run_id"],
+            "workspace": row["workspace"],
+            "pending_question_id": (row["pending"] or {}).get("question_id"),
+        }
+        for row in rows
+    }
+
+
+async def end(db: Database, manager: WorkManager, *, user_id: str, conversation_id: int) -> bool:
+    await require_work(db, user_id=user_id, conversation_id=conversation_id)
+    return await manager.end(conversation_id=conversation_id)
+
+
+def prompt_work(
+    sent: Sent, manager: WorkManager, *, conversation_id: int
+) -> Callable[[Emit, asyncio.Event], Awaitable[WorkReply]]:
+    """A sent prompt as the turn runner runs it: the session's events go to the runner's
+    `emit` (so a streaming caller sees them), Stop interrupts the prompt, and the result is
+    the prompt's final text."""
+
+    async def run(emit: Emit, stop: asyncio.Event) -> WorkReply:
+        prompt = sent.prompt
+        if prompt is None:
+            return WorkReply(conversation_id, "Answer recorded.")
+        prompt.attach(emit)
+        stopped = asyncio.create_task(stop.wait())
+        try:
+            waits: set[asyncio.Future[Any]] = {prompt.future, stopped}
+            done, _ = await asyncio.wait(waits, return_when=FIRST_COMPLETED)
+            if prompt.future not in done:
+                await manager.stop(conversation_id)
+            result = await asyncio.shield(prompt.future)
+        except SessionFailed as failure:
+            raise WorkFailed(str(failure), conversation_id=conversation_id) from failure
+        finally:
+            stopped.cancel()
+        if result.is_error:
+            detail = "; ".join(result.errors or []) or result.result or result.subtype
+            raise WorkFailed(
+                f"Claude Code could not finish this prompt: {detail}",
+                conversation_id=conversation_id,
+            )
+        if result.stop_reason == "tool_deferred":
+            return WorkReply(
+                conversation_id,
+                "Claude Code is waiting for your answer to its permission question.",
+            )
+        return WorkReply(conversation_id, result.result or "")
+
+    return run

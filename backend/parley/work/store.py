@@ -1,0 +1,240 @@
+"""What a work session keeps in PostgreSQL: its run, its row in work_sessions, its messages.
+
+Everything the person must not lose lives here, not in the process: the Claude Code session
+id (to resume), and a pending permission request with the exact tool call it stopped at.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+
+from parley import conversations
+from parley.conversations import StoredMessage
+from parley.db import Database
+from parley.models import MessageKind, Role, RunStatus
+
+AUTHOR = "claude"
+LIVE_RUN = (RunStatus.running.value, RunStatus.waiting_input.value)
+
+
+@dataclass(slots=True)
+class SessionRow:
+    conversation_id: int
+    user_id: str
+    run_id: int | None
+    session_id: str | None
+    workspace: str
+    status: str
+    cost_usd: float
+    allowed_tools: list[str]
+    pending: dict[str, Any] | None
+
+
+_COLUMNS = (
+    "conversation_id, user_id, run_id, session_id, workspace, status, cost_usd, "
+    "allowed_tools, pending"
+)
+
+
+async def get_session(db: Database, *, conversation_id: int) -> SessionRow | None:
+    async with db.connection() as conn:
+        row = await conn.fetchrow(
+            f"SELECT {_COLUMNS} FROM work_sessions WHERE conversation_id = $1", conversation_id
+        )
+    return SessionRow(**row) if row else None
+
+
+async def upsert_session(
+    db: Database, *, conversation_id: int, user_id: str, workspace: str, run_id: int
+) -> SessionRow:
+    async with db.connection() as conn:
+        row = await conn.fetchrow(
+            f"""INSERT INTO work_sessions (conversation_id, user_id, workspace, run_id, status)
+            VALUES ($1, $2, $3, $4, 'starting')
+            ON CONFLICT (conversation_id) DO UPDATE
+            SET run_id = EXCLUDED.run_id, status = 'starting', updated_at = now()
+            RETURNING {_COLUMNS}""",
+            conversation_id,
+            user_id,
+            workspace,
+            run_id,
+        )
+    assert row is not None
+    return SessionRow(**row)
+
+
+async def update_session(db: Database, conversation_id: int, **values: Any) -> None:
+    """Set the given columns (names are ours, never from input)."""
+    if not values:
+        return
+    names = list(values)
+    assignments = ", ".join(f"{name} = ${i + 2}" for i, name in enumerate(names))
+    async with db.connection() as conn:
+        await conn.execute(
+            f"UPDATE work_sessions SET {assignments}, updated_at = now()"
+            " WHERE conversation_id = $1",
+            conversation_id,
+            *values.values(),
+        )
+
+
+async def add_cost(db: Database, conversation_id: int, cost: float) -> None:
+    async with db.connection() as conn:
+        await conn.execute(
+            "UPDATE work_sessions SET cost_usd = cost_usd + $2 WHERE conversation_id = $1",
+            conversation_id,
+            cost,
+        )
+
+
+# -- runs (kind=work) ------------------------------------------------------------------
+
+
+async def start_run(
+    db: Database, *, user_id: str, conversation_id: int, title: str, instance: str
+) -> int:
+    async with db.connection() as conn:
+        run_id: int = await conn.fetchval(
+            """INSERT INTO agent_runs (user_id, agent, kind, status, conversation_id, summary,
+            instance) VALUES ($1, 'claude-code', 'work', 'running', $2, $3, $4) RETURNING id""",
+            user_id,
+            conversation_id,
+            title,
+            instance,
+        )
+    return run_id
+
+
+async def set_run(db: Database, run_id: int, **values: Any) -> None:
+    names = list(values)
+    assignments = ", ".join(f"{name} = ${i + 2}" for i, name in enumerate(names))
+    async with db.connection() as conn:
+        await conn.execute(
+            f"UPDATE agent_runs SET {assignments}, last_activity_at = now() WHERE id = $1",
+            run_id,
+            *values.values(),
+        )
+
+
+async def end_run(db: Database, run_id: int, *, status: RunStatus, error: str | None) -> None:
+    """Only a live run ends: an ended one keeps how it ended."""
+    async with db.connection() as conn:
+        await conn.execute(
+            """UPDATE agent_runs SET status = $2, error = $3, ended_at = now(),
+            last_activity_at = now() WHERE id = $1 AND status = ANY($4::run_status[])""",
+            run_id,
+            status.value,
+            error,
+            list(LIVE_RUN),
+        )
+
+
+async def live_run_count(db: Database, *, user_id: str) -> int:
+    async with db.connection() as conn:
+        count: int = await conn.fetchval(
+            """SELECT count(*) FROM agent_runs WHERE user_id = $1 AND kind = 'work'
+            AND status = 'running'""",
+            user_id,
+        )
+    return count
+
+
+async def stale_runs(conn: asyncpg.Connection, *, live_instances: list[str]) -> list[Any]:
+    return await conn.fetch(
+        """SELECT id, conversation_id, pid, instance FROM agent_runs
+        WHERE kind = 'work' AND status = 'running' AND NOT (instance = ANY($1::text[]))""",
+        live_instances,
+    )
+
+
+async def get_run(db: Database, *, user_id: str, run_id: int) -> dict[str, Any] | None:
+    async with db.connection() as conn:
+        row = await conn.fetchrow(
+            """SELECT id, agent, kind, status, conversation_id, started_at, ended_at, summary,
+            error, pid, instance FROM agent_runs WHERE id = $1 AND user_id = $2""",
+            run_id,
+            user_id,
+        )
+    return dict(row) if row else None
+
+
+# -- messages --------------------------------------------------------------------------
+
+
+async def store(
+    db: Database,
+    *,
+    conversation_id: int,
+    user_id: str,
+    content: str,
+    meta: dict[str, Any],
+    kind: MessageKind = MessageKind.output,
+    role: Role = Role.assistant,
+    error: bool = False,
+    reply_to: int | None = None,
+) -> StoredMessage:
+    text = content if content.strip() else f"({meta.get('type', 'event')})"
+    async with db.connection() as conn:
+        return await conversations.append_message(
+            conn,
+            conversation_id=conversation_id,
+            user_id=user_id,
+            role=role,
+            author=AUTHOR if role is Role.assistant else None,
+            kind=kind,
+            content=text,
+            error=error,
+            reply_to=reply_to,
+            meta=meta,
+        )
+
+
+async def get_message(db: Database, *, conversation_id: int, message_id: int) -> StoredMessage:
+    async with db.connection() as conn:
+        row = await conn.fetchrow(
+            f"SELECT {conversations.MESSAGE_COLUMNS} FROM messages"
+            " WHERE id = $1 AND conversation_id = $2",
+            message_id,
+            conversation_id,
+        )
+    if row is None:
+        raise conversations.not_found(conversation_id)
+    return StoredMessage(**row)
+
+
+async def set_question_answer(db: Database, *, question_id: int, answer: str) -> bool:
+    """Record the answer on the question once; False if it was answered already."""
+    async with db.connection() as conn:
+        done = await conn.fetchval(
+            """UPDATE messages SET meta = meta || jsonb_build_object('answer', $2::text)
+            WHERE id = $1 AND kind = 'question' AND NOT (meta ? 'answer') RETURNING id""",
+            question_id,
+            answer,
+        )
+    return done is not None
+
+
+async def question_answer(db: Database, *, question_id: int) -> str | None:
+    async with db.connection() as conn:
+        meta = await conn.fetchval("SELECT meta FROM messages WHERE id = $1", question_id)
+    return (meta or {}).get("answer")
+
+
+async def open_question(db: Database, *, conversation_id: int) -> StoredMessage | None:
+    """The oldest unanswered permission question of the conversation."""
+    async with db.connection() as conn:
+        row = await conn.fetchrow(
+            f"""SELECT {conversations.MESSAGE_COLUMNS} FROM messages
+            WHERE conversation_id = $1 AND kind = 'question' AND meta ? 'permission'
+            AND NOT (meta ? 'answer') ORDER BY id LIMIT 1""",
+            conversation_id,
+        )
+    return StoredMessage(**row) if row else None
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value)

@@ -1,0 +1,121 @@
+"""Work-session fixtures: the real `claude` binary, offline, against a fake Messages API."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from parley.work.cli import bundled_cli
+from parley.work.proctree import tree
+from tests.conftest import Server, eventually
+from tests.work.fake_anthropic import FakeAnthropic
+
+CLI = bundled_cli()
+needs_cli = pytest.mark.skipif(CLI is None, reason="claude-agent-sdk's bundled CLI is missing")
+
+
+@pytest.fixture
+def fake_api() -> Iterator[FakeAnthropic]:
+    with FakeAnthropic().running() as fake:
+        yield fake
+
+
+@pytest.fixture
+def claude_env(
+    fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> dict[str, Any]:
+    """The environment a session's process inherits, and the settings that go with it."""
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_api.url)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "x")
+    monkeypatch.setenv("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
+    return {
+        "PARLEY_WORK_ENABLED": True,
+        "PARLEY_WORKSPACE_ROOT": tmp_path / "workspaces",
+        "ANTHROPIC_API_KEY": "x",
+        "CLAUDE_CONFIG_DIR": tmp_path / "claude-config",
+    }
+
+
+@pytest.fixture
+def work_server(make_server: Callable[..., Any], claude_env: dict[str, Any]) -> Callable[..., Any]:
+    """`async with work_server(PARLEY_WORK_IDLE_TIMEOUT=2) as s:` a server with work mode on."""
+
+    def factory(**overrides: Any) -> Any:
+        return make_server(**(claude_env | overrides))
+
+    return factory
+
+
+async def new_work(server: Server, user: str) -> int:
+    response = await server.client.post(
+        f"/api/{user}/conversations", json={"mode": "work"}, headers=server.headers(user)
+    )
+    assert response.status_code == 201, response.text
+    conversation_id: int = response.json()["id"]
+    return conversation_id
+
+
+async def send(
+    server: Server, user: str, conversation_id: int, text: str, reply_to: int | None = None
+) -> httpx.Response:
+    return await server.client.post(
+        f"/api/{user}/conversations/{conversation_id}/messages",
+        json={"text": text, "reply_to": reply_to},
+        headers=server.headers(user),
+    )
+
+
+async def messages(server: Server, user: str, conversation_id: int) -> list[dict[str, Any]]:
+    response = await server.client.get(
+        f"/api/{user}/conversations/{conversation_id}/messages",
+        params={"limit": 200},
+        headers=server.headers(user),
+    )
+    assert response.status_code == 200, response.text
+    found: list[dict[str, Any]] = response.json()
+    return found
+
+
+async def work_state(server: Server, user: str, conversation_id: int) -> dict[str, Any]:
+    response = await server.client.get(
+        f"/api/{user}/conversations/{conversation_id}/work", headers=server.headers(user)
+    )
+    assert response.status_code == 200, response.text
+    state: dict[str, Any] = response.json()
+    return state
+
+
+async def wait_for_message(
+    server: Server,
+    user: str,
+    conversation_id: int,
+    check: Callable[[dict[str, Any]], bool],
+    within: float = 30.0,
+) -> dict[str, Any]:
+    found: list[dict[str, Any]] = []
+
+    async def seen() -> bool:
+        found[:] = [m for m in await messages(server, user, conversation_id) if check(m)]
+        return bool(found)
+
+    await eventually(seen, within=within)
+    return found[0]
+
+
+def of_type(message: dict[str, Any]) -> str | None:
+    """The `meta.type` of a work session's message (text, tool_use, result...)."""
+    kind: str | None = (message["meta"] or {}).get("type")
+    return kind
+
+
+def is_result(message: dict[str, Any]) -> bool:
+    return of_type(message) == "result"
+
+
+def claude_processes(pid: int) -> list[int]:
+    return [p.pid for p in tree(pid)]

@@ -1,0 +1,51 @@
+"""A session lives on one instance; a message sent through another one reaches it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from parley.db import Database
+from tests.conftest import eventually
+from tests.work.conftest import is_result, messages, needs_cli, new_work, send
+from tests.work.fake_anthropic import FakeAnthropic, say
+
+pytestmark = [needs_cli, pytest.mark.slow]
+
+
+async def pids(db: Database) -> list[int]:
+    async with db.connection() as conn:
+        return [r["pid"] for r in await conn.fetch("SELECT pid FROM agent_runs ORDER BY id")]
+
+
+async def test_messages_through_another_instance_reach_the_live_process(
+    work_server: Any, fake_api: FakeAnthropic, db: Database
+) -> None:
+    fake_api.script(say("Hello from A"), say("Answered through B"), say("Sent without waiting"))
+    async with work_server() as a, work_server() as b:
+        conversation = await new_work(a, "ann")
+        assert (await a.chat("ann", "the code word is fig", conversation)).status_code == 200
+        (pid,) = await pids(db)
+        reply = await b.chat("ann", "what is the code word?", conversation)
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["response"] == "Answered through B"
+        assert "the code word is fig" in fake_api.texts_sent(-1)  # the same live process
+        assert await pids(db) == [pid]  # no second process, no second run
+        assert (await send(b, "ann", conversation, "and one more")).status_code == 201
+
+        async def three_results() -> bool:
+            found = await messages(a, "ann", conversation)
+            return len([m for m in found if is_result(m)]) == 3
+
+        await eventually(three_results, within=30)
+        ended = await b.client.post(
+            f"/api/ann/conversations/{conversation}/work/end", headers=b.headers("ann")
+        )
+        assert ended.json() == {"ended": True}
+
+        async def completed() -> bool:
+            async with db.connection() as conn:
+                return await conn.fetchval("SELECT status FROM agent_runs") == "completed"
+
+        await eventually(completed, within=15)

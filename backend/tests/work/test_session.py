@@ -1,0 +1,94 @@
+"""A work conversation through the API, with the real `claude` binary on a fake API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.work.conftest import (
+    is_result,
+    messages,
+    needs_cli,
+    new_work,
+    of_type,
+    send,
+    wait_for_message,
+    work_state,
+)
+from tests.work.fake_anthropic import FakeAnthropic, bash, say
+
+pytestmark = [needs_cli, pytest.mark.slow]
+
+
+def outputs(found: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
+    return [m for m in found if m["kind"] == "output" and of_type(m) == kind]
+
+
+async def test_prompt_answers_with_the_result_and_keeps_context(
+    work_server: Any, fake_api: FakeAnthropic
+) -> None:
+    fake_api.script(say("Hello from Claude", chunks=4), say("I remember the banana"))
+    async with work_server() as server:
+        conversation = await new_work(server, "ann")
+        first = await server.chat("ann", "remember the word banana", conversation)
+        assert first.status_code == 200, first.text
+        assert first.json()["response"] == "Hello from Claude"
+        second = await server.chat("ann", "what was the word?", conversation)
+        assert second.json()["response"] == "I remember the banana"
+        # The follow-up went to the same process: the API saw the first exchange again.
+        sent = fake_api.texts_sent(-1)
+        assert "remember the word banana" in sent and "Hello from Claude" in sent
+        found = await messages(server, "ann", conversation)
+        assert [m["content"] for m in outputs(found, "text")] == [
+            "Hello from Claude",
+            "I remember the banana",
+        ]
+        results = outputs(found, "result")
+        assert len(results) == 2 and results[0]["meta"]["cost_usd"] > 0
+        health = (await server.client.get("/api/health")).json()
+        assert health["work"] == {"available": True, "reason": None}
+        state = await work_state(server, "ann", conversation)
+        assert state["status"] == "idle" and state["cost_usd"] > 0 and state["run_id"]
+        assert len({m["meta"].get("session_id") for m in results}) == 1
+
+
+async def test_bash_tool_use_shows_command_and_result_after_allow(
+    work_server: Any, fake_api: FakeAnthropic
+) -> None:
+    fake_api.script(bash("echo made > proof.txt; echo the-output"), say("Done it"))
+    async with work_server() as server:
+        conversation = await new_work(server, "ann")
+        assert (await send(server, "ann", conversation, "make a file")).status_code == 201
+        question = await wait_for_message(
+            server, "ann", conversation, lambda m: m["kind"] == "question"
+        )
+        assert "echo made > proof.txt" in question["content"]
+        assert question["meta"]["permission"]["tool"] == "Bash"
+        assert (await work_state(server, "ann", conversation))["status"] == "waiting_permission"
+        answer = await send(server, "ann", conversation, "Allow", reply_to=question["id"])
+        assert answer.status_code == 201 and answer.json()["kind"] == "answer"
+        await wait_for_message(server, "ann", conversation, is_result)
+        found = await messages(server, "ann", conversation)
+        (use,) = outputs(found, "tool_use")
+        assert "echo made > proof.txt" in use["content"]
+        (result,) = outputs(found, "tool_result")
+        assert result["content"] == "the-output"
+        workspace = server.settings.workspaces / "ann"
+        assert (workspace / "proof.txt").read_text().strip() == "made"
+
+
+async def test_denied_command_is_not_run(work_server: Any, fake_api: FakeAnthropic) -> None:
+    fake_api.script(bash("touch never.txt"), say("Understood"))
+    async with work_server() as server:
+        conversation = await new_work(server, "ann")
+        await send(server, "ann", conversation, "make a file")
+        question = await wait_for_message(
+            server, "ann", conversation, lambda m: m["kind"] == "question"
+        )
+        await send(server, "ann", conversation, "no", reply_to=question["id"])
+        await wait_for_message(server, "ann", conversation, is_result)
+        assert not (server.settings.workspaces / "ann" / "never.txt").exists()
+        (result,) = outputs(await messages(server, "ann", conversation), "tool_result")
+        assert result["error"] is True
+        assert "denied" in fake_api.texts_sent(-1)
