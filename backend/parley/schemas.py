@@ -98,6 +98,23 @@ class ConversationOut(BaseModel):
     updated_at: datetime
     preview: str | None
     last_message_at: datetime | None
+    unread: int = Field(description="Messages from others after the stored read position")
+
+
+def conversation_out(summary: Any) -> ConversationOut:
+    """A `conversations.ConversationSummary` as the wire shape."""
+    c = summary.conversation
+    return ConversationOut(
+        id=c.id,
+        title=c.title,
+        mode=c.mode,
+        version=c.version,
+        created_at=c.created_at,
+        updated_at=c.updated_at,
+        preview=summary.preview,
+        last_message_at=summary.last_message_at,
+        unread=summary.unread,
+    )
 
 
 class ConversationCreate(BaseModel):

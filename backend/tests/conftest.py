@@ -35,7 +35,7 @@ from parley.migrate import upgrade
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
 SECRET = "test-secret-" + "x" * 32
-TABLES = "messages, agent_runs, conversations, tasks"
+TABLES = "user_events, questions, messages, agent_runs, conversations, tasks"
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from parley.migrate import downgrade, upgrade
 
 PARLEY = str(Path(sys.executable).with_name("parley"))
-TABLES = {"tasks", "conversations", "messages", "agent_runs"}
+TABLES = {"tasks", "conversations", "messages", "agent_runs", "questions", "user_events"}
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -18,6 +19,9 @@ from parley.api import (
     routes_chat,
     routes_conversations,
     routes_events,
+    routes_messages,
+    routes_person_events,
+    routes_runs,
     routes_tasks,
 )
 from parley.assistant.mcp_bridge import InProcessTools
@@ -28,6 +32,8 @@ from parley.db import Database, resolve_database_url
 from parley.limits import RateLimiter
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
+from parley.realtime.waits import EVENTS_CHANNEL, Waits
+from parley.runs.sweeper import sweep_forever
 from parley.tools.http import McpHttp, mcp_route
 from parley.tools.identity import from_request_meta
 from parley.tools.server import build_server
@@ -61,13 +67,27 @@ def create_app(
             app.state.db = db
             app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
             app.state.limiter = RateLimiter(settings.rate_limit_per_minute)
-            app.state.mcp_http = await stack.enter_async_context(
-                McpHttp(db=db, settings=settings, limiter=app.state.limiter).run()
-            )
             app.state.hub = Hub(message_fetcher(db))
-            app.state.notifier = Notifier(database_url=url, hub=app.state.hub)
+            app.state.waits = waits = Waits()
+            app.state.notifier = Notifier(
+                database_url=url,
+                hub=app.state.hub,
+                channels={EVENTS_CHANNEL: waits.on_notification},
+                on_reconnect=waits.wake_all,
+            )
             await app.state.notifier.start()
             stack.push_async_callback(app.state.notifier.stop)
+            app.state.mcp_http = await stack.enter_async_context(
+                McpHttp(
+                    db=db,
+                    settings=settings,
+                    limiter=app.state.limiter,
+                    hub=app.state.hub,
+                    waits=waits,
+                ).run()
+            )
+            sweeper = asyncio.create_task(sweep_forever(db, settings))
+            stack.push_async_callback(_cancel, sweeper)
             app.state.turn_tasks = set()
             stack.push_async_callback(_drain, app.state.turn_tasks)
             # Everything built so far lives as long as the process: keep it out of the
@@ -83,7 +103,16 @@ def create_app(
         lifespan=lifespan,
     )
     errors.install(app)
-    for module in (routes_auth, routes_chat, routes_tasks, routes_conversations, routes_events):
+    for module in (
+        routes_auth,
+        routes_chat,
+        routes_tasks,
+        routes_conversations,
+        routes_events,
+        routes_person_events,
+        routes_messages,
+        routes_runs,
+    ):
         app.include_router(module.router)
     app.router.routes.append(mcp_route())  # MCP over streamable HTTP, for remote agents
     return app
@@ -92,6 +121,12 @@ def create_app(
 def app_from_env() -> FastAPI:
     """For `uvicorn --factory` (several workers): everything comes from the environment."""
     return create_app(get_settings())
+
+
+async def _cancel(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
 
 
 async def _drain(tasks: set[asyncio.Task[Any]]) -> None:

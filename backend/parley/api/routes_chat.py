@@ -11,7 +11,7 @@ from fastapi import APIRouter, Header, Request
 from fastapi.responses import Response
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from parley.api.deps import AssistantDep, CurrentUser, DbDep, LimiterDep, SettingsDep
+from parley.api.deps import AssistantDep, DbDep, LimiterDep, PersonUser, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.assistant.runner import Emit
 from parley.chat.turn import StartedTurn, TurnResult, finish_turn, start_turn
@@ -52,7 +52,7 @@ def spawn(request: Request, coro: Coroutine[Any, Any, TurnResult]) -> asyncio.Ta
 async def chat(
     body: ChatRequest,
     request: Request,
-    user_id: CurrentUser,
+    user_id: PersonUser,
     db: DbDep,
     settings: SettingsDep,
     assistant: AssistantDep,

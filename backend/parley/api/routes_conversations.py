@@ -9,25 +9,18 @@ from fastapi import APIRouter, Query, Response
 from parley import conversations
 from parley.api.deps import CurrentUser, DbDep
 from parley.api.errors import AUTHED, ERRORS
-from parley.conversations import ConversationSummary
 from parley.models import ConversationMode
-from parley.schemas import ConversationCreate, ConversationOut, ConversationPatch, MessageOut
+from parley.schemas import (
+    ConversationCreate,
+    ConversationOut,
+    ConversationPatch,
+    MessageOut,
+)
+from parley.schemas import (
+    conversation_out as _out,
+)
 
 router = APIRouter(prefix="/api/{user_id}/conversations", tags=["conversations"])
-
-
-def _out(summary: ConversationSummary) -> ConversationOut:
-    c = summary.conversation
-    return ConversationOut(
-        id=c.id,
-        title=c.title,
-        mode=c.mode,
-        version=c.version,
-        created_at=c.created_at,
-        updated_at=c.updated_at,
-        preview=summary.preview,
-        last_message_at=summary.last_message_at,
-    )
 
 
 @router.get("", response_model=list[ConversationOut], responses=ERRORS(*AUTHED))

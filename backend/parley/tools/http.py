@@ -26,11 +26,14 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from parley.auth import bearer_token, verify_token
+from parley.auth import Caller, bearer_token, verify_caller
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import ParleyError, Unauthorized
 from parley.limits import RateLimiter
+from parley.realtime.hub import Hub
+from parley.realtime.waits import Waits
+from parley.tools.agent_tools import AgentToolDeps
 from parley.tools.server import build_server
 
 log = logging.getLogger(__name__)
@@ -41,13 +44,17 @@ USER_SCOPE_KEY = "parley.mcp.user_id"
 MAX_BODY_BYTES = 1024 * 1024
 
 
-def from_verified_request(ctx: Context[Any]) -> str:
-    """The user `McpHttp` verified for this HTTP request; fails closed without one."""
+def caller_from_verified_request(ctx: Context[Any]) -> Caller:
+    """The caller `McpHttp` verified for this HTTP request; fails closed without one."""
     request = getattr(ctx.request_context, "request", None)
-    user_id = request.scope.get(USER_SCOPE_KEY) if isinstance(request, Request) else None
-    if not isinstance(user_id, str) or not user_id:
+    caller = request.scope.get(USER_SCOPE_KEY) if isinstance(request, Request) else None
+    if not isinstance(caller, Caller):
         raise ToolError("No authenticated user for this tool call")
-    return user_id
+    return caller
+
+
+def from_verified_request(ctx: Context[Any]) -> str:
+    return caller_from_verified_request(ctx).user_id
 
 
 def transport_security(settings: Settings) -> TransportSecuritySettings:
@@ -65,11 +72,26 @@ class McpHttp:
     streamable-HTTP session manager."""
 
     def __init__(
-        self, *, db: Database, settings: Settings, limiter: RateLimiter | None = None
+        self,
+        *,
+        db: Database,
+        settings: Settings,
+        hub: Hub,
+        waits: Waits,
+        limiter: RateLimiter | None = None,
     ) -> None:
         self.settings = settings
         self.limiter = limiter
-        self.server: MCPServer = build_server(db=db, resolve_user=from_verified_request)
+        agent_tools = AgentToolDeps(
+            db=db,
+            hub=hub,
+            waits=waits,
+            settings=settings,
+            resolve_caller=caller_from_verified_request,
+        )
+        self.server: MCPServer = build_server(
+            db=db, resolve_user=from_verified_request, agent_tools=agent_tools
+        )
         # Builds the session manager; the Starlette app it returns is not used, because
         # Parley mounts the manager itself behind its own auth.
         self.server.streamable_http_app(
@@ -84,18 +106,18 @@ class McpHttp:
         async with self.server.session_manager.run():
             yield self
 
-    def authenticate(self, scope: Scope) -> str:
-        user_id = verify_token(
+    def authenticate(self, scope: Scope) -> Caller:
+        caller = verify_caller(
             secret=self.settings.auth_secret,
             token=bearer_token(Headers(scope=scope).get("authorization")),
         )
         if self.limiter is not None:
-            self.limiter.check(user_id)
-        return user_id
+            self.limiter.check(caller.user_id)
+        return caller
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
-            user_id = self.authenticate(scope)
+            caller = self.authenticate(scope)
         except ParleyError as exc:
             headers = {}
             if isinstance(exc, Unauthorized):
@@ -109,7 +131,7 @@ class McpHttp:
             await response(scope, receive, send)
             return
         await self.server.session_manager.handle_request(
-            {**scope, USER_SCOPE_KEY: user_id}, receive, send
+            {**scope, USER_SCOPE_KEY: caller}, receive, send
         )
 
 

@@ -11,11 +11,17 @@ from parley import tasks
 from parley.db import Database
 from parley.errors import ParleyError
 from parley.tasks import TaskRecord
+from parley.tools.agent_tools import AgentToolDeps, register_agent_tools
 from parley.tools.identity import UserResolver
 
 INSTRUCTIONS = (
     "Parley keeps a person's to-do list. Use list_tasks to find task ids before changing a "
     "task; never guess an id."
+)
+AGENT_INSTRUCTIONS = (
+    " To reach the person: post_message (their inbox, or your run's conversation), ask_user "
+    "to ask and wait for their answer (then wait_for_answer while it says waiting), and "
+    "start_run / report_status / finish_run to let them follow a longer piece of work."
 )
 
 
@@ -29,9 +35,20 @@ def task_view(task: TaskRecord) -> dict[str, Any]:
     }
 
 
-def build_server(*, db: Database, resolve_user: UserResolver, name: str = "parley") -> MCPServer:
-    """A server whose tools act for the user `resolve_user` finds in each request."""
-    server: MCPServer = MCPServer(name=name, instructions=INSTRUCTIONS)
+def build_server(
+    *,
+    db: Database,
+    resolve_user: UserResolver,
+    name: str = "parley",
+    agent_tools: AgentToolDeps | None = None,
+) -> MCPServer:
+    """A server whose tools act for the user `resolve_user` finds in each request; with
+    `agent_tools`, also the tools agents use to talk to the person (remote transports)."""
+    server: MCPServer = MCPServer(
+        name=name, instructions=INSTRUCTIONS + (AGENT_INSTRUCTIONS if agent_tools else "")
+    )
+    if agent_tools is not None:
+        register_agent_tools(server, agent_tools)
 
     async def call(ctx: Context[Any], op: Any, **kwargs: Any) -> Any:
         user_id = resolve_user(ctx)
