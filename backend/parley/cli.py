@@ -141,6 +141,16 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_openapi(_args: argparse.Namespace) -> int:
+    """The API's schema for generated client types: built from the app alone, no database."""
+    import json
+
+    from parley.api.app import create_app
+
+    print(json.dumps(create_app(get_settings()).openapi(), indent=2, sort_keys=True))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="parley", description="Parley chat hub")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -180,6 +190,9 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--user", help="act for this user (instead of PARLEY_TOKEN's)")
     mcp.add_argument("--agent", help="act as this agent of the user (role=agent, author=AGENT)")
     mcp.set_defaults(func=cmd_mcp)
+
+    openapi = sub.add_parser("openapi", help="print the API's OpenAPI schema (JSON) to stdout")
+    openapi.set_defaults(func=cmd_openapi)
     return parser
 
 
