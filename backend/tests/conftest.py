@@ -94,6 +94,9 @@ async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
             "SELECT id, user_id, title, version, turn_id, updated_at FROM conversations"
         ),
         "messages": "SELECT id, conversation_id, user_id, content, tool_calls::text FROM messages",
+        "agent_runs": "SELECT id, status, progress, latest_status, last_activity_at FROM agent_runs",
+        "questions": "SELECT message_id AS id, status, answer_id FROM questions",
+        "user_events": "SELECT id, user_id, kind, action, ref FROM user_events",
     }
     async with db.connection() as conn:
         return {
@@ -129,8 +132,8 @@ class Server:
         self.client = client
         self.settings = settings
 
-    def headers(self, user: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {token_for(user)}"}
+    def headers(self, user: str, agent: str | None = None) -> dict[str, str]:
+        return {"Authorization": f"Bearer {token_for(user, agent=agent)}"}
 
     async def chat(
         self, user: str, message: str, conversation_id: int | None = None
@@ -142,8 +145,8 @@ class Server:
         )
 
 
-def token_for(user: str, ttl: int = 3600) -> str:
-    return mint_token(secret=SECRET, user_id=user, ttl_seconds=ttl)
+def token_for(user: str, ttl: int = 3600, agent: str | None = None) -> str:
+    return mint_token(secret=SECRET, user_id=user, ttl_seconds=ttl, agent=agent)
 
 
 @asynccontextmanager
