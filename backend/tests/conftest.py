@@ -94,7 +94,8 @@ async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
             "SELECT id, user_id, title, version, turn_id, updated_at FROM conversations"
         ),
         "messages": "SELECT id, conversation_id, user_id, content, tool_calls::text FROM messages",
-        "agent_runs": "SELECT id, status, progress, latest_status, last_activity_at FROM agent_runs",
+        "agent_runs": "SELECT id, status, progress, latest_status, last_activity_at"
+        " FROM agent_runs",
         "questions": "SELECT message_id AS id, status, answer_id FROM questions",
         "user_events": "SELECT id, user_id, kind, action, ref FROM user_events",
     }
