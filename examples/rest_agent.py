@@ -83,6 +83,9 @@ async def main() -> int:
     key = task.get("number", task.get("id"))
     await api.request("PATCH", f"/tasks/{key}", json={"completed": True})
     await api.request(
+        "POST", f"/runs/{run['id']}/status", json={"text": f"Did {task['title']}", "progress": 100}
+    )
+    await api.request(
         "POST",
         f"/runs/{run['id']}/finish",
         json={"status": "completed", "summary": f"Completed '{task['title']}'"},

@@ -219,9 +219,12 @@ async def _reap_spawned() -> AsyncIterator[None]:
             await process.wait()
 
 
-async def spawn_server(database_url: str, **env: str) -> tuple[asyncio.subprocess.Process, str]:
-    """`parley serve` in its own process (and session, so a test can kill its group)."""
-    port = free_port()
+async def spawn_server(
+    database_url: str, port: int | None = None, **env: str
+) -> tuple[asyncio.subprocess.Process, str]:
+    """`parley serve` in its own process (and session, so a test can kill its group);
+    `port` to restart one where its clients expect it."""
+    port = port or free_port()
     process = await asyncio.create_subprocess_exec(
         PARLEY,
         "serve",

@@ -228,7 +228,8 @@ async def finish_run(
         await _close_questions(conn, conversation_id)
         row = await conn.fetchrow(
             "UPDATE agent_runs SET status = $3::text::run_status, summary = $4, ended_at = now(),"
-            " last_activity_at = now(), error = CASE WHEN $3::text = 'failed' THEN $4 END"
+            " last_activity_at = now(), error = CASE WHEN $3::text = 'failed' THEN $4 END,"
+            " progress = CASE WHEN $3::text = 'completed' THEN 100 ELSE progress END"
             f" WHERE id = $1 AND user_id = $2 RETURNING {COLUMNS}",
             run_id,
             caller.user_id,

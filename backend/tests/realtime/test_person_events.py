@@ -22,17 +22,19 @@ KINDS = {"task", "conversation", "unread", "run", "question"}
 async def person_stream(
     base_url: str, user: str = "alice", **headers: str
 ) -> AsyncIterator[AsyncIterator[Event]]:
-    async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
-        async with client.stream(
+    async with (
+        httpx.AsyncClient(base_url=base_url, timeout=30) as client,
+        client.stream(
             "GET",
             f"/api/{user}/events",
             headers={"Authorization": f"Bearer {token_for(user)}", **headers},
-        ) as response:
-            assert response.status_code == 200, await response.aread()
-            stream = events(response)
-            ready = (await take(stream, 1))[0]
-            assert ready.event == "ready" and ready.id == str(ready.json()["cursor"])
-            yield stream
+        ) as response,
+    ):
+        assert response.status_code == 200, await response.aread()
+        stream = events(response)
+        ready = (await take(stream, 1))[0]
+        assert ready.event == "ready" and ready.id == str(ready.json()["cursor"])
+        yield stream
 
 
 async def until(stream: AsyncIterator[Event], last: tuple[Any, ...]) -> list[Event]:
