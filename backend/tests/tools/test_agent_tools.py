@@ -55,30 +55,30 @@ async def test_ask_user_blocks_until_the_person_answers(server: Server) -> None:
         assert refused.is_error and "ended" in text(refused)
 
 
-async def test_a_long_wait_returns_waiting_then_wait_for_answer_resumes(make_server) -> None:  # type: ignore[no-untyped-def]
-    async with make_server(PARLEY_TOOL_WAIT_MAX=0.5) as server:
-        async with mcp_client(server.base_url, token_for("alice", agent="planner")) as client:
-            first = data(await client.call_tool("ask_user", {"question": "Which one?"}))
-            assert first["status"] == "waiting"
-            again = data(
-                await client.call_tool("wait_for_answer", {"question_id": first["question_id"]})
-            )
-            assert again["status"] == "waiting"
-            inbox = (await Actor(server, "alice").ok("GET", "/inbox"))["id"]
-            await Actor(server, "alice").post(f"/conversations/{inbox}/messages", "The red one")
-            got = data(
-                await client.call_tool("wait_for_answer", {"question_id": first["question_id"]})
-            )
-            assert got == {
-                "question_id": first["question_id"],
-                "status": "answered",
-                "answer": "The red one",
-                "answered_by": "alice",
-            }
-            expired = data(
-                await client.call_tool("ask_user", {"question": "Quick?", "timeout_s": 0.2})
-            )
-            assert expired["status"] == "timed_out"
+async def test_a_long_wait_returns_waiting_then_wait_for_answer_resumes(
+    make_server,  # type: ignore[no-untyped-def]
+) -> None:
+    async with (
+        make_server(PARLEY_TOOL_WAIT_MAX=0.5) as server,
+        mcp_client(server.base_url, token_for("alice", agent="planner")) as client,
+    ):
+        first = data(await client.call_tool("ask_user", {"question": "Which one?"}))
+        assert first["status"] == "waiting"
+        again = data(
+            await client.call_tool("wait_for_answer", {"question_id": first["question_id"]})
+        )
+        assert again["status"] == "waiting"
+        inbox = (await Actor(server, "alice").ok("GET", "/inbox"))["id"]
+        await Actor(server, "alice").post(f"/conversations/{inbox}/messages", "The red one")
+        got = data(await client.call_tool("wait_for_answer", {"question_id": first["question_id"]}))
+        assert got == {
+            "question_id": first["question_id"],
+            "status": "answered",
+            "answer": "The red one",
+            "answered_by": "alice",
+        }
+        expired = data(await client.call_tool("ask_user", {"question": "Quick?", "timeout_s": 0.2}))
+        assert expired["status"] == "timed_out"
 
 
 async def test_tools_never_reach_another_users_things(server: Server, db: Database) -> None:
