@@ -84,6 +84,96 @@ BEGIN
 END
 $$ LANGUAGE plpgsql;
 
+CREATE FUNCTION parley_writable(p_user text, p_agent text, p_conversation int)
+RETURNS int AS $$
+DECLARE
+    v_mode conversation_mode;
+    v_run int;
+    v_run_agent text;
+    v_run_status run_status;
+BEGIN
+    SELECT mode INTO v_mode FROM conversations
+    WHERE id = p_conversation AND user_id = p_user FOR UPDATE;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'Conversation % not found', p_conversation USING ERRCODE = 'PT404';
+    END IF;
+    IF v_mode NOT IN ('inbox', 'run', 'delegation') THEN
+        RAISE EXCEPTION 'A % conversation takes messages through POST /chat', v_mode
+            USING ERRCODE = 'PT409';
+    END IF;
+    SELECT id, agent, status INTO v_run, v_run_agent, v_run_status FROM agent_runs
+    WHERE conversation_id = p_conversation ORDER BY id LIMIT 1;
+    IF v_run_status IN ('completed', 'failed', 'cancelled', 'timed_out') THEN
+        RAISE EXCEPTION 'Run % has ended (%); its conversation is read-only', v_run, v_run_status
+            USING ERRCODE = 'PT410';
+    END IF;
+    IF p_agent IS NOT NULL AND v_run_agent IS DISTINCT FROM p_agent AND v_run IS NOT NULL THEN
+        RAISE EXCEPTION 'Run % belongs to agent %', v_run, v_run_agent USING ERRCODE = 'PT403';
+    END IF;
+    RETURN v_run;
+END
+$$ LANGUAGE plpgsql;
+
+CREATE FUNCTION parley_post_message(
+    p_user text, p_agent text, p_conversation int, p_content text, p_kind message_kind,
+    p_reply_to bigint, p_timeout float8, p_meta jsonb
+) RETURNS TABLE (message messages, answered bigint) AS $$
+DECLARE
+    v_run int := parley_writable(p_user, p_agent, p_conversation);
+    v_answered bigint;
+    v_message messages;
+BEGIN
+    IF p_reply_to IS NOT NULL AND NOT EXISTS (
+        SELECT 1 FROM messages WHERE id = p_reply_to AND conversation_id = p_conversation
+    ) THEN
+        RAISE EXCEPTION 'reply_to % is not a message of conversation %', p_reply_to,
+            p_conversation USING ERRCODE = 'PT422';
+    END IF;
+    -- A person's message answers the question it replies to, else the oldest open one here.
+    IF p_agent IS NULL AND p_kind IN ('message', 'answer') THEN
+        IF p_reply_to IS NOT NULL THEN
+            SELECT message_id INTO v_answered FROM questions
+            WHERE message_id = p_reply_to AND status = 'open' AND timeout_at > now() FOR UPDATE;
+        ELSE
+            SELECT message_id INTO v_answered FROM questions
+            WHERE conversation_id = p_conversation AND status = 'open' AND timeout_at > now()
+            ORDER BY message_id LIMIT 1 FOR UPDATE;
+        END IF;
+    END IF;
+    v_message := parley_append_message(
+        p_conversation, p_user,
+        CASE WHEN p_agent IS NULL THEN 'user' ELSE 'agent' END::message_role,
+        coalesce(p_agent, p_user),
+        CASE WHEN v_answered IS NULL THEN p_kind ELSE 'answer' END::message_kind,
+        p_content, NULL, false, coalesce(v_answered, p_reply_to), p_meta
+    );
+    IF v_answered IS NOT NULL THEN
+        UPDATE questions SET status = 'answered', answer_id = v_message.id, closed_at = now()
+        WHERE message_id = v_answered;
+        -- The run goes back to running once none of its questions is open.
+        UPDATE agent_runs r SET status = 'running', last_activity_at = now()
+        FROM questions q
+        WHERE q.message_id = v_answered AND r.id = q.run_id AND r.status = 'waiting_input'
+          AND NOT EXISTS (SELECT 1 FROM questions o WHERE o.run_id = r.id AND o.status = 'open');
+    END IF;
+    IF p_kind = 'question' THEN
+        INSERT INTO questions (message_id, user_id, conversation_id, run_id, asked_by, timeout_at)
+        VALUES (v_message.id, p_user, p_conversation, v_run, p_agent,
+                now() + make_interval(secs => p_timeout));
+    END IF;
+    IF v_run IS NOT NULL AND p_agent IS NOT NULL THEN
+        UPDATE agent_runs SET last_activity_at = now(),
+            status = CASE WHEN p_kind = 'question' THEN 'waiting_input' ELSE status END
+        WHERE id = v_run;
+    END IF;
+    IF p_agent IS NULL THEN  -- what the person writes, they have read up to
+        UPDATE conversations SET last_read_id = v_message.id
+        WHERE id = p_conversation AND last_read_id < v_message.id;
+    END IF;
+    RETURN QUERY SELECT v_message, v_answered;
+END
+$$ LANGUAGE plpgsql;
+
 CREATE FUNCTION parley_log_task() RETURNS trigger AS $$
 DECLARE
     v_row tasks := CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END;
@@ -198,6 +288,11 @@ def downgrade() -> None:
         op.execute(f"DROP FUNCTION IF EXISTS parley_log_{function}()")
     op.execute("DROP FUNCTION IF EXISTS parley_user_event(text, text, text, bigint, jsonb)")
     op.execute("DROP FUNCTION IF EXISTS parley_action(text)")
+    op.execute(
+        "DROP FUNCTION IF EXISTS parley_post_message(text, text, int, text, message_kind, bigint,"
+        " float8, jsonb)"
+    )
+    op.execute("DROP FUNCTION IF EXISTS parley_writable(text, text, int)")
     op.execute("DROP TABLE IF EXISTS user_events")
     op.execute("DROP TABLE IF EXISTS questions")
     op.execute("DROP INDEX IF EXISTS ix_agent_runs_conversation_id")
