@@ -58,11 +58,16 @@ class Parley:
         raise RuntimeError(f"{tool}: the server did not come back")
 
 
+def number_of(task: dict[str, Any]) -> int:
+    """A task's number: `task_id` in the MCP tools' results, `number` over REST."""
+    return int(task.get("task_id", task.get("number", 0)))
+
+
 def pick(answer: str, tasks: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The task the answer names: by number ("2", "task 2") or by words of its title."""
     for number in re.findall(r"\d+", answer):
         for task in tasks:
-            if str(task.get("id")) == number or str(task.get("number")) == number:
+            if str(number_of(task)) == number:
                 return task
     lowered = answer.lower()
     for task in tasks:
@@ -89,7 +94,7 @@ async def main() -> int:
     if not tasks:
         await parley.call("add_task", title="Write the weekly report")
         tasks = (await parley.call("list_tasks", status="pending"))["tasks"]
-    options = "; ".join(f"#{t.get('number', t.get('id'))} {t['title']}" for t in tasks)
+    options = "; ".join(f"#{number_of(t)} {t['title']}" for t in tasks)
     await parley.call("report_status", run_id=run["id"], text="Looked at your tasks", progress=30)
 
     reply = await parley.call(
@@ -116,7 +121,7 @@ async def main() -> int:
         await parley.call("finish_run", run_id=run["id"], status="failed", summary="No match")
         say("finished", status="failed", reason="no match")
         return 1
-    done = await parley.call("complete_task", task_id=task["id"])
+    done = await parley.call("complete_task", task_id=number_of(task))
     await parley.call("report_status", run_id=run["id"], text=f"Did {task['title']}", progress=100)
     await parley.call(
         "finish_run", run_id=run["id"], status="completed", summary=f"Completed '{done['title']}'"

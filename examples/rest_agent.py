@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 
-from mcp_agent import pick, say  # type: ignore[import-not-found]
+from mcp_agent import number_of, pick, say  # type: ignore[import-not-found]
 
 
 class Rest:
@@ -60,7 +60,7 @@ async def main() -> int:
     say("run_started", run_id=run["id"])
     tasks = await api.request("GET", "/tasks", params={"status": "pending"})
     tasks = tasks["tasks"] if isinstance(tasks, dict) else tasks
-    options = "; ".join(f"#{t.get('number', t.get('id'))} {t['title']}" for t in tasks)
+    options = "; ".join(f"#{number_of(t)} {t['title']}" for t in tasks)
     await api.request("POST", f"/runs/{run['id']}/status", json={"text": "Read", "progress": 30})
     question = await api.request(
         "POST",
@@ -80,7 +80,7 @@ async def main() -> int:
         await api.request("POST", f"/runs/{run['id']}/finish", json={"status": "failed"})
         say("finished", status="failed", reason="no match")
         return 1
-    key = task.get("number", task.get("id"))
+    key = number_of(task)
     await api.request("PATCH", f"/tasks/{key}", json={"completed": True})
     await api.request(
         "POST", f"/runs/{run['id']}/status", json={"text": f"Did {task['title']}", "progress": 100}

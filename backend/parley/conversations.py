@@ -8,11 +8,18 @@ from typing import Any
 
 import asyncpg
 
-from parley.db import Database, idempotent
+from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
-from parley.models import ConversationMode, MessageKind, Role
+from parley.models import (
+    CONVERSATION_TITLE_MAX,
+    Conversation,
+    ConversationMode,
+    Message,
+    MessageKind,
+    Role,
+    columns,
+)
 
-TITLE_MAX = 200
 MAX_ID = 2**31 - 1  # conversations.id is a PostgreSQL integer
 # The channel the messages_notify trigger (migration 0002) announces inserts on.
 NOTIFY_CHANNEL = "parley_messages"
@@ -21,7 +28,8 @@ DEFAULT_TITLE = "New conversation"
 
 @dataclass(slots=True)
 class StoredMessage:
-    """A row of `messages`, as read: plain data, nothing tracked."""
+    """A row of `messages`, as read: plain data, nothing tracked. Its fields are the table's
+    columns (tests/test_models.py checks it), and rows are mapped to it by column name."""
 
     id: int
     conversation_id: int
@@ -37,14 +45,13 @@ class StoredMessage:
     created_at: datetime
 
 
-MESSAGE_COLUMNS = (
-    "id, conversation_id, user_id, role, author, kind, content, tool_calls, error, reply_to, "
-    "meta, created_at"
-)
+MESSAGE_COLUMNS = columns(Message)
 
 
 @dataclass(slots=True)
 class ConversationRecord:
+    """The columns of `conversations` the API shows (the claim stays inside)."""
+
     id: int
     user_id: str
     title: str
@@ -54,7 +61,7 @@ class ConversationRecord:
     updated_at: datetime
 
 
-CONVERSATION_COLUMNS = "c.id, c.user_id, c.title, c.mode, c.version, c.created_at, c.updated_at"
+CONVERSATION_COLUMNS = columns(Conversation, ConversationRecord, alias="c")
 
 
 @dataclass
@@ -74,9 +81,10 @@ def clean_title(title: str) -> str:
     cleaned = " ".join(title.split()) if isinstance(title, str) else ""
     if not cleaned:
         raise InvalidInput("Title must not be empty", details=[{"field": "title"}])
-    if len(cleaned) > TITLE_MAX:
+    if len(cleaned) > CONVERSATION_TITLE_MAX:
         raise InvalidInput(
-            f"Title must be at most {TITLE_MAX} characters", details=[{"field": "title"}]
+            f"Title must be at most {CONVERSATION_TITLE_MAX} characters",
+            details=[{"field": "title"}],
         )
     if "\x00" in cleaned:  # PostgreSQL text cannot hold NUL: refuse it, not fail on insert
         raise InvalidInput("Title must not contain NUL characters", details=[{"field": "title"}])
@@ -119,7 +127,7 @@ async def check_owned(conn: asyncpg.Connection, *, user_id: str, conversation_id
         raise not_found(conversation_id)
 
 
-@idempotent
+@retry_on_reconnect
 async def get_conversation(
     db: Database, *, user_id: str, conversation_id: int
 ) -> ConversationSummary:
@@ -130,7 +138,7 @@ async def get_conversation(
     return summaries[0]
 
 
-@idempotent
+@retry_on_reconnect
 async def list_conversations(db: Database, *, user_id: str) -> list[ConversationSummary]:
     return await summaries_of(db, user_id=user_id)
 
@@ -165,7 +173,9 @@ async def summaries_of(
         rows = await conn.fetch(_SUMMARIES, user_id, ids)
     return [
         ConversationSummary(
-            conversation=ConversationRecord(*tuple(row)[:7]),
+            conversation=ConversationRecord(
+                **{name: row[name] for name in ConversationRecord.__slots__}
+            ),
             preview=_preview(row["preview"]),
             last_message_at=row["last_message_at"],
             unread=row["unread"],
@@ -181,7 +191,7 @@ def _preview(content: str | None) -> str | None:
     return flat if len(flat) <= 120 else flat[:117] + "…"
 
 
-@idempotent
+@retry_on_reconnect
 async def rename_conversation(
     db: Database, *, user_id: str, conversation_id: int, title: str
 ) -> None:
@@ -212,7 +222,7 @@ async def delete_conversation(db: Database, *, user_id: str, conversation_id: in
         raise not_found(conversation_id)
 
 
-@idempotent
+@retry_on_reconnect
 async def list_messages(
     db: Database, *, user_id: str, conversation_id: int, after: int | None = None, limit: int = 50
 ) -> list[StoredMessage]:
@@ -223,7 +233,23 @@ async def list_messages(
         return await messages_after(conn, conversation_id=conversation_id, after=after, limit=limit)
 
 
-@idempotent
+@retry_on_reconnect
+async def turn_claimed(db: Database, *, user_id: str, conversation_id: int) -> bool:
+    """Whether a turn holds the conversation now; 404 if it is not the user's."""
+    check_id(conversation_id)
+    async with db.connection() as conn:
+        row = await conn.fetchrow(
+            "SELECT turn_id IS NOT NULL AND turn_expires_at > now() AS claimed"
+            " FROM conversations WHERE id = $1 AND user_id = $2",
+            conversation_id,
+            user_id,
+        )
+    if row is None:
+        raise not_found(conversation_id)
+    return bool(row["claimed"])
+
+
+@retry_on_reconnect
 async def latest_message_id(db: Database, *, user_id: str, conversation_id: int) -> int:
     """The newest message id (0 if none); 404 if the conversation is not the user's."""
     async with db.connection() as conn:
@@ -250,7 +276,7 @@ async def messages_after(
     conn: asyncpg.Connection, *, conversation_id: int, after: int, limit: int
 ) -> list[StoredMessage]:
     rows = await conn.fetch(_AFTER, [conversation_id], after, limit)
-    return [StoredMessage(*row) for row in rows]
+    return [StoredMessage(**row) for row in rows]
 
 
 async def last_messages(
@@ -258,7 +284,7 @@ async def last_messages(
 ) -> list[StoredMessage]:
     """The newest `limit` messages, oldest first; walks (conversation_id, id DESC) only."""
     rows = await conn.fetch(_LAST, [conversation_id], limit)
-    return [StoredMessage(*row) for row in reversed(rows)]
+    return [StoredMessage(**row) for row in reversed(rows)]
 
 
 # The one way a message is stored (migration 0004); the turn's functions use it too.
@@ -301,4 +327,4 @@ async def append_message(
         meta,
     )
     assert row is not None
-    return StoredMessage(*row)
+    return StoredMessage(**row)

@@ -77,7 +77,7 @@ CONNECTION_LOST = (
 )
 
 
-def idempotent(
+def retry_on_reconnect(
     operation: Callable[P, Awaitable[T]],
 ) -> Callable[P, Awaitable[T]]:
     """Marks a service call as safe to run twice (a read, or a write keyed so a repeat

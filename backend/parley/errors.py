@@ -60,6 +60,11 @@ class TurnInProgress(ParleyError):
     code = "turn_in_progress"
 
 
+class NothingToRetry(ParleyError):
+    status = 409
+    code = "nothing_to_retry"
+
+
 class ModelFailed(ParleyError):
     status = 502
     code = "model_error"

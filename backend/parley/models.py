@@ -1,4 +1,5 @@
-"""The data model of DESIGN §2 as SQLModel tables. Alembic owns the schema; never create_all."""
+"""The data model as SQLModel tables: the one definition of each entity. Alembic migrates the
+schema from them (never create_all); row records and API schemas follow them."""
 
 from __future__ import annotations
 
@@ -11,6 +12,18 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import Field, SQLModel
 
 NOW = sa.text("now()")
+
+
+def columns(table: type[SQLModel], record: type | None = None, *, alias: str = "") -> str:
+    """A SELECT list of the table's columns (those `record` has, when given), so queries and
+    the row records that read them by name follow the table."""
+    wanted = getattr(record, "__slots__", None)
+    prefix = f"{alias}." if alias else ""
+    return ", ".join(
+        prefix + c.name
+        for c in table.__table__.columns  # type: ignore[attr-defined]
+        if wanted is None or c.name in wanted
+    )
 
 
 def _created() -> Any:
@@ -68,7 +81,8 @@ class RunStatus(enum.StrEnum):
     timed_out = "timed_out"
 
 
-TITLE_MAX = 500
+TASK_TITLE_MAX = 500
+CONVERSATION_TITLE_MAX = 200
 DESCRIPTION_MAX = 5000
 USER_ID_MAX = 64
 
@@ -76,7 +90,7 @@ USER_ID_MAX = 64
 class Task(SQLModel, table=True):
     __tablename__ = "tasks"
     __table_args__ = (
-        sa.Index("ix_tasks_user_id_id", "user_id", "id"),
+        sa.Index("uq_tasks_user_id_number", "user_id", "number", unique=True),
         sa.CheckConstraint("length(btrim(title)) BETWEEN 1 AND 500", name="ck_tasks_title"),
         sa.CheckConstraint(
             "description IS NULL OR length(description) <= 5000", name="ck_tasks_description"
@@ -85,7 +99,9 @@ class Task(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
-    title: str = Field(max_length=TITLE_MAX, nullable=False)
+    # What people, models and tools call the task: 1, 2, 3... per user, never reused.
+    number: int = Field(nullable=False)
+    title: str = Field(max_length=TASK_TITLE_MAX, nullable=False)
     description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
     completed: bool = Field(
         default=False, sa_column_kwargs={"server_default": sa.false(), "nullable": False}
@@ -94,11 +110,20 @@ class Task(SQLModel, table=True):
     updated_at: datetime = _updated()
 
 
+class TaskCounter(SQLModel, table=True):
+    """The last task number each user was given."""
+
+    __tablename__ = "task_counters"
+
+    user_id: str = Field(max_length=USER_ID_MAX, primary_key=True)
+    last_number: int = Field(nullable=False)
+
+
 class Conversation(SQLModel, table=True):
     __tablename__ = "conversations"
     __table_args__ = (
         sa.Index("ix_conversations_user_id_updated_at", "user_id", "updated_at"),
-        # At most one inbox per user: agents write first into it (DESIGN §6).
+        # At most one inbox per user: agents write first into it.
         sa.Index(
             "uq_conversations_inbox",
             "user_id",
@@ -109,7 +134,9 @@ class Conversation(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
-    title: str = Field(default="New conversation", max_length=200, nullable=False)
+    title: str = Field(
+        default="New conversation", max_length=CONVERSATION_TITLE_MAX, nullable=False
+    )
     mode: str = Field(
         default=ConversationMode.chat.value,
         sa_column=sa.Column(
@@ -121,7 +148,7 @@ class Conversation(SQLModel, table=True):
             nullable=False,
         ),
     )
-    # Optimistic-concurrency counter: +1 per finished turn (DESIGN §2).
+    # Optimistic-concurrency counter: +1 per finished turn.
     version: int = Field(default=0, sa_column_kwargs={"server_default": "0", "nullable": False})
     # The in-flight turn, if any: who holds it and until when. A claim past its expiry is
     # free to take, so a crashed server never locks a conversation for good.
@@ -131,6 +158,10 @@ class Conversation(SQLModel, table=True):
     )
     created_at: datetime = _created()
     updated_at: datetime = _updated()
+    # The person's read position: messages from others after it are unread.
+    last_read_id: int = Field(
+        default=0, sa_column=sa.Column(sa.BigInteger, nullable=False, server_default="0")
+    )
 
 
 class Message(SQLModel, table=True):
@@ -189,7 +220,17 @@ class Message(SQLModel, table=True):
 
 class AgentRun(SQLModel, table=True):
     __tablename__ = "agent_runs"
-    __table_args__ = (sa.Index("ix_agent_runs_user_id_status", "user_id", "status"),)
+    __table_args__ = (
+        sa.Index("ix_agent_runs_user_id_status", "user_id", "status"),
+        sa.Index("ix_agent_runs_conversation_id", "conversation_id"),
+        # The silence sweep reads only running runs, oldest activity first.
+        sa.Index(
+            "ix_agent_runs_silent",
+            "last_activity_at",
+            postgresql_where=sa.text("status = 'running'"),
+        ),
+        sa.CheckConstraint("progress BETWEEN 0 AND 100", name="ck_agent_runs_progress"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
@@ -225,3 +266,74 @@ class AgentRun(SQLModel, table=True):
     error: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     pid: int | None = Field(default=None)
     instance: str | None = Field(default=None, max_length=200)
+    title: str | None = Field(default=None, max_length=200)
+    progress: int | None = Field(default=None)
+    latest_status: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+
+
+class Question(SQLModel, table=True):
+    """A question an agent asked (its message) and the wait for the person's answer."""
+
+    __tablename__ = "questions"
+    __table_args__ = (
+        sa.Index(
+            "ix_questions_open",
+            "conversation_id",
+            "message_id",
+            postgresql_where=sa.text("status = 'open'"),
+        ),
+        sa.Index("ix_questions_due", "timeout_at", postgresql_where=sa.text("status = 'open'")),
+        sa.Index(
+            "ix_questions_answer_id", "answer_id", postgresql_where=sa.text("answer_id IS NOT NULL")
+        ),
+        sa.CheckConstraint(
+            "status IN ('open', 'answered', 'timed_out')", name="ck_questions_status"
+        ),
+    )
+
+    message_id: int = Field(
+        sa_column=sa.Column(
+            sa.BigInteger, sa.ForeignKey("messages.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    conversation_id: int = Field(
+        sa_column=sa.Column(
+            sa.Integer, sa.ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False
+        )
+    )
+    run_id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.Integer, sa.ForeignKey("agent_runs.id", ondelete="SET NULL")),
+    )
+    asked_by: str | None = Field(default=None, max_length=200)
+    status: str = Field(
+        default="open", sa_column=sa.Column(sa.Text, nullable=False, server_default="open")
+    )
+    answer_id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.ForeignKey("messages.id", ondelete="SET NULL")),
+    )
+    timeout_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+    created_at: datetime = _created()
+    closed_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+
+
+class UserEvent(SQLModel, table=True):
+    """A person's change log, the source of their event stream (triggers write it)."""
+
+    __tablename__ = "user_events"
+    __table_args__ = (sa.Index("ix_user_events_user_id_id", "user_id", "id"),)
+
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=False), primary_key=True),
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    kind: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    action: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    ref: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    data: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(JSONB, nullable=True))
+    created_at: datetime = _created()

@@ -1,4 +1,5 @@
-"""Wire shapes shared by the REST routes, the SSE streams and the OpenAPI schema."""
+"""Wire shapes shared by the REST routes, the SSE streams and the OpenAPI schema (from which
+the web UI's TypeScript types are generated). Limits come from the tables in models.py."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from parley.models import DESCRIPTION_MAX, TASK_TITLE_MAX
 
 
 class ErrorBody(BaseModel):
@@ -26,16 +29,23 @@ class ToolCallRecord(BaseModel):
 
 class ChatRequest(BaseModel):
     conversation_id: int | None = Field(default=None, ge=1, le=2**31 - 1)
-    message: str = Field(
-        description="What the person says; trimmed, never empty, at most 16,000 characters"
+    message: str | None = Field(
+        default=None,
+        description="What the person says; trimmed, never empty, at most 16,000 characters."
+        " Required unless `retry`.",
+    )
+    retry: bool = Field(
+        default=False,
+        description="Re-run the conversation's last turn, which failed, on its stored message"
+        " (no `message`); 409 nothing_to_retry if it did not fail",
     )
     model_config = ConfigDict(extra="forbid")
 
     @field_validator("message")
     @classmethod
-    def _storable(cls, value: str) -> str:
+    def _storable(cls, value: str | None) -> str | None:
         # PostgreSQL text cannot hold NUL: refuse it here, before anything is stored.
-        if "\x00" in value:
+        if value is not None and "\x00" in value:
             raise ValueError("must not contain NUL characters (\\u0000)")
         return value
 
@@ -66,25 +76,30 @@ def message_json(message: Any) -> dict[str, Any]:
     return MessageOut.model_validate(message).model_dump(mode="json")
 
 
-class TaskOut(BaseModel):
+class TaskFields(BaseModel):
+    """What a person writes on a task: the one definition the task schemas share."""
+
+    title: str = Field(description=f"1-{TASK_TITLE_MAX} characters after trimming")
+    description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
+
+
+class TaskOut(TaskFields):
     model_config = ConfigDict(from_attributes=True)
-    id: int
-    title: str
-    description: str | None
+    number: int = Field(description="The task's number for its owner: 1, 2, 3... per user")
     completed: bool
     created_at: datetime
     updated_at: datetime
 
 
-class TaskCreate(BaseModel):
-    title: str = Field(description="1-500 characters after trimming")
-    description: str | None = Field(default=None, max_length=5000)
+class TaskCreate(TaskFields):
     model_config = ConfigDict(extra="forbid")
 
 
 class TaskPatch(BaseModel):
+    """Any of the fields, each optional: only those given change."""
+
     title: str | None = None
-    description: str | None = Field(default=None, max_length=5000)
+    description: str | None = Field(default=None, max_length=DESCRIPTION_MAX)
     completed: bool | None = None
     model_config = ConfigDict(extra="forbid")
 
@@ -126,6 +141,10 @@ class ConversationCreate(BaseModel):
 class ConversationPatch(BaseModel):
     title: str
     model_config = ConfigDict(extra="forbid")
+
+
+class StopResponse(BaseModel):
+    stopped: bool = Field(description="Whether a reply was running (it has ended)")
 
 
 class DevLoginRequest(BaseModel):

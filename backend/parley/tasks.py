@@ -6,18 +6,22 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
-from parley.db import Database, idempotent
+from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
-from parley.models import DESCRIPTION_MAX, TITLE_MAX
+from parley.models import DESCRIPTION_MAX, TASK_TITLE_MAX, Task, columns
 
 TaskStatus = Literal["all", "pending", "completed"]
-MAX_ID = 2**31 - 1  # tasks.id is a PostgreSQL integer
+MAX_NUMBER = 2**31 - 1  # tasks.number is a PostgreSQL integer
 
 
 @dataclass(slots=True)
 class TaskRecord:
+    """A row of `tasks`, mapped by column name. `number` is the task's name for people,
+    models and tools (per user); `id` stays inside the server."""
+
     id: int
     user_id: str
+    number: int
     title: str
     description: str | None
     completed: bool
@@ -25,16 +29,16 @@ class TaskRecord:
     updated_at: datetime
 
 
-COLUMNS = "id, user_id, title, description, completed, created_at, updated_at"
+COLUMNS = columns(Task)
 
 
 def clean_title(title: str) -> str:
     cleaned = " ".join(title.split()) if isinstance(title, str) else ""
     if not cleaned:
         raise InvalidInput("Task title must not be empty", details=[{"field": "title"}])
-    if len(cleaned) > TITLE_MAX:
+    if len(cleaned) > TASK_TITLE_MAX:
         raise InvalidInput(
-            f"Task title must be at most {TITLE_MAX} characters", details=[{"field": "title"}]
+            f"Task title must be at most {TASK_TITLE_MAX} characters", details=[{"field": "title"}]
         )
     _no_nul(cleaned, "title")
     return cleaned
@@ -61,21 +65,26 @@ def clean_description(description: str | None) -> str | None:
     return cleaned or None
 
 
+# One statement: the counter's row lock hands concurrent adds of one user distinct numbers.
+_ADD = f"""WITH counter AS (
+    INSERT INTO task_counters (user_id, last_number) VALUES ($1, 1)
+    ON CONFLICT (user_id) DO UPDATE SET last_number = task_counters.last_number + 1
+    RETURNING last_number
+)
+INSERT INTO tasks (user_id, number, title, description)
+SELECT $1, last_number, $2, $3 FROM counter
+RETURNING {COLUMNS}"""
+
+
 async def add_task(
     db: Database, *, user_id: str, title: str, description: str | None = None
 ) -> TaskRecord:
     async with db.connection() as conn:
-        row = await conn.fetchrow(
-            "INSERT INTO tasks (user_id, title, description) VALUES ($1, $2, $3)"
-            f" RETURNING {COLUMNS}",
-            user_id,
-            clean_title(title),
-            clean_description(description),
-        )
-    return TaskRecord(*row)
+        row = await conn.fetchrow(_ADD, user_id, clean_title(title), clean_description(description))
+    return TaskRecord(**row)
 
 
-@idempotent
+@retry_on_reconnect
 async def list_tasks(db: Database, *, user_id: str, status: TaskStatus = "all") -> list[TaskRecord]:
     if status not in ("all", "pending", "completed"):
         raise InvalidInput(
@@ -85,20 +94,20 @@ async def list_tasks(db: Database, *, user_id: str, status: TaskStatus = "all") 
     async with db.connection() as conn:
         rows = await conn.fetch(
             f"SELECT {COLUMNS} FROM tasks WHERE user_id = $1"
-            " AND ($2::bool IS NULL OR completed = $2) ORDER BY id",
+            " AND ($2::bool IS NULL OR completed = $2) ORDER BY number",
             user_id,
             completed,
         )
-    return [TaskRecord(*row) for row in rows]
+    return [TaskRecord(**row) for row in rows]
 
 
-def _not_found(task_id: int) -> NotFound:
-    return NotFound(f"Task {task_id} not found", task_id=task_id)
+def _not_found(number: int) -> NotFound:
+    return NotFound(f"Task {number} not found", number=number)
 
 
-def _check_id(task_id: int) -> None:
-    if not 1 <= task_id <= MAX_ID:  # no row has it; asking PostgreSQL would overflow (a 500)
-        raise _not_found(task_id)
+def _check_number(number: int) -> None:
+    if not 1 <= number <= MAX_NUMBER:  # no row has it; asking PostgreSQL would overflow
+        raise _not_found(number)
 
 
 # One statement: the row lock it takes makes two concurrent updates apply one after the other.
@@ -107,7 +116,7 @@ _UPDATE = f"""UPDATE tasks SET
     description = CASE WHEN $4 THEN $5 ELSE description END,
     completed = coalesce($6, completed),
     updated_at = now()
-WHERE id = $1 AND user_id = $2
+WHERE number = $1 AND user_id = $2
 RETURNING {COLUMNS}"""
 
 
@@ -115,7 +124,7 @@ async def update_task(
     db: Database,
     *,
     user_id: str,
-    task_id: int,
+    number: int,
     title: str | None = None,
     description: str | None = None,
     completed: bool | None = None,
@@ -125,11 +134,11 @@ async def update_task(
         raise InvalidInput("Nothing to update: give a title, a description or completed")
     new_title = clean_title(title) if title is not None else None
     new_description = clean_description(description) if description is not None else None
-    _check_id(task_id)
+    _check_number(number)
     async with db.connection() as conn:
         row = await conn.fetchrow(
             _UPDATE,
-            task_id,
+            number,
             user_id,
             new_title,
             description is not None,
@@ -137,18 +146,18 @@ async def update_task(
             completed,
         )
     if row is None:
-        raise _not_found(task_id)
-    return TaskRecord(*row)
+        raise _not_found(number)
+    return TaskRecord(**row)
 
 
-async def delete_task(db: Database, *, user_id: str, task_id: int) -> TaskRecord:
-    _check_id(task_id)
+async def delete_task(db: Database, *, user_id: str, number: int) -> TaskRecord:
+    _check_number(number)
     async with db.connection() as conn:
         row = await conn.fetchrow(
-            f"DELETE FROM tasks WHERE id = $1 AND user_id = $2 RETURNING {COLUMNS}",
-            task_id,
+            f"DELETE FROM tasks WHERE number = $1 AND user_id = $2 RETURNING {COLUMNS}",
+            number,
             user_id,
         )
     if row is None:
-        raise _not_found(task_id)
-    return TaskRecord(*row)
+        raise _not_found(number)
+    return TaskRecord(**row)

@@ -29,13 +29,13 @@ from agents.models.interface import Model
 from parley.api.app import create_app
 from parley.auth import mint_token
 from parley.config import Settings
-from parley.db import Database, EmbeddedPostgres, idempotent
+from parley.db import Database, EmbeddedPostgres, retry_on_reconnect
 from parley.migrate import upgrade
 
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
 SECRET = "test-secret-" + "x" * 32
-TABLES = "user_events, questions, messages, agent_runs, conversations, tasks"
+TABLES = "user_events, questions, messages, agent_runs, conversations, tasks, task_counters"
 
 
 @pytest.fixture(scope="session")
@@ -78,7 +78,7 @@ async def clean(request: pytest.FixtureRequest) -> None:
         return
     database: Database = request.getfixturevalue("db")
 
-    @idempotent  # an earlier test may have killed the pool's connections (a "restart")
+    @retry_on_reconnect  # an earlier test may have killed the pool's connections (a "restart")
     async def truncate() -> None:
         async with database.connection() as conn:
             await conn.execute(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE")

@@ -2,18 +2,39 @@
 
 import { signOut } from "@/lib/auth-store";
 
-export function AppHeader({ userId }: { userId: string }) {
+interface Props {
+  userId: string;
+  phone: boolean;
+  openTasks: number | null;
+  onOpenConversations: () => void;
+  onOpenTasks: () => void;
+}
+
+export function AppHeader({ userId, phone, openTasks, onOpenConversations, onOpenTasks }: Props) {
   return (
     <header className="app-header">
       <a className="skip-link" href="#message-input">
         Skip to the message box
       </a>
+      {phone && (
+        <button type="button" className="button icon ghost" onClick={onOpenConversations} aria-label="Conversations" data-testid="open-conversations">
+          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+            <path fill="currentColor" d="M3 6h18v2H3zm0 5h18v2H3zm0 5h18v2H3z" />
+          </svg>
+        </button>
+      )}
       <h1 className="brand">Parley</h1>
       <div className="header-user">
-        <span className="muted" data-testid="current-user">
-          Signed in as <strong>{userId}</strong>
+        {phone && (
+          <button type="button" className="button small" onClick={onOpenTasks} data-testid="open-tasks">
+            Tasks{openTasks ? <span className="count-badge">{openTasks}</span> : null}
+          </button>
+        )}
+        <span className="muted user-name" data-testid="current-user" title={`Signed in as ${userId}`}>
+          <span className="sr-only">Signed in as </span>
+          {userId}
         </span>
-        <button type="button" className="button small" onClick={signOut}>
+        <button type="button" className="button small ghost" onClick={signOut}>
           Sign out
         </button>
       </div>

@@ -1,70 +1,100 @@
 "use client";
 
 import { useRef, useState } from "react";
-import type { ChatApi } from "@/lib/use-chat";
+import type { ChatApi, SendOutcome } from "@/lib/use-chat";
 import type { Conversation } from "@/lib/types";
 import { ChatNotice } from "./chat-notice";
 import { Composer } from "./composer";
 import { conversationTitle } from "./conversation-item";
 import { MessageList } from "./message-list";
 
+/** Puts text back into the message box without losing what is already there. */
+export function joinDraft(current: string, text: string): string {
+  if (!text.trim() || current.includes(text)) return current;
+  return current.trim() ? `${current.replace(/\s+$/, "")}\n\n${text}` : text;
+}
+
 /** The open conversation: title, messages, streamed reply, errors and the message box. */
 export function ChatPanel({ chat, conversation }: { chat: ChatApi; conversation: Conversation | null }) {
   const { state } = chat;
   const [draft, setDraft] = useState("");
   const [queued, setQueued] = useState<string | null>(null);
+  const [queueNote, setQueueNote] = useState<string | null>(null);
   const queue = useRef<string | null>(null);
 
-  function restore(text: string) {
-    // Keep what was typed when a send fails, unless something new was typed meanwhile.
-    setDraft((current) => (current.trim() ? current : text));
-  }
+  const restore = (text: string) => setDraft((current) => joinDraft(current, text));
 
-  async function send(text: string): Promise<void> {
-    if (chat.isSending()) {
-      // One message waits for the reply in progress, then goes out by itself.
-      if (queue.current) restore(queue.current);
-      queue.current = text;
-      setQueued(text);
-      return;
-    }
-    const outcome = await chat.send(text);
-    if (outcome === "failed") restore(text);
+  function takeQueue(): string | null {
     const next = queue.current;
     queue.current = null;
     setQueued(null);
+    return next;
+  }
+
+  async function afterTurn(outcome: SendOutcome): Promise<void> {
+    const next = takeQueue();
     if (next === null) return;
-    // The queued message follows a sent one; after a failure or a switch it goes back to the box.
-    if (outcome === "sent") void send(next);
-    else restore(next);
+    if (outcome === "sent") {
+      void send(next);
+      return;
+    }
+    // The reply it waited for did not succeed: the queued text goes back to the box, never lost.
+    restore(next);
+    setQueueNote("The reply failed, so your queued message wasn't sent. It's back in the message box.");
+  }
+
+  async function send(text: string): Promise<void> {
+    setQueueNote(null);
+    if (chat.isSending()) {
+      // Messages typed while a reply runs wait for it, then go out by themselves.
+      queue.current = queue.current ? `${queue.current}\n\n${text}` : text;
+      setQueued(queue.current);
+      return;
+    }
+    const outcome = await chat.send(text);
+    if (outcome === "unsent") restore(text);
+    await afterTurn(outcome);
   }
 
   async function retry() {
     const notice = state.notice;
     const text = notice?.action.type === "send" ? notice.action.text : null;
-    if (text !== null && draft.trim() === text) setDraft("");
+    if (text !== null) setDraft((current) => (current.trim() === text ? "" : current));
     const outcome = await chat.retry();
-    if (outcome === "failed" && text !== null) setDraft((current) => (current.trim() ? current : text));
+    if (outcome === "unsent" && text !== null) restore(text);
+    await afterTurn(outcome);
   }
 
-  const title = state.conversationId === null ? "Start a conversation" : conversation ? conversationTitle(conversation) : "Conversation";
+  const title = state.conversationId === null ? "New chat" : conversation ? conversationTitle(conversation) : "Conversation";
 
   return (
     <section className="panel chat-panel" aria-labelledby="chat-title" data-testid="chat-panel">
-      <div className="panel-head">
+      <div className="panel-head chat-head">
         <h2 id="chat-title" data-testid="chat-title" data-conversation-id={state.conversationId ?? ""}>
           {title}
         </h2>
         {conversation && conversation.mode !== "chat" && <span className="mode-tag">{conversation.mode}</span>}
       </div>
-      <MessageList state={state} />
+      <MessageList state={state} onRetry={() => void retry()} onExample={(text) => void send(text)} />
       {queued !== null && (
         <p className="queued-note muted small" role="status" data-testid="queued-message">
           Queued: sends when the current reply finishes.
         </p>
       )}
+      {queueNote && (
+        <p className="queued-note small" role="status" data-testid="queued-returned">
+          {queueNote}
+        </p>
+      )}
       {state.notice && <ChatNotice notice={state.notice} onRetry={() => void retry()} onDismiss={chat.dismissNotice} />}
-      <Composer draft={draft} setDraft={setDraft} sending={state.sending} onSend={send} />
+      <Composer
+        draft={draft}
+        setDraft={setDraft}
+        sending={state.sending}
+        stopping={state.stopping}
+        onSend={send}
+        onStop={() => void chat.stop()}
+      />
     </section>
   );
 }

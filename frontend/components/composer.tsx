@@ -12,7 +12,9 @@ interface Props {
   setDraft: (value: string | ((current: string) => string)) => void;
   /** A reply is streaming: what is sent now is queued until it finishes. */
   sending: boolean;
+  stopping: boolean;
   onSend: (text: string) => Promise<void>;
+  onStop: () => void;
 }
 
 function joinText(base: string, addition: string): string {
@@ -22,7 +24,7 @@ function joinText(base: string, addition: string): string {
 }
 
 /** The message box: Enter sends, Shift+Enter adds a line; voice input fills it. */
-export function Composer({ draft, setDraft, sending, onSend }: Props) {
+export function Composer({ draft, setDraft, sending, stopping, onSend, onStop }: Props) {
   const [autoSend, setAutoSendState] = useState(() => readLocal(STORAGE_KEYS.voiceAutoSend) !== "false");
   const voiceBase = useRef("");
   const input = useRef<HTMLTextAreaElement>(null);
@@ -85,7 +87,7 @@ export function Composer({ draft, setDraft, sending, onSend }: Props) {
         value={draft}
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={onKeyDown}
-        rows={2}
+        rows={1}
         placeholder={
           speech.status === "listening"
             ? "Listening…"
@@ -106,6 +108,12 @@ export function Composer({ draft, setDraft, sending, onSend }: Props) {
           <span className="error-text small" role="status">
             {draft.length.toLocaleString()} / {MAX_LENGTH.toLocaleString()} characters
           </span>
+        )}
+        {sending && (
+          <button type="button" className="button stop-button" onClick={onStop} disabled={stopping} data-testid="stop-button">
+            <span className="stop-square" aria-hidden="true" />
+            {stopping ? "Stopping…" : "Stop"}
+          </button>
         )}
         <button type="submit" className="button primary" disabled={!draft.trim() || tooLong} data-testid="send-button">
           Send

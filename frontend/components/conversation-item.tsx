@@ -3,6 +3,7 @@
 import { useState, type FormEvent, type KeyboardEvent } from "react";
 import { fullTime, shortTime } from "@/lib/format-time";
 import type { Conversation } from "@/lib/types";
+import { RowMenu } from "./row-menu";
 
 interface Props {
   conversation: Conversation;
@@ -97,20 +98,14 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
         </button>
       )}
       {mode === "view" && (
-        <div className="conversation-actions">
-          <button type="button" className="button tiny" onClick={beginRename} aria-describedby={titleId} data-testid="conversation-rename">
-            Rename
-          </button>
-          <button
-            type="button"
-            className="button tiny danger"
-            onClick={() => setMode("confirm-delete")}
-            aria-describedby={titleId}
-            data-testid="conversation-delete"
-          >
-            Delete
-          </button>
-        </div>
+        <RowMenu
+          label={`Actions for ${title}`}
+          testId="conversation-menu"
+          actions={[
+            { label: "Rename", onSelect: beginRename, testId: "conversation-rename" },
+            { label: "Delete", onSelect: () => setMode("confirm-delete"), danger: true, testId: "conversation-delete" },
+          ]}
+        />
       )}
       {mode === "confirm-delete" && (
         <div className="confirm" role="group" aria-label={`Delete ${title}?`}>

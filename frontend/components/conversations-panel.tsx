@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { describeError } from "@/lib/api-error";
-import type { Conversation } from "@/lib/types";
+import type { Conversation, NewConversationMode } from "@/lib/types";
 import { ConversationItem } from "./conversation-item";
 
 interface Props {
@@ -10,7 +10,7 @@ interface Props {
   error: string | null;
   currentId: number | null;
   onSelect: (id: number | null) => void;
-  onNew: (mode: "chat" | "work") => Promise<void>;
+  onNew: (mode: NewConversationMode) => Promise<void>;
   onRename: (id: number, title: string) => Promise<void>;
   onDelete: (id: number) => Promise<void>;
   onRetry: () => void;
@@ -19,7 +19,7 @@ interface Props {
 /** The list of conversations, newest activity first, with new/switch/rename/delete. */
 export function ConversationsPanel(props: Props) {
   const { conversations, error, currentId } = props;
-  const [mode, setMode] = useState<"chat" | "work">("chat");
+  const [mode, setMode] = useState<NewConversationMode>("chat");
   const [actionError, setActionError] = useState<string | null>(null);
 
   async function run(action: () => Promise<void>) {
@@ -62,7 +62,9 @@ export function ConversationsPanel(props: Props) {
         </p>
       )}
       {conversations === null && !error && <p className="muted pad">Loading…</p>}
-      {conversations?.length === 0 && <p className="muted pad">No conversations yet. Say hello to start one.</p>}
+      {conversations?.length === 0 && currentId !== null && (
+        <p className="muted pad">No conversations yet. Say hello to start one.</p>
+      )}
       <ul className="conversation-list" data-testid="conversation-list">
         {currentId === null && (
           <li className="conversation-item current draft" data-testid="conversation-draft">

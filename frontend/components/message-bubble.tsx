@@ -1,34 +1,47 @@
 import { fullTime, shortTime } from "@/lib/format-time";
-import type { Message, ToolCallRecord } from "@/lib/types";
+import type { Role, ToolCallRecord } from "@/lib/types";
+import { Elapsed } from "./elapsed";
+import { Markdown } from "./markdown";
 import { ToolCallLine } from "./tool-call-line";
 
 interface Props {
-  role: Message["role"];
+  role: Role | string;
   author?: string | null;
   kind?: string;
   content: string;
   toolCalls?: ToolCallRecord[] | null;
   error?: boolean;
+  /** The reply was stopped by the person before it finished. */
+  stopped?: boolean;
   createdAt?: string;
   /** Still being written (streaming) or not yet stored. */
   live?: boolean;
+  /** When the live reply started, for the elapsed time. */
+  since?: number | null;
   pendingToolCalls?: boolean[];
   testId?: string;
   messageId?: number;
+  /** Shown on the last failed reply: runs the turn again. */
+  onRetry?: () => void;
 }
 
-function speaker(role: Message["role"], author: string | null | undefined): string {
+function speaker(role: string, author: string | null | undefined): string {
   if (role === "user") return "You";
   if (role === "assistant") return "Assistant";
   if (role === "system") return "System";
   return author || "Agent";
 }
 
-/** One message. Content is always rendered as text, never as HTML. */
+/**
+ * One message. A person's text is shown literally; assistant and agent text as Markdown
+ * (never as HTML). A failed reply shows one human sentence: the upstream's own error is
+ * in the server log.
+ */
 export function MessageBubble(props: Props) {
   const { role, content, toolCalls, live, error } = props;
   const who = speaker(role, props.author);
   const classes = ["message", `role-${role}`, error ? "is-error" : "", live ? "is-live" : ""].filter(Boolean).join(" ");
+  const markdown = role === "assistant" || role === "agent";
   return (
     <article
       className={classes}
@@ -46,6 +59,7 @@ export function MessageBubble(props: Props) {
             {shortTime(props.createdAt)}
           </time>
         )}
+        {live && props.since ? <Elapsed since={props.since} /> : null}
       </header>
       {toolCalls && toolCalls.length > 0 && (
         <div className="tool-calls">
@@ -54,9 +68,13 @@ export function MessageBubble(props: Props) {
           ))}
         </div>
       )}
-      {content ? (
+      {error ? (
         <div className="message-text" data-testid="message-text">
-          {content}
+          <p>The assistant couldn&apos;t answer this time.</p>
+        </div>
+      ) : content ? (
+        <div className={`message-text${markdown ? " markdown" : ""}`} data-testid="message-text">
+          {markdown ? <Markdown text={content} /> : content}
         </div>
       ) : (
         live && (
@@ -67,6 +85,18 @@ export function MessageBubble(props: Props) {
             <span className="dot" />
           </div>
         )
+      )}
+      {props.stopped && (
+        <p className="muted small stopped-note" data-testid="stopped-note">
+          Stopped
+        </p>
+      )}
+      {props.onRetry && (
+        <div className="message-actions">
+          <button type="button" className="button small primary" onClick={props.onRetry} data-testid="chat-retry">
+            Retry
+          </button>
+        </div>
       )}
     </article>
   );

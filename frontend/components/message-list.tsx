@@ -1,13 +1,23 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { liveToolCalls, type ChatState } from "@/lib/chat-reducer";
+import { endsWithFailure, liveToolCalls, type ChatState } from "@/lib/chat-reducer";
+import { toolCallsOf } from "@/lib/types";
 import { MessageBubble } from "./message-bubble";
 
 const NEAR_BOTTOM_PX = 120;
 
+export const EXAMPLES = ["add a task to buy milk", "show my pending tasks", "mark task 1 as done"];
+
+interface Props {
+  state: ChatState;
+  onRetry: () => void;
+  /** An example from the empty state was chosen: send it. */
+  onExample: (text: string) => void;
+}
+
 /** The conversation's messages plus the reply being streamed; keeps the newest in view. */
-export function MessageList({ state }: { state: ChatState }) {
+export function MessageList({ state, onRetry, onExample }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const { messages, pendingUser, live, remoteLive, loading } = state;
@@ -24,6 +34,7 @@ export function MessageList({ state }: { state: ChatState }) {
   }
 
   const empty = !loading && messages.length === 0 && !pendingUser && !live && !remoteLive;
+  const retryable = endsWithFailure(state);
 
   return (
     <div
@@ -41,13 +52,17 @@ export function MessageList({ state }: { state: ChatState }) {
         <div className="empty-chat" data-testid="empty-chat">
           <p>Ask the assistant to manage your tasks, for example:</p>
           <ul>
-            <li>add a task to buy milk</li>
-            <li>show my pending tasks</li>
-            <li>mark task 1 as done</li>
+            {EXAMPLES.map((example) => (
+              <li key={example}>
+                <button type="button" className="example" onClick={() => onExample(example)} data-testid="example">
+                  {example}
+                </button>
+              </li>
+            ))}
           </ul>
         </div>
       )}
-      {messages.map((message) => (
+      {messages.map((message, index) => (
         <MessageBubble
           key={message.id}
           messageId={message.id}
@@ -55,9 +70,11 @@ export function MessageList({ state }: { state: ChatState }) {
           author={message.author}
           kind={message.kind}
           content={message.content}
-          toolCalls={message.tool_calls}
+          toolCalls={toolCallsOf(message)}
           error={message.error}
+          stopped={message.meta?.stopped === true}
           createdAt={message.created_at}
+          onRetry={retryable && index === messages.length - 1 ? onRetry : undefined}
         />
       ))}
       {pendingUser !== null && <MessageBubble role="user" content={pendingUser} live testId="pending-message" />}
@@ -68,6 +85,7 @@ export function MessageList({ state }: { state: ChatState }) {
           toolCalls={liveToolCalls(live)}
           pendingToolCalls={live.toolCalls.map((call) => !call.done)}
           live
+          since={state.startedAt}
           testId="streaming-message"
         />
       )}

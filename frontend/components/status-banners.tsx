@@ -2,7 +2,7 @@
 
 import type { HealthState } from "@/lib/use-health";
 
-/** API outage and offline-model banners, driven by GET /api/health. */
+/** API outage and database banners, and the offline-model notice (collapsed to one line). */
 export function StatusBanners({ health }: { health: HealthState }) {
   const { reachable, health: info } = health;
   return (
@@ -10,8 +10,10 @@ export function StatusBanners({ health }: { health: HealthState }) {
       <div aria-live="assertive" className="banner-slot">
         {reachable === false && (
           <div className="banner danger" data-testid="api-unreachable" role="alert">
-            <strong>Can&apos;t reach the Parley API.</strong> Trying again every few seconds; your work resumes when it is
-            back.
+            <span>
+              <strong>Can&apos;t reach the Parley API.</strong> Trying again every few seconds; your work resumes when it is
+              back.
+            </span>
             <button type="button" className="button small" onClick={health.recheck}>
               Check now
             </button>
@@ -24,11 +26,16 @@ export function StatusBanners({ health }: { health: HealthState }) {
         )}
       </div>
       {info?.offline_model && (
-        <aside className="banner info" data-testid="offline-banner" aria-label="Model notice">
-          <strong>Offline model:</strong> replies come from Parley&apos;s built-in model, which only understands simple task
-          commands. To use a real model, set <code>OPENAI_API_KEY</code> and <code>PARLEY_MODEL</code> (or{" "}
-          <code>OPENAI_BASE_URL</code> for a local OpenAI-compatible server) and restart the API.
-        </aside>
+        <details className="banner info" data-testid="offline-banner">
+          <summary>
+            <strong>Offline model</strong> <span className="banner-summary">· simple task commands only</span>
+          </summary>
+          <p>
+            Replies come from Parley&apos;s built-in model. To use a real model, set <code>OPENAI_API_KEY</code> and{" "}
+            <code>PARLEY_MODEL</code> (or <code>OPENAI_BASE_URL</code> for a local OpenAI-compatible server) and restart the
+            API.
+          </p>
+        </details>
       )}
     </>
   );

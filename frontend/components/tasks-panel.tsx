@@ -6,7 +6,7 @@ import type { TasksApi } from "@/lib/use-tasks";
 import { TaskItem } from "./task-item";
 
 /** The user's tasks beside the chat: add, complete, edit, delete; refreshed after every turn. */
-export function TasksPanel({ tasks }: { tasks: TasksApi }) {
+export function TasksPanel({ tasks, apiDown }: { tasks: TasksApi; apiDown: boolean }) {
   const [title, setTitle] = useState("");
   const [error, setError] = useState<string | null>(null);
   const list = tasks.tasks;
@@ -32,10 +32,12 @@ export function TasksPanel({ tasks }: { tasks: TasksApi }) {
   }
 
   const itemProps = {
-    onToggle: (id: number, completed: boolean) => run(() => tasks.update(id, { completed })),
-    onRename: (id: number, next: string) => run(() => tasks.update(id, { title: next })),
-    onDelete: (id: number) => run(() => tasks.remove(id)),
+    onToggle: (number: number, completed: boolean) => run(() => tasks.update(number, { completed })),
+    onSave: (number: number, patch: Parameters<TasksApi["update"]>[1]) => run(() => tasks.update(number, patch)),
+    onDelete: tasks.remove,
   };
+  // While the API is down the banner says so; the panel does not repeat it.
+  const shownError = error ?? (apiDown ? null : tasks.error);
 
   return (
     <section className="panel tasks-panel" aria-label="Tasks" data-testid="tasks-panel">
@@ -63,19 +65,19 @@ export function TasksPanel({ tasks }: { tasks: TasksApi }) {
           Add task
         </button>
       </form>
-      {(error || tasks.error) && (
+      {shownError && (
         <p className="error-text pad" role="alert" data-testid="tasks-error">
-          {error ?? tasks.error}{" "}
+          {shownError}{" "}
           <button type="button" className="link-button" onClick={tasks.refresh}>
             Reload tasks
           </button>
         </p>
       )}
-      {list === null && !tasks.error && <p className="muted pad">Loading tasks…</p>}
+      {list === null && !shownError && <p className="muted pad">Loading tasks…</p>}
       {list?.length === 0 && <p className="muted pad" data-testid="tasks-empty">No tasks yet. Add one here or ask the assistant.</p>}
       <ul className="task-list" data-testid="task-list" aria-label="Open tasks">
         {pending.map((task) => (
-          <TaskItem key={task.id} task={task} {...itemProps} />
+          <TaskItem key={task.number} task={task} {...itemProps} />
         ))}
       </ul>
       {done.length > 0 && (
@@ -83,10 +85,24 @@ export function TasksPanel({ tasks }: { tasks: TasksApi }) {
           <h3 className="task-group-title">Done</h3>
           <ul className="task-list done" data-testid="completed-task-list" aria-label="Completed tasks">
             {done.map((task) => (
-              <TaskItem key={task.id} task={task} {...itemProps} />
+              <TaskItem key={task.number} task={task} {...itemProps} />
             ))}
           </ul>
         </>
+      )}
+      {tasks.removing.length > 0 && (
+        <div className="undo-list" role="status" data-testid="task-undo">
+          {tasks.removing.map((task) => (
+            <p className="undo-toast" key={task.number}>
+              <span>
+                Deleted “{task.title}”.
+              </span>
+              <button type="button" className="button tiny" onClick={() => tasks.undoRemove(task.number)} data-testid="task-undo-button">
+                Undo
+              </button>
+            </p>
+          ))}
+        </div>
       )}
     </section>
   );

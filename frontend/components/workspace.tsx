@@ -1,24 +1,34 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useRef } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Session } from "@/lib/auth-store";
+import { initialConversationId, useConversationUrl } from "@/lib/conversation-url";
+import type { NewConversationMode } from "@/lib/types";
 import { useChat } from "@/lib/use-chat";
 import { useConversations } from "@/lib/use-conversations";
 import { useHealth } from "@/lib/use-health";
+import { PHONE_QUERY, useMediaQuery } from "@/lib/use-media-query";
 import { useTasks } from "@/lib/use-tasks";
+import { useUserEvents } from "@/lib/use-user-events";
 import { AppHeader } from "./app-header";
 import { ChatPanel } from "./chat-panel";
 import { ConversationsPanel } from "./conversations-panel";
+import { Drawer } from "./drawer";
 import { StatusBanners } from "./status-banners";
 import { TasksPanel } from "./tasks-panel";
 
-/** The signed-in screen: conversations | chat | tasks, kept in sync with each other. */
+/**
+ * The signed-in screen: conversations | chat | tasks side by side on wide screens; at phone
+ * width the chat alone, with conversations and tasks in drawers.
+ */
 export function Workspace({ session }: { session: Session }) {
   const health = useHealth();
   const tasks = useTasks(session);
   const conversations = useConversations(session);
+  const phone = useMediaQuery(PHONE_QUERY);
+  const [drawer, setDrawer] = useState<"conversations" | "tasks" | null>(null);
   const { refresh: refreshTasks } = tasks;
-  const { refresh: refreshConversations } = conversations;
+  const { refresh: refreshConversations, apply: applyConversation } = conversations;
   const { reportUnreachable } = health;
 
   const callbacks = useMemo(
@@ -32,7 +42,19 @@ export function Workspace({ session }: { session: Session }) {
     }),
     [refreshTasks, refreshConversations, reportUnreachable],
   );
-  const chat = useChat(session, callbacks);
+  const [initialId] = useState(() => initialConversationId(session.userId));
+  const chat = useChat(session, initialId, callbacks);
+  const { select } = chat;
+  useConversationUrl(session.userId, chat.state.conversationId, select);
+
+  useUserEvents(session, {
+    onTaskChange: refreshTasks,
+    onConversationChange: applyConversation,
+    onResync: () => {
+      refreshTasks();
+      refreshConversations();
+    },
+  });
 
   // When the API comes back after an outage, reload everything that may be stale.
   const seenRecoveries = useRef(health.recoveries);
@@ -46,15 +68,22 @@ export function Workspace({ session }: { session: Session }) {
     if (chatNeedsReload) void retryChat();
   }, [health.recoveries, refreshTasks, refreshConversations, chatNeedsReload, retryChat]);
 
-  const { select } = chat;
+  const open = useCallback(
+    (id: number | null) => {
+      select(id);
+      setDrawer(null);
+    },
+    [select],
+  );
+
   const startNew = useCallback(
-    async (mode: "chat" | "work") => {
+    async (mode: NewConversationMode) => {
       // A chat starts with its first message (the API creates it); a work session is created now.
-      if (mode === "chat") select(null);
-      else select((await conversations.create(mode)).id);
+      if (mode === "chat") open(null);
+      else open((await conversations.create(mode)).id);
       document.getElementById("message-input")?.focus();
     },
-    [conversations, select],
+    [conversations, open],
   );
 
   const removeConversation = useCallback(
@@ -66,25 +95,59 @@ export function Workspace({ session }: { session: Session }) {
   );
 
   const current = conversations.conversations?.find((c) => c.id === chat.state.conversationId) ?? null;
+  const openTasks = tasks.tasks?.filter((t) => !t.completed).length ?? null;
+
+  const conversationsPanel = (
+    <ConversationsPanel
+      conversations={conversations.conversations}
+      error={health.reachable === false ? null : conversations.error}
+      currentId={chat.state.conversationId}
+      onSelect={open}
+      onNew={startNew}
+      onRename={conversations.rename}
+      onDelete={removeConversation}
+      onRetry={conversations.refresh}
+    />
+  );
+  const tasksPanel = <TasksPanel tasks={tasks} apiDown={health.reachable === false} />;
 
   return (
-    <div className="app">
-      <AppHeader userId={session.userId} />
+    <div className={`app${phone ? " phone" : ""}`}>
+      <AppHeader
+        userId={session.userId}
+        phone={phone}
+        openTasks={openTasks}
+        onOpenConversations={() => setDrawer("conversations")}
+        onOpenTasks={() => setDrawer("tasks")}
+      />
       <StatusBanners health={health} />
       <main className="workspace" id="main">
-        <ConversationsPanel
-          conversations={conversations.conversations}
-          error={conversations.error}
-          currentId={chat.state.conversationId}
-          onSelect={select}
-          onNew={startNew}
-          onRename={conversations.rename}
-          onDelete={removeConversation}
-          onRetry={conversations.refresh}
-        />
+        {!phone && conversationsPanel}
         <ChatPanel chat={chat} conversation={current} />
-        <TasksPanel tasks={tasks} />
+        {!phone && tasksPanel}
       </main>
+      {phone && (
+        <>
+          <Drawer
+            open={drawer === "conversations"}
+            onOpenChange={(value) => setDrawer(value ? "conversations" : null)}
+            side="left"
+            title="Conversations"
+            testId="conversations-drawer"
+          >
+            {conversationsPanel}
+          </Drawer>
+          <Drawer
+            open={drawer === "tasks"}
+            onOpenChange={(value) => setDrawer(value ? "tasks" : null)}
+            side="right"
+            title="Tasks"
+            testId="tasks-drawer"
+          >
+            {tasksPanel}
+          </Drawer>
+        </>
+      )}
     </div>
   );
 }

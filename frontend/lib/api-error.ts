@@ -32,7 +32,7 @@ function isErrorBody(value: unknown): value is ApiErrorBody {
 export function errorFromBody(status: number, body: unknown): ApiError {
   if (isErrorBody(body)) {
     const { code, message, conversation_id } = body.error;
-    return new ApiError(status, code, message || code, conversation_id);
+    return new ApiError(status, code, message || code, typeof conversation_id === "number" ? conversation_id : undefined);
   }
   return new ApiError(status, `http_${status}`, `The API answered with status ${status}.`);
 }
@@ -59,6 +59,10 @@ export function describeError(error: unknown): string {
     if (error.code === "turn_in_progress")
       return "The assistant is still answering in this conversation. Wait a moment, then retry.";
     if (error.code === "rate_limited") return "Too many requests. Wait a moment, then retry.";
+    // The upstream model's own words go to the server log, not the screen.
+    if (error.code === "model_error") return "The assistant couldn't answer this time. Retry, or rephrase your message.";
+    if (error.code === "stream_interrupted") return "The connection closed before the reply finished.";
+    if (error.status === 500) return "Something went wrong on the server. Retry in a moment.";
     return error.message;
   }
   return error instanceof Error ? error.message : "Something went wrong.";

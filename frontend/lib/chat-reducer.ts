@@ -13,7 +13,11 @@ export interface LiveReply {
   toolCalls: LiveToolCall[];
 }
 
-export type NoticeAction = { type: "send"; text: string } | { type: "reload" };
+/**
+ * What Retry does: send text that never reached the API again, run the failed turn again on its
+ * stored message, or load the conversation again.
+ */
+export type NoticeAction = { type: "send"; text: string } | { type: "retry-turn" } | { type: "reload" };
 
 export interface Notice {
   kind: "error" | "busy";
@@ -32,6 +36,10 @@ export interface ChatState {
   /** An in-flight reply seen on the conversation's event stream (another tab or agent). */
   remoteLive: string | null;
   sending: boolean;
+  /** When this tab's turn started (ms since epoch), for the elapsed time. */
+  startedAt: number | null;
+  /** Stop was pressed for this tab's turn. */
+  stopping: boolean;
   notice: Notice | null;
 }
 
@@ -41,7 +49,8 @@ export type ChatAction =
   | { type: "load-failed"; notice: Notice }
   | { type: "upsert"; messages: Message[] }
   | { type: "adopt"; id: number }
-  | { type: "send-start"; text: string }
+  | { type: "send-start"; text: string | null; at: number }
+  | { type: "stop-requested" }
   | { type: "delta"; text: string }
   | { type: "tool-call"; callId: string; tool: string; parameters: Record<string, unknown> | null }
   | { type: "tool-result"; callId: string; tool: string; result: unknown }
@@ -58,6 +67,8 @@ export function initialChatState(conversationId: number | null): ChatState {
     live: null,
     remoteLive: null,
     sending: false,
+    startedAt: null,
+    stopping: false,
     notice: null,
   };
 }
@@ -71,7 +82,8 @@ function merge(existing: Message[], incoming: Message[]): Message[] {
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
   switch (action.type) {
     case "select":
-      return initialChatState(action.id);
+      // Choosing the conversation that is already open changes nothing (it must not empty it).
+      return action.id === state.conversationId ? state : initialChatState(action.id);
     case "loaded":
       if (action.id !== state.conversationId) return state;
       return { ...state, loading: false, messages: merge(state.messages, action.messages) };
@@ -81,20 +93,34 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       // Only messages of the open conversation: late answers for one the user left are dropped.
       const mine = action.messages.filter((m) => m.conversation_id === state.conversationId);
       if (mine.length === 0) return state;
-      const storedUser = mine.some((m) => m.role === "user");
-      const storedReply = mine.some((m) => m.role === "assistant");
+      // Only messages not seen before end the pending/live bubbles: a late reload of earlier
+      // messages must not hide the reply being written now.
+      const known = new Set(state.messages.map((m) => m.id));
+      const fresh = mine.filter((m) => !known.has(m.id));
+      const storedUser = fresh.some((m) => m.role === "user");
+      const storedReply = fresh.some((m) => m.role === "assistant");
       return {
         ...state,
         messages: merge(state.messages, mine),
         pendingUser: storedUser ? null : state.pendingUser,
         live: storedReply ? null : state.live,
-        remoteLive: mine.some((m) => m.role !== "user") ? null : state.remoteLive,
+        remoteLive: fresh.some((m) => m.role !== "user") ? null : state.remoteLive,
       };
     }
     case "adopt":
       return state.conversationId === action.id ? state : { ...state, conversationId: action.id };
     case "send-start":
-      return { ...state, sending: true, pendingUser: action.text, live: { text: "", toolCalls: [] }, notice: null };
+      return {
+        ...state,
+        sending: true,
+        startedAt: action.at,
+        stopping: false,
+        pendingUser: action.text,
+        live: { text: "", toolCalls: [] },
+        notice: null,
+      };
+    case "stop-requested":
+      return state.sending ? { ...state, stopping: true } : state;
     case "delta":
       return state.live ? { ...state, live: { ...state.live, text: state.live.text + action.text } } : state;
     case "tool-call":
@@ -121,7 +147,15 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         },
       };
     case "send-end":
-      return { ...state, sending: false, live: null, pendingUser: null, notice: action.notice };
+      return {
+        ...state,
+        sending: false,
+        startedAt: null,
+        stopping: false,
+        live: null,
+        pendingUser: null,
+        notice: action.notice,
+      };
     case "remote-delta":
       if (state.sending) return state;
       return { ...state, remoteLive: (state.remoteLive ?? "") + action.text };
@@ -132,4 +166,10 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
 
 export function liveToolCalls(live: LiveReply): ToolCallRecord[] {
   return live.toolCalls.map((call) => ({ tool: call.tool, parameters: call.parameters, result: call.result, call_id: call.callId }));
+}
+
+/** The conversation ends with a failed reply that Retry can run again (on the stored message). */
+export function endsWithFailure(state: ChatState): boolean {
+  const last = state.messages.at(-1);
+  return !state.sending && last !== undefined && last.role !== "user" && last.error;
 }

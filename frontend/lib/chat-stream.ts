@@ -11,6 +11,9 @@ export interface ChatStreamHandlers {
   onToolResult(result: { call_id: string; tool: string; result: unknown }): void;
 }
 
+/** A new message, or `{retry: true}` to run the last failed turn again on its stored message. */
+export type TurnInput = { message: string } | { retry: true };
+
 /**
  * One chat turn, streamed. Resolves with the `done` payload; rejects with an ApiError
  * for an HTTP error, an `error` event, or a stream that ends without `done`.
@@ -18,13 +21,13 @@ export interface ChatStreamHandlers {
 export async function streamChat(
   session: Session,
   conversationId: number | null,
-  message: string,
+  input: TurnInput,
   handlers: ChatStreamHandlers,
   signal: AbortSignal,
 ): Promise<ChatResult> {
   const response = await apiFetch(session, userPath(session, "/chat"), {
     method: "POST",
-    body: { conversation_id: conversationId, message },
+    body: { conversation_id: conversationId, ...input },
     accept: "text/event-stream",
     signal,
   });

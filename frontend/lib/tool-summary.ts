@@ -37,7 +37,7 @@ export function resultFailed(result: unknown): string | null {
 
 function taskRef(params: Params, result: unknown): string {
   const task = resultTask(result);
-  const id = str(params?.task_id) ?? str(params?.id) ?? str(task?.id);
+  const id = str(params?.task_id) ?? str(params?.number) ?? str(task?.task_id) ?? str(task?.number);
   const title = str(task?.title);
   if (id && title) return `task ${id} ${quote(title)}`;
   if (id) return `task ${id}`;
@@ -112,7 +112,7 @@ export function summarizeToolCall(tool: string, params: Params, result: unknown,
       break;
     case "update_task":
       line = title
-        ? `${pending ? "Renaming" : "Renamed"} task ${str(params?.task_id) ?? str(params?.id) ?? ""} to ${quote(title)}`.replace("  ", " ")
+        ? `${pending ? "Renaming" : "Renamed"} task ${str(params?.task_id) ?? str(params?.number) ?? ""} to ${quote(title)}`.replace("  ", " ")
         : `${pending ? "Updating" : "Updated"} ${taskRef(params, result)}`;
       break;
     case "list_tasks": {

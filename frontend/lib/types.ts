@@ -1,5 +1,23 @@
-export type Role = "user" | "assistant" | "agent" | "system";
+/**
+ * Wire types, taken from the generated `api-types.ts` (the API's OpenAPI schema) by route, so a
+ * renamed schema class on the server does not break the client. Only shapes the schema leaves
+ * open (tool call records, live events) are written here.
+ */
+import type { components, paths } from "./api-types";
 
+type JsonOf<R> = R extends { content: { "application/json": infer T } } ? T : never;
+
+export type Task = JsonOf<paths["/api/{user_id}/tasks"]["post"]["responses"][201]>;
+export type Conversation = JsonOf<paths["/api/{user_id}/conversations"]["post"]["responses"][201]>;
+export type Message = JsonOf<paths["/api/{user_id}/conversations/{conversation_id}/messages"]["get"]["responses"][200]>[number];
+export type Health = JsonOf<paths["/api/health"]["get"]["responses"][200]>;
+export type ChatResult = JsonOf<paths["/api/{user_id}/chat"]["post"]["responses"][200]>;
+export type ApiErrorBody = components["schemas"]["ErrorResponse"];
+
+export type Role = "user" | "assistant" | "agent" | "system";
+export type NewConversationMode = "chat" | "work";
+
+/** One entry of a message's `tool_calls` as the UI reads it. */
 export interface ToolCallRecord {
   tool: string;
   parameters: Record<string, unknown> | null;
@@ -7,56 +25,21 @@ export interface ToolCallRecord {
   call_id?: string;
 }
 
-export interface Message {
-  id: number;
-  conversation_id: number;
-  role: Role;
-  author: string | null;
-  kind: string;
-  content: string;
-  tool_calls: ToolCallRecord[] | null;
-  error: boolean;
-  reply_to: number | null;
-  meta: Record<string, unknown> | null;
-  created_at: string;
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-export type ConversationMode = "chat" | "work" | "inbox" | "run" | "delegation";
-
-export interface Conversation {
-  id: number;
-  title: string | null;
-  mode: ConversationMode;
-  version: number;
-  created_at: string;
-  updated_at: string;
-  preview: string | null;
-  last_message_at: string | null;
-}
-
-export interface Task {
-  id: number;
-  title: string;
-  description: string | null;
-  completed: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Health {
-  status: "ok" | "degraded";
-  database: "ok" | "unavailable";
-  model: string;
-  offline_model: boolean;
-  dev_login: boolean;
-}
-
-export interface ChatResult {
-  conversation_id: number;
-  response: string;
-  tool_calls: ToolCallRecord[];
-}
-
-export interface ApiErrorBody {
-  error: { code: string; message: string; conversation_id?: number; [key: string]: unknown };
+/** A stored message's tool calls, keeping only well-formed entries. */
+export function toolCallsOf(message: Pick<Message, "tool_calls">): ToolCallRecord[] {
+  return (message.tool_calls ?? []).flatMap((raw) => {
+    if (!isRecord(raw) || typeof raw.tool !== "string") return [];
+    return [
+      {
+        tool: raw.tool,
+        parameters: isRecord(raw.parameters) ? raw.parameters : null,
+        result: raw.result,
+        call_id: typeof raw.call_id === "string" ? raw.call_id : undefined,
+      },
+    ];
+  });
 }

@@ -4,9 +4,8 @@ import { useCallback, useEffect, useReducer, useRef, useState } from "react";
 import { apiJson, userPath } from "./api-client";
 import { ApiError, describeError } from "./api-error";
 import type { Session } from "./auth-store";
-import { chatReducer, initialChatState, type ChatState, type Notice } from "./chat-reducer";
-import { streamChat } from "./chat-stream";
-import { readLocal, STORAGE_KEYS, writeLocal } from "./local-store";
+import { chatReducer, endsWithFailure, initialChatState, type ChatState, type Notice } from "./chat-reducer";
+import { streamChat, type TurnInput } from "./chat-stream";
 import type { Message } from "./types";
 import { useConversationEvents } from "./use-conversation-events";
 
@@ -18,14 +17,19 @@ export interface ChatCallbacks {
   onUnreachable: () => void;
 }
 
-/** "abandoned": the user left the conversation while it was sending (the server still answers it). */
-export type SendOutcome = "sent" | "failed" | "abandoned";
+/**
+ * "sent": the reply is stored. "stored-failure": the person's message is stored but the reply
+ * failed (Retry runs it again). "unsent": nothing was stored, the text is the person's to keep.
+ * "abandoned": the person left the conversation or stopped the turn locally.
+ */
+export type SendOutcome = "sent" | "stored-failure" | "unsent" | "abandoned";
 
 export interface ChatApi {
   state: ChatState;
   select: (id: number | null) => void;
   send: (text: string) => Promise<SendOutcome>;
   retry: () => Promise<SendOutcome>;
+  stop: () => Promise<void>;
   dismissNotice: () => void;
   /** True from the moment a send starts until its turn ends (not lagging behind renders). */
   isSending: () => boolean;
@@ -33,24 +37,21 @@ export interface ChatApi {
 
 const HISTORY_LIMIT = 200;
 
-function storedConversationId(userId: string): number | null {
-  const raw = readLocal(STORAGE_KEYS.conversation(userId));
-  const id = raw === null ? NaN : Number(raw);
-  return Number.isInteger(id) && id > 0 ? id : null;
+/** The notice's own words; an unreachable API is already announced by the banner. */
+function noticeText(error: unknown, what: string): string {
+  if (error instanceof ApiError && error.unreachable) return `${what} Retry once the API is back.`;
+  return `${what} ${describeError(error)}`;
 }
 
-function noticeFor(error: unknown, text: string): Notice {
+function unsentNotice(error: unknown, text: string): Notice {
   const busy = error instanceof ApiError && error.code === "turn_in_progress";
-  let message = describeError(error);
-  if (error instanceof ApiError && error.code === "model_error") message = `The assistant couldn't answer: ${error.message}`;
-  return { kind: busy ? "busy" : "error", text: message, action: { type: "send", text } };
+  const what = text ? "Not sent; your message is back in the box." : "Retry didn't start.";
+  return { kind: busy ? "busy" : "error", text: busy ? describeError(error) : noticeText(error, what), action: { type: "send", text } };
 }
 
-/** The open conversation: its messages, the streamed reply, sending, errors and retry. */
-export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
-  const [state, dispatch] = useReducer(chatReducer, session.userId, (userId) =>
-    initialChatState(storedConversationId(userId)),
-  );
+/** The open conversation: its messages, the streamed reply, sending, stop, errors and retry. */
+export function useChat(session: Session, initialId: number | null, callbacks: ChatCallbacks): ChatApi {
+  const [state, dispatch] = useReducer(chatReducer, initialId, initialChatState);
   const [reloadNonce, setReloadNonce] = useState(0);
   const stateRef = useRef(state);
   const streamRef = useRef<AbortController | null>(null);
@@ -62,10 +63,9 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
     callbacksRef.current = callbacks;
   });
 
-  // Remember the open conversation and load its history whenever it changes.
+  // Load the history whenever the open conversation changes.
   useEffect(() => {
     const id = state.conversationId;
-    writeLocal(STORAGE_KEYS.conversation(session.userId), id === null ? null : String(id));
     if (id === null) return;
     const controller = new AbortController();
     apiJson<Message[]>(session, userPath(session, `/conversations/${id}/messages?limit=${HISTORY_LIMIT}`), {
@@ -82,7 +82,7 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
         if (error instanceof ApiError && error.unreachable) callbacksRef.current.onUnreachable();
         dispatch({
           type: "load-failed",
-          notice: { kind: "error", text: `Couldn't load this conversation. ${describeError(error)}`, action: { type: "reload" } },
+          notice: { kind: "error", text: noticeText(error, "Couldn't load this conversation."), action: { type: "reload" } },
         });
       });
     return () => controller.abort();
@@ -99,20 +99,21 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
   });
 
   const select = useCallback((id: number | null) => {
+    if (id === stateRef.current.conversationId) return;
     streamRef.current?.abort();
     streamRef.current = null;
     sendingRef.current = false;
     dispatch({ type: "select", id });
   }, []);
 
-  const send = useCallback(
-    async (raw: string): Promise<SendOutcome> => {
-      const text = raw.trim();
-      if (!text || sendingRef.current) return "failed";
+  const runTurn = useCallback(
+    async (input: TurnInput): Promise<SendOutcome> => {
+      if (sendingRef.current) return "unsent";
       sendingRef.current = true;
       const controller = new AbortController();
       streamRef.current = controller;
       let conversationId = stateRef.current.conversationId;
+      let stored = false;
       const adopt = (id: number | undefined) => {
         if (id === undefined || id === conversationId || controller.signal.aborted) return;
         conversationId = id;
@@ -128,15 +129,16 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
         }
       };
 
-      dispatch({ type: "send-start", text });
+      dispatch({ type: "send-start", text: "message" in input ? input.message : null, at: Date.now() });
       try {
         const result = await streamChat(
           session,
           conversationId,
-          text,
+          input,
           {
             onMessage: (message) => {
               adopt(message.conversation_id);
+              if (message.role === "user") stored = true;
               dispatch({ type: "upsert", messages: [message] });
             },
             onDelta: (chunk) => dispatch({ type: "delta", text: chunk }),
@@ -155,21 +157,36 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
         return "sent";
       } catch (error) {
         if (controller.signal.aborted) return "abandoned";
+        const text = "message" in input ? input.message : "";
         if (error instanceof ApiError) {
           adopt(error.conversationId);
           if (error.unreachable) callbacksRef.current.onUnreachable();
-          if (error.status === 404 && error.code === "not_found") {
+          if (error.status === 404 && error.code === "not_found" && "message" in input) {
             dispatch({ type: "select", id: null });
             dispatch({
               type: "send-end",
               notice: { kind: "error", text: "That conversation no longer exists. Retry to send it in a new one.", action: { type: "send", text } },
             });
-            return "failed";
+            return "unsent";
           }
         }
         await reconcile();
-        dispatch({ type: "send-end", notice: noticeFor(error, text) });
-        return "failed";
+        const failed = error instanceof ApiError && (error.code === "model_error" || error.status === 500);
+        if (failed && (stored || error.conversationId !== undefined)) {
+          // A stored failure shows once: as the failed reply, with its own Retry button.
+          dispatch({ type: "send-end", notice: null });
+          return "stored-failure";
+        }
+        if (stored) {
+          // The message is stored but the reply's fate is unknown (connection lost): reload to see it.
+          const notice: Notice = { kind: "error", text: noticeText(error, "The reply was cut off."), action: { type: "reload" } };
+          dispatch({ type: "send-end", notice });
+          return "stored-failure";
+        }
+        const notice = unsentNotice(error, text);
+        if (!("message" in input)) notice.action = { type: "retry-turn" };
+        dispatch({ type: "send-end", notice });
+        return "unsent";
       } finally {
         if (streamRef.current === controller) {
           streamRef.current = null;
@@ -181,20 +198,53 @@ export function useChat(session: Session, callbacks: ChatCallbacks): ChatApi {
     [session],
   );
 
-  const retry = useCallback(async () => {
-    const notice = stateRef.current.notice;
-    if (!notice) return "failed";
-    if (notice.action.type === "reload") {
+  const send = useCallback(
+    (raw: string) => {
+      const text = raw.trim();
+      return text ? runTurn({ message: text }) : Promise.resolve<SendOutcome>("unsent");
+    },
+    [runTurn],
+  );
+
+  const retry = useCallback(async (): Promise<SendOutcome> => {
+    const current = stateRef.current;
+    const notice = current.notice;
+    if (notice?.action.type === "reload") {
       dispatch({ type: "dismiss-notice" });
       setReloadNonce((n) => n + 1);
       return "sent";
     }
-    return send(notice.action.text);
-  }, [send]);
+    if (notice?.action.type === "send") return send(notice.action.text);
+    if (notice?.action.type !== "retry-turn" && !endsWithFailure(current)) return "unsent";
+    return runTurn({ retry: true });
+  }, [send, runTurn]);
+
+  const stop = useCallback(async () => {
+    const controller = streamRef.current;
+    if (!controller || stateRef.current.stopping) return;
+    dispatch({ type: "stop-requested" });
+    const id = stateRef.current.conversationId;
+    if (id !== null) {
+      try {
+        // The server ends the turn; its stream then brings the partial reply and `done`.
+        await apiJson(session, userPath(session, `/conversations/${id}/stop`), { method: "POST", body: {} });
+        return;
+      } catch {
+        // No stop on this server, or it failed: stop listening here at least.
+      }
+    }
+    controller.abort();
+    streamRef.current = null;
+    sendingRef.current = false;
+    dispatch({
+      type: "send-end",
+      notice: { kind: "busy", text: "Stopped waiting. The assistant may still finish this reply.", action: { type: "reload" } },
+    });
+  }, [session]);
 
   const dismissNotice = useCallback(() => dispatch({ type: "dismiss-notice" }), []);
 
   const isSending = useCallback(() => sendingRef.current, []);
 
-  return { state, select, send, retry, dismissNotice, isSending };
+  return { state, select, send, retry, stop, dismissNotice, isSending };
 }

@@ -3,48 +3,61 @@
 import { useCallback } from "react";
 import { apiJson, userPath } from "./api-client";
 import type { Session } from "./auth-store";
-import type { Conversation } from "./types";
-import { useRemoteList } from "./use-remote-list";
+import type { Conversation, NewConversationMode } from "./types";
+import { useUserResource } from "./use-user-resource";
 
 export interface ConversationsApi {
   conversations: Conversation[] | null;
   error: string | null;
   refresh: () => void;
-  create: (mode: "chat" | "work") => Promise<Conversation>;
+  /** Applies a change the person's event stream reported, without a refetch. */
+  apply: (change: { action: string; id: number; conversation: Conversation | null }) => void;
+  create: (mode: NewConversationMode) => Promise<Conversation>;
   rename: (id: number, title: string) => Promise<void>;
   remove: (id: number) => Promise<void>;
 }
 
-function byActivity(a: Conversation, b: Conversation): number {
-  const at = a.last_message_at ?? a.updated_at ?? a.created_at;
-  const bt = b.last_message_at ?? b.updated_at ?? b.created_at;
-  return bt.localeCompare(at) || b.id - a.id;
+function activity(c: Conversation): string {
+  return c.last_message_at ?? c.updated_at ?? c.created_at;
 }
 
-function sortByActivity(list: Conversation[]): Conversation[] {
-  return [...list].sort(byActivity);
+export function sortByActivity(list: Conversation[]): Conversation[] {
+  return [...list].sort((a, b) => activity(b).localeCompare(activity(a)) || b.id - a.id);
 }
 
-/** The conversation list, newest activity first. */
+/** The conversation list, newest activity first (SWR: refetched on focus, every 30 s, on demand). */
 export function useConversations(session: Session): ConversationsApi {
-  const {
-    items: conversations,
-    setItems: setConversations,
-    error,
-    refresh,
-  } = useRemoteList<Conversation>(session, "/conversations", 30_000, sortByActivity);
+  const { data, errorText, mutate } = useUserResource<Conversation[]>(session, "/conversations", {
+    refreshInterval: 30_000,
+  });
+
+  const refresh = useCallback(() => void mutate(), [mutate]);
+
+  const apply = useCallback<ConversationsApi["apply"]>(
+    ({ action, id, conversation }) => {
+      void mutate(
+        (list) => {
+          const rest = (list ?? []).filter((c) => c.id !== id);
+          if (action === "deleted" || !conversation) return rest;
+          const previous = list?.find((c) => c.id === id);
+          return sortByActivity([...rest, { ...previous, ...conversation }]);
+        },
+        { revalidate: false },
+      );
+    },
+    [mutate],
+  );
 
   const create = useCallback(
-    async (mode: "chat" | "work") => {
+    async (mode: NewConversationMode) => {
       const conversation = await apiJson<Conversation>(session, userPath(session, "/conversations"), {
         method: "POST",
         body: { mode },
       });
-      setConversations((list) => [conversation, ...(list ?? []).filter((c) => c.id !== conversation.id)]);
-      refresh();
+      await mutate((list) => [conversation, ...(list ?? []).filter((c) => c.id !== conversation.id)]);
       return conversation;
     },
-    [session, refresh, setConversations],
+    [session, mutate],
   );
 
   const rename = useCallback(
@@ -53,18 +66,26 @@ export function useConversations(session: Session): ConversationsApi {
         method: "PATCH",
         body: { title },
       });
-      setConversations((list) => list?.map((c) => (c.id === id ? { ...c, ...updated } : c)) ?? list);
+      await mutate((list) => list?.map((c) => (c.id === id ? { ...c, ...updated } : c)), { revalidate: false });
     },
-    [session, setConversations],
+    [session, mutate],
   );
 
   const remove = useCallback(
     async (id: number) => {
       await apiJson<void>(session, userPath(session, `/conversations/${id}`), { method: "DELETE" });
-      setConversations((list) => list?.filter((c) => c.id !== id) ?? list);
+      await mutate((list) => list?.filter((c) => c.id !== id), { revalidate: false });
     },
-    [session, setConversations],
+    [session, mutate],
   );
 
-  return { conversations, error, refresh, create, rename, remove };
+  return {
+    conversations: data ? sortByActivity(data) : null,
+    error: errorText,
+    refresh,
+    apply,
+    create,
+    rename,
+    remove,
+  };
 }

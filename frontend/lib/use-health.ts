@@ -1,11 +1,18 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useRef } from "react";
+import useSWR from "swr";
 import { apiJson } from "./api-client";
 import type { Health } from "./types";
 
 const OK_INTERVAL_MS = 20_000;
 const DOWN_INTERVAL_MS = 2_000;
+
+interface Probe {
+  reachable: boolean;
+  health: Health | null;
+  recoveries: number;
+}
 
 export interface HealthState {
   health: Health | null;
@@ -17,50 +24,36 @@ export interface HealthState {
   reportUnreachable: () => void;
 }
 
-/** Polls GET /api/health: fast while the API is down, slowly while it is up. */
+/** GET /api/health through SWR: polled every 2 s while the API is down, every 20 s while it is up. */
 export function useHealth(): HealthState {
-  const [health, setHealth] = useState<Health | null>(null);
-  const [reachable, setReachable] = useState<boolean | null>(null);
-  const [recoveries, setRecoveries] = useState(0);
-  const [kick, setKick] = useState(0);
-  const wasDown = useRef(false);
-
-  useEffect(() => {
-    let cancelled = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const controller = new AbortController();
-
-    const poll = async () => {
-      let up = false;
+  const last = useRef<Probe>({ reachable: true, health: null, recoveries: 0 });
+  const { data, mutate } = useSWR<Probe>(
+    "parley:health",
+    async () => {
+      const before = last.current;
       try {
-        const answer = await apiJson<Health>(null, "/health", { signal: controller.signal });
-        if (cancelled) return;
-        setHealth(answer);
-        up = true;
+        const health = await apiJson<Health>(null, "/health");
+        last.current = { reachable: true, health, recoveries: before.recoveries + (before.reachable ? 0 : 1) };
       } catch {
-        if (cancelled) return;
+        last.current = { ...before, reachable: false };
       }
-      setReachable(up);
-      if (up && wasDown.current) setRecoveries((n) => n + 1);
-      wasDown.current = !up;
-      timer = setTimeout(poll, up ? OK_INTERVAL_MS : DOWN_INTERVAL_MS);
-    };
-    void poll();
-    return () => {
-      cancelled = true;
-      controller.abort();
-      if (timer) clearTimeout(timer);
-    };
-  }, [kick]);
+      return last.current;
+    },
+    { refreshInterval: (probe) => (probe?.reachable === false ? DOWN_INTERVAL_MS : OK_INTERVAL_MS), dedupingInterval: 500 },
+  );
 
-  const recheck = useCallback(() => setKick((n) => n + 1), []);
+  const recheck = useCallback(() => void mutate(), [mutate]);
   const reportUnreachable = useCallback(() => {
-    if (!wasDown.current) {
-      wasDown.current = true;
-      setReachable(false);
-      setKick((n) => n + 1);
-    }
-  }, []);
+    if (!last.current.reachable) return;
+    last.current = { ...last.current, reachable: false };
+    void mutate(last.current, { revalidate: true });
+  }, [mutate]);
 
-  return { health, reachable, recoveries, recheck, reportUnreachable };
+  return {
+    health: data?.health ?? null,
+    reachable: data ? data.reachable : null,
+    recoveries: data?.recoveries ?? 0,
+    recheck,
+    reportUnreachable,
+  };
 }

@@ -1,58 +1,110 @@
 "use client";
 
-import { useCallback } from "react";
-import { apiJson, userPath } from "./api-client";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { apiFetch, apiJson, userPath } from "./api-client";
 import type { Session } from "./auth-store";
 import type { Task } from "./types";
-import { useRemoteList } from "./use-remote-list";
+import { useUserResource } from "./use-user-resource";
+
+export type TaskPatch = Partial<Pick<Task, "title" | "description" | "completed">>;
+
+/** How long a deleted task can be brought back before the delete reaches the API. */
+export const UNDO_MS = 5_000;
 
 export interface TasksApi {
   tasks: Task[] | null;
   error: string | null;
   refresh: () => void;
   add: (title: string) => Promise<void>;
-  update: (id: number, patch: Partial<Pick<Task, "title" | "description" | "completed">>) => Promise<void>;
-  remove: (id: number) => Promise<void>;
+  update: (number: number, patch: TaskPatch) => Promise<void>;
+  /** Hides the task now and deletes it after UNDO_MS unless `undoRemove` is called. */
+  remove: (number: number) => void;
+  undoRemove: (number: number) => void;
+  /** Tasks hidden and waiting for their delete, newest last. */
+  removing: Task[];
 }
 
-/** The user's tasks, refetched on demand (after each assistant turn, on focus, on recovery). */
+/** The user's tasks (SWR: refetched on focus, every 20 s, and on demand). */
 export function useTasks(session: Session): TasksApi {
-  const { items: tasks, setItems: setTasks, error, refresh } = useRemoteList<Task>(
-    session,
-    "/tasks?status=all",
-    20_000,
-  );
+  const { data, errorText, mutate } = useUserResource<Task[]>(session, "/tasks?status=all", { refreshInterval: 20_000 });
+  const [removing, setRemoving] = useState<Task[]>([]);
+  const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
+
+  const refresh = useCallback(() => void mutate(), [mutate]);
+  const taskPath = useCallback((number: number) => userPath(session, `/tasks/${number}`), [session]);
 
   const add = useCallback(
     async (title: string) => {
       const task = await apiJson<Task>(session, userPath(session, "/tasks"), { method: "POST", body: { title } });
-      setTasks((list) => (list ? [...list.filter((t) => t.id !== task.id), task] : [task]));
-      refresh();
+      await mutate((list) => [...(list ?? []).filter((t) => t.number !== task.number), task]);
     },
-    [session, refresh, setTasks],
+    [session, mutate],
   );
 
   const update = useCallback<TasksApi["update"]>(
-    async (id, patch) => {
-      setTasks((list) => list?.map((t) => (t.id === id ? { ...t, ...patch } : t)) ?? list);
+    async (number, patch) => {
+      const apply = (list: Task[] | undefined, task?: Task) =>
+        list?.map((t) => (t.number === number ? (task ?? { ...t, ...patch }) : t)) ?? [];
+      await mutate(
+        async (list) => {
+          const task = await apiJson<Task>(session, taskPath(number), { method: "PATCH", body: patch });
+          return apply(list, task);
+        },
+        { optimisticData: (list) => apply(list), rollbackOnError: true, revalidate: true },
+      );
+    },
+    [session, mutate, taskPath],
+  );
+
+  const commitDelete = useCallback(
+    async (number: number) => {
+      timers.current.delete(number);
       try {
-        const task = await apiJson<Task>(session, userPath(session, `/tasks/${id}`), { method: "PATCH", body: patch });
-        setTasks((list) => list?.map((t) => (t.id === id ? task : t)) ?? list);
+        await apiFetch(session, taskPath(number), { method: "DELETE" });
       } finally {
-        refresh();
+        setRemoving((list) => list.filter((t) => t.number !== number));
+        await mutate();
       }
     },
-    [session, refresh, setTasks],
+    [session, mutate, taskPath],
   );
 
   const remove = useCallback(
-    async (id: number) => {
-      await apiJson<void>(session, userPath(session, `/tasks/${id}`), { method: "DELETE" });
-      setTasks((list) => list?.filter((t) => t.id !== id) ?? list);
-      refresh();
+    (number: number) => {
+      const task = data?.find((t) => t.number === number);
+      if (!task || timers.current.has(number)) return;
+      setRemoving((list) => [...list, task]);
+      timers.current.set(number, setTimeout(() => void commitDelete(number).catch(() => undefined), UNDO_MS));
     },
-    [session, refresh, setTasks],
+    [data, commitDelete],
   );
 
-  return { tasks, error, refresh, add, update, remove };
+  const undoRemove = useCallback((number: number) => {
+    const timer = timers.current.get(number);
+    if (timer !== undefined) clearTimeout(timer);
+    timers.current.delete(number);
+    setRemoving((list) => list.filter((t) => t.number !== number));
+  }, []);
+
+  // Leaving the page does not cancel a delete the person asked for.
+  useEffect(() => {
+    const pending = timers.current;
+    const flush = () => {
+      for (const [number, timer] of pending) {
+        clearTimeout(timer);
+        void fetch(`/api${taskPath(number)}`, {
+          method: "DELETE",
+          headers: { authorization: `Bearer ${session.token}` },
+          keepalive: true,
+        });
+      }
+      pending.clear();
+    };
+    window.addEventListener("pagehide", flush);
+    return () => window.removeEventListener("pagehide", flush);
+  }, [session, taskPath]);
+
+  const hidden = new Set(removing.map((t) => t.number));
+  const tasks = data ? data.filter((t) => !hidden.has(t.number)) : null;
+  return { tasks, error: errorText, refresh, add, update, remove, undoRemove, removing };
 }

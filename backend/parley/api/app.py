@@ -8,7 +8,6 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
-from typing import Any
 
 from agents.models.interface import Model
 from fastapi import FastAPI
@@ -24,9 +23,10 @@ from parley.api import (
     routes_runs,
     routes_tasks,
 )
+from parley.assistant.llm import resolve_model
 from parley.assistant.mcp_bridge import InProcessTools
-from parley.assistant.models import resolve_model
 from parley.assistant.runner import Assistant
+from parley.chat.runner import TurnRunner
 from parley.config import Settings, get_settings
 from parley.db import Database, resolve_database_url
 from parley.limits import RateLimiter
@@ -88,8 +88,11 @@ def create_app(
             )
             sweeper = asyncio.create_task(sweep_forever(db, settings))
             stack.push_async_callback(_cancel, sweeper)
-            app.state.turn_tasks = set()
-            stack.push_async_callback(_drain, app.state.turn_tasks)
+            app.state.runner = TurnRunner(
+                app.state.notifier.publish_live, forward_stop=app.state.notifier.forward_stop
+            )
+            app.state.notifier.on_stop = app.state.runner.stop
+            stack.push_async_callback(app.state.runner.drain, SHUTDOWN_GRACE_SECONDS)
             # Everything built so far lives as long as the process: keep it out of the
             # collector's full passes, which otherwise stall the event loop for 100+ ms.
             gc.collect()
@@ -127,10 +130,3 @@ async def _cancel(task: asyncio.Task[None]) -> None:
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task
-
-
-async def _drain(tasks: set[asyncio.Task[Any]]) -> None:
-    """Let in-flight turns store their replies before the database goes away."""
-    if tasks:
-        log.info("waiting for %d turn(s) to finish", len(tasks))
-        await asyncio.wait(set(tasks), timeout=SHUTDOWN_GRACE_SECONDS)

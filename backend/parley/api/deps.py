@@ -12,6 +12,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from parley.assistant.runner import Assistant
 from parley.auth import Caller, bearer_token, verify_caller
+from parley.chat.runner import TurnRunner
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import Forbidden
@@ -35,6 +36,11 @@ async def _assistant(request: Request) -> Assistant:
     return assistant
 
 
+async def _runner(request: Request) -> TurnRunner:
+    runner: TurnRunner = request.app.state.runner
+    return runner
+
+
 async def _limiter(request: Request) -> RateLimiter:
     limiter: RateLimiter = request.app.state.limiter
     return limiter
@@ -56,6 +62,7 @@ SettingsDep = Annotated[Settings, Depends(_settings)]
 DbDep = Annotated[Database, Depends(_db)]
 AssistantDep = Annotated[Assistant, Depends(_assistant)]
 LimiterDep = Annotated[RateLimiter, Depends(_limiter)]
+RunnerDep = Annotated[TurnRunner, Depends(_runner)]
 
 
 # Declared as a security scheme so the OpenAPI schema (and /docs) knows about bearer auth;

@@ -7,14 +7,16 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Response
 
 from parley import conversations
-from parley.api.deps import CurrentUser, DbDep
+from parley.api.deps import CurrentUser, DbDep, RunnerDep
 from parley.api.errors import AUTHED, ERRORS
+from parley.chat.turn import stop_turn
 from parley.models import ConversationMode
 from parley.schemas import (
     ConversationCreate,
     ConversationOut,
     ConversationPatch,
     MessageOut,
+    StopResponse,
 )
 from parley.schemas import (
     conversation_out as _out,
@@ -64,6 +66,19 @@ async def rename_conversation(
 async def delete_conversation(conversation_id: int, user_id: CurrentUser, db: DbDep) -> Response:
     await conversations.delete_conversation(db, user_id=user_id, conversation_id=conversation_id)
     return Response(status_code=204)
+
+
+@router.post("/{conversation_id}/stop", response_model=StopResponse, responses=ERRORS(*AUTHED))
+async def stop(
+    conversation_id: int, user_id: CurrentUser, db: DbDep, runner: RunnerDep
+) -> StopResponse:
+    """End the reply being written now: what it wrote so far is stored, marked
+    `meta.stopped`, and the conversation is free at once. `stopped` is false when no reply
+    was running."""
+    stopped = await stop_turn(
+        db=db, runner=runner, user_id=user_id, conversation_id=conversation_id
+    )
+    return StopResponse(stopped=stopped)
 
 
 @router.get(

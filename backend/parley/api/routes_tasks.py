@@ -1,4 +1,5 @@
-"""The to-do list over REST, for the web UI's task panel."""
+"""The to-do list over REST, for the web UI's task panel. Tasks are addressed by their
+per-user number."""
 
 from __future__ import annotations
 
@@ -28,12 +29,12 @@ async def add_task(body: TaskCreate, user_id: CurrentUser, db: DbDep) -> TaskOut
     return TaskOut.model_validate(task)
 
 
-@router.patch("/{task_id}", response_model=TaskOut, responses=ERRORS(*AUTHED))
-async def update_task(task_id: int, body: TaskPatch, user_id: CurrentUser, db: DbDep) -> TaskOut:
+@router.patch("/{number}", response_model=TaskOut, responses=ERRORS(*AUTHED))
+async def update_task(number: int, body: TaskPatch, user_id: CurrentUser, db: DbDep) -> TaskOut:
     task = await tasks.update_task(
         db,
         user_id=user_id,
-        task_id=task_id,
+        number=number,
         title=body.title,
         description=body.description,
         completed=body.completed,
@@ -41,7 +42,7 @@ async def update_task(task_id: int, body: TaskPatch, user_id: CurrentUser, db: D
     return TaskOut.model_validate(task)
 
 
-@router.delete("/{task_id}", status_code=204, responses=ERRORS(*AUTHED))
-async def delete_task(task_id: int, user_id: CurrentUser, db: DbDep) -> Response:
-    await tasks.delete_task(db, user_id=user_id, task_id=task_id)
+@router.delete("/{number}", status_code=204, responses=ERRORS(*AUTHED))
+async def delete_task(number: int, user_id: CurrentUser, db: DbDep) -> Response:
+    await tasks.delete_task(db, user_id=user_id, number=number)
     return Response(status_code=204)

@@ -207,7 +207,7 @@ def describe(tool: str, arguments: dict[str, Any], result: Any) -> str:
             status, "Your tasks:"
         )
         lines = [
-            f"- #{t['id']} {t['title']}"
+            f"- #{t['task_id']} {t['title']}"
             + (" (done)" if t.get("completed") and status == "all" else "")
             for t in found
         ]

@@ -8,30 +8,36 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from agents import Runner
-from agents.items import ToolCallItem, ToolCallOutputItem, TResponseInputItem
+from agents.items import ToolCallItem, ToolCallOutputItem
 from agents.mcp import MCPServer
 from agents.models.interface import Model
 from agents.stream_events import RawResponsesStreamEvent, RunItemStreamEvent
 
+from parley import events
 from parley.assistant.agent import TurnContext, build_agent
+from parley.assistant.history import history_items
 from parley.conversations import StoredMessage
-from parley.models import Role
+from parley.events import Emit
 
-# Takes each event of the turn as it happens. Called on the event loop and must not block:
-# it hands the event on (to a queue, to watchers), it does not await anyone.
-Emit = Callable[[str, dict[str, Any]], None]
 MAX_MODEL_CALLS = 8
 
 
 @dataclass
 class Reply:
+    """Filled in as the run goes: a run cut short (failed, stopped) still says what it did."""
+
     text: str = ""
     tool_calls: list[dict[str, Any]] = field(default_factory=list)
+    deltas: list[str] = field(default_factory=list)
+
+    @property
+    def partial_text(self) -> str:
+        return "".join(self.deltas).strip()
 
 
 class AssistantFailed(Exception):
@@ -39,22 +45,6 @@ class AssistantFailed(Exception):
         super().__init__(reason)
         self.reason = reason
         self.partial = partial
-
-
-def history_items(history: Sequence[StoredMessage]) -> list[TResponseInputItem]:
-    """Stored messages as model input. Failed replies are left out: they carry no answer."""
-    items: list[TResponseInputItem] = []
-    for message in history:
-        if message.error:
-            continue
-        if message.role == Role.assistant.value:
-            items.append({"role": "assistant", "content": message.content})
-        elif message.role == Role.user.value:
-            items.append({"role": "user", "content": message.content})
-        else:
-            author = message.author or message.role
-            items.append({"role": "user", "content": f"[{author}] {message.content}"})
-    return items
 
 
 def _result_value(output: Any) -> Any:
@@ -82,8 +72,11 @@ class Assistant:
         context: TurnContext,
         emit: Emit | None,
         time_limit: float,
+        reply: Reply | None = None,
     ) -> Reply:
-        reply = Reply()
+        """Run the agent on `history`; `reply` (when given) is filled in as the run goes, so a
+        caller that cancels the run still has the text and tool calls so far."""
+        reply = reply if reply is not None else Reply()
         pending: dict[str, dict[str, Any]] = {}
 
         def send(event: str, data: dict[str, Any]) -> None:
@@ -96,12 +89,17 @@ class Assistant:
                 result = Runner.run_streamed(
                     agent, history_items(history), context=context, max_turns=MAX_MODEL_CALLS
                 )
-                async for event in result.stream_events():
-                    if isinstance(event, RawResponsesStreamEvent):
-                        if event.data.type == "response.output_text.delta":
-                            send("delta", {"text": event.data.delta})
-                    elif isinstance(event, RunItemStreamEvent):
-                        self._on_item(event, reply, pending, send)
+                try:
+                    async for event in result.stream_events():
+                        if isinstance(event, RawResponsesStreamEvent):
+                            if event.data.type == "response.output_text.delta":
+                                reply.deltas.append(event.data.delta)
+                                send(events.DELTA, {"text": event.data.delta})
+                        elif isinstance(event, RunItemStreamEvent):
+                            self._on_item(event, reply, pending, send)
+                except asyncio.CancelledError:
+                    result.cancel()  # the run goes on in its own task otherwise
+                    raise
             reply.text = str(result.final_output or "").strip() or "Done."
         except TimeoutError as exc:
             raise AssistantFailed("The model took too long to answer", reply) from exc
@@ -129,7 +127,8 @@ class Assistant:
             pending[call_id] = record
             reply.tool_calls.append(record)
             send(
-                "tool_call", {"call_id": call_id, "tool": record["tool"], "parameters": parameters}
+                events.TOOL_CALL,
+                {"call_id": call_id, "tool": record["tool"], "parameters": parameters},
             )
         elif isinstance(item, ToolCallOutputItem):
             raw_out: Any = item.raw_item
@@ -137,6 +136,6 @@ class Assistant:
             record = pending.get(call_id) or {"tool": "unknown", "parameters": {}, "result": None}
             record["result"] = _result_value(item.output)
             send(
-                "tool_result",
+                events.TOOL_RESULT,
                 {"call_id": call_id, "tool": record["tool"], "result": record["result"]},
             )

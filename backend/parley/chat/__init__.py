@@ -1,1 +1,2 @@
-"""The chat turn pipeline (DESIGN §3): claim, persist, run, persist, complete."""
+"""The chat turn: start (claim and store the message), run the assistant, finish (store the
+reply, release the claim); `runner` runs any turn detached, live and stoppable."""

@@ -1,22 +1,29 @@
-"""One chat turn, start to finish (DESIGN §3). Knows nothing about HTTP."""
+"""One chat turn, start to finish. Knows nothing about HTTP."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from parley import conversations
+from parley import conversations, events
 from parley.assistant.agent import TurnContext
-from parley.assistant.runner import Assistant, AssistantFailed, Emit
-from parley.chat import claim
+from parley.assistant.runner import Assistant, AssistantFailed, Reply
+from parley.chat import store
+from parley.chat.runner import TurnRunner
 from parley.config import Settings
 from parley.conversations import StoredMessage
-from parley.db import Database, idempotent
+from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, ModelFailed, TooLarge
+from parley.events import Emit
+from parley.models import Role
 from parley.schemas import message_json
 
 log = logging.getLogger(__name__)
+STOPPED_TEXT = "(Stopped.)"
 
 
 @dataclass
@@ -33,7 +40,7 @@ class TurnResult:
         }
 
 
-def clean_message(message: str, *, max_chars: int) -> str:
+def clean_message(message: str | None, *, max_chars: int) -> str:
     text = message.strip() if isinstance(message, str) else ""
     if not text:
         raise InvalidInput("Message must not be empty", details=[{"field": "message"}])
@@ -51,35 +58,53 @@ class StartedTurn:
     turn_id: str
     user_message: StoredMessage
     history: list[StoredMessage]
+    retry: bool = False
 
 
 async def start_turn(
-    *, db: Database, settings: Settings, user_id: str, conversation_id: int | None, message: str
+    *,
+    db: Database,
+    settings: Settings,
+    user_id: str,
+    conversation_id: int | None,
+    message: str | None,
+    retry: bool = False,
 ) -> StartedTurn:
-    """Validate, claim and store the user's message. Every refusal happens here, before
-    anything is stored and before any model or tool runs."""
-    text = clean_message(message, max_chars=settings.max_message_chars)
-    turn_id = claim.new_turn_id()
+    """Validate, claim and store the user's message (a retry stores nothing: it re-runs the
+    failed last turn on its stored message). Every refusal happens here, before anything is
+    stored and before any model or tool runs."""
+    if retry:
+        if conversation_id is None or message is not None:
+            raise InvalidInput(
+                "A retry names the conversation and carries no message",
+                details=[{"field": "retry"}],
+            )
+        text = None
+    else:
+        text = clean_message(message, max_chars=settings.max_message_chars)
+    turn_id = store.new_turn_id()
 
-    @idempotent  # keyed by the turn id: a start that did commit is not stored again
+    @retry_on_reconnect  # keyed by the turn id: a start that did commit is not stored again
     async def claim_and_store() -> list[StoredMessage]:
         # One statement: a refusal (404, 409) or a failure leaves nothing behind, not even a
         # new conversation; success commits the claim and the person's message together.
         async with db.connection() as conn:
-            return await claim.start(
+            return await store.start(
                 conn,
                 turn_id=turn_id,
                 user_id=user_id,
                 conversation_id=conversation_id,
-                title=conversations.title_from(text),
+                title=conversations.title_from(text or ""),
                 ttl_seconds=settings.turn_timeout,
                 content=text,
                 history_limit=settings.history_limit,
             )
 
     history = await claim_and_store()
-    user_message = history[-1]
-    return StartedTurn(user_id, user_message.conversation_id, turn_id, user_message, history)
+    user_message = next(m for m in reversed(history) if m.role == Role.user.value)
+    return StartedTurn(
+        user_id, user_message.conversation_id, turn_id, user_message, history, retry=retry
+    )
 
 
 async def finish_turn(
@@ -89,25 +114,59 @@ async def finish_turn(
     assistant: Assistant,
     settings: Settings,
     emit: Emit | None = None,
+    stop: asyncio.Event | None = None,
 ) -> TurnResult:
-    """Run the assistant and store its reply (or the error) and complete the turn."""
+    """Run the assistant and store its reply (or the error) and complete the turn. When `stop`
+    is set mid-run, the reply so far is stored, marked stopped, and is the turn's answer."""
     context = TurnContext(user_id=started.user_id, conversation_id=started.conversation_id)
-    try:
-        reply = await assistant.respond(
+    reply = Reply()
+    run = asyncio.create_task(
+        assistant.respond(
             history=started.history,
             context=context,
             emit=emit,
             time_limit=settings.turn_timeout * 0.9,
+            reply=reply,
         )
+    )
+    try:
+        stopped = await _stopped_first(run, stop)
+        if not stopped:
+            reply = run.result()
     except AssistantFailed as failure:
         log.warning("turn failed in conversation %s: %s", started.conversation_id, failure.reason)
         content = f"Sorry, I couldn't answer that. {failure.reason}. You can try again."
         await _finish(db, started, emit, content, failure.partial.tool_calls, error=True)
         raise ModelFailed(failure.reason, conversation_id=started.conversation_id) from failure
-    await _finish(db, started, emit, reply.text, reply.tool_calls, error=False)
+    finally:
+        if not run.done():
+            run.cancel()
+    if stopped:
+        reply.text = reply.partial_text or STOPPED_TEXT
+    meta = {"stopped": True} if stopped else None
+    await _finish(db, started, emit, reply.text, reply.tool_calls, error=False, meta=meta)
     return TurnResult(
         conversation_id=started.conversation_id, response=reply.text, tool_calls=reply.tool_calls
     )
+
+
+async def _stopped_first(run: asyncio.Task[Reply], stop: asyncio.Event | None) -> bool:
+    """Wait for the run, or for `stop`; True (and the run cancelled) if stop came first."""
+    if stop is None:
+        await run
+        return False
+    waiter = asyncio.create_task(stop.wait())
+    try:
+        await asyncio.wait({run, waiter}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        waiter.cancel()
+    if run.done():
+        run.result()  # raises AssistantFailed
+        return False
+    run.cancel()
+    with contextlib.suppress(asyncio.CancelledError, AssistantFailed):
+        await run
+    return True
 
 
 async def _finish(
@@ -118,10 +177,11 @@ async def _finish(
     tool_calls: list[dict[str, Any]],
     *,
     error: bool,
+    meta: dict[str, Any] | None = None,
 ) -> None:
     """Store the reply and complete the turn: both happen or neither."""
     async with db.connection() as conn:
-        stored = await claim.finish(
+        stored = await store.finish(
             conn,
             user_id=started.user_id,
             conversation_id=started.conversation_id,
@@ -129,6 +189,33 @@ async def _finish(
             content=content,
             tool_calls=tool_calls or None,
             error=error,
+            meta=meta,
         )
     if emit is not None:
-        emit("message", message_json(stored))
+        emit(events.MESSAGE, message_json(stored))
+
+
+def chat_work(
+    started: StartedTurn, *, db: Database, assistant: Assistant, settings: Settings
+) -> Callable[[Emit, asyncio.Event], Awaitable[TurnResult]]:
+    """The rest of a started chat turn, as the turn runner runs it."""
+
+    def work(emit: Emit, stop: asyncio.Event) -> Awaitable[TurnResult]:
+        return finish_turn(
+            started, db=db, assistant=assistant, settings=settings, emit=emit, stop=stop
+        )
+
+    return work
+
+
+async def stop_turn(
+    *, db: Database, runner: TurnRunner, user_id: str, conversation_id: int
+) -> bool:
+    """End the turn running in the conversation now, on this instance or (through the
+    runner's forwarder) on another one. False when no turn is running."""
+    claimed = await conversations.turn_claimed(db, user_id=user_id, conversation_id=conversation_id)
+    if runner.stop(conversation_id):
+        return True
+    if claimed:
+        runner.forward_stop(conversation_id)
+    return claimed

@@ -19,8 +19,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from parley import events
 from parley.conversations import messages_after
-from parley.db import Database, idempotent
+from parley.db import Database, retry_on_reconnect
 from parley.schemas import message_json
 
 log = logging.getLogger(__name__)
@@ -144,12 +145,12 @@ class Hub:
 
     def publish_live(self, conversation_id: int, event: str, data: dict[str, Any]) -> None:
         """A delta, tool call or tool result of the reply being written; `turn_end` clears it."""
-        if event == "turn_end":
+        if event == events.TURN_END:
             self._inflight.pop(conversation_id, None)
             return
         current = self._inflight.setdefault(conversation_id, InFlight())
         subs = self._subscribers.get(conversation_id)
-        if event == "delta":
+        if event == events.DELTA:
             current.text.append(data.get("text", ""))
             if not subs:
                 return  # nobody watching here: no encoding on the turn's hot path
@@ -163,7 +164,7 @@ class Hub:
 
 
 def message_fetcher(db: Database) -> Fetch:
-    @idempotent
+    @retry_on_reconnect
     async def fetch(conversation_id: int, after: int) -> list[dict[str, Any]]:
         async with db.connection() as conn:
             rows = await messages_after(

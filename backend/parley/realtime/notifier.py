@@ -2,8 +2,10 @@
 
 Stored messages announce themselves (a NOTIFY inside the inserting transaction). Live
 events of a reply being written are sent here, so a subscriber on another instance sees
-the reply grow too. When the connection drops (a database restart) it is re-opened with
-backoff, and every watched conversation is re-read from its last id: nothing is skipped.
+the reply grow too, and so are requests to stop a turn another instance runs. When the
+connection drops (a database restart) it is re-opened after a fixed delay
+(`retry_seconds`, tried again and again), and every watched conversation is re-read from
+its last id: nothing is skipped.
 
 Live events go to the database only while another instance is there to read them: alone,
 an instance would pay a NOTIFY round trip per reply (and PostgreSQL its fan-out) to send
@@ -48,6 +50,8 @@ class Notifier:
     ) -> None:
         """`channels`: more channels to listen on, each with the handler of its payloads;
         `on_reconnect` runs after a lost connection is back (anything may have been missed)."""
+        # Called with a conversation id when another instance asks to stop its turn.
+        self.on_stop: Callable[[int], object] = lambda _conversation_id: None
         self.dsn = asyncpg_dsn(database_url)
         self.hub = hub
         self.channels = channels or {}
@@ -102,6 +106,13 @@ class Notifier:
                 }
             )
         self._outbox.append(payload)
+        self._outbox_ready.set()
+
+    def forward_stop(self, conversation_id: int) -> None:
+        """Ask every other instance to stop the turn it runs in this conversation."""
+        self._outbox.append(
+            json.dumps({"instance": self.instance, "conversation_id": conversation_id, "stop": 1})
+        )
         self._outbox_ready.set()
 
     async def _listen(self) -> None:
@@ -188,7 +199,11 @@ class Notifier:
         self.peers = True  # another instance wrote it: forward ours from now on
         try:
             for note in json.loads(payload):
-                if note["instance"] != self.instance and "conversation_id" in note:
+                if note["instance"] == self.instance or "conversation_id" not in note:
+                    continue
+                if "stop" in note:
+                    self.on_stop(int(note["conversation_id"]))
+                else:
                     self.hub.publish_live(int(note["conversation_id"]), note["event"], note["data"])
         except (ValueError, KeyError, TypeError):
             log.warning("bad live payload: %r", payload)

@@ -1,30 +1,29 @@
-"""A conversation's event stream as SSE, and the emitter that feeds it from a turn."""
+"""Event streams as SSE: a conversation's, and a turn's own."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sse_starlette import ServerSentEvent
+from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from parley.assistant.runner import Emit
+from parley import events
 from parley.realtime.hub import Hub
-from parley.realtime.notifier import Notifier
-
-LIVE_EVENTS = frozenset({"delta", "tool_call", "tool_result"})
 
 
-def live_emitter(notifier: Notifier, conversation_id: int, also: Emit | None = None) -> Emit:
-    """Publish a turn's live events to every watcher; stored messages announce themselves."""
+def sse_response(stream: AsyncIterator[tuple[str, dict[str, Any]]]) -> EventSourceResponse:
+    """A turn's events as SSE; stored messages carry `id:` (their id, a resumable cursor)."""
 
-    def emit(event: str, data: dict[str, Any]) -> None:
-        if event in LIVE_EVENTS:
-            notifier.publish_live(conversation_id, event, data)
-        if also is not None:
-            also(event, data)
+    async def encoded() -> AsyncIterator[ServerSentEvent]:
+        async for event, data in stream:
+            message_id = data.get("id") if event == events.MESSAGE else None
+            yield ServerSentEvent(
+                data=json.dumps(data), event=event, id=str(message_id) if message_id else None
+            )
 
-    return emit
+    return EventSourceResponse(encoded(), ping=15)
 
 
 async def conversation_events(

@@ -20,7 +20,7 @@ from sse_starlette import ServerSentEvent
 from parley import tasks
 from parley.auth import Caller
 from parley.conversations import summaries_of
-from parley.db import Database, idempotent
+from parley.db import Database, retry_on_reconnect
 from parley.errors import NotFound
 from parley.realtime.waits import Waits
 from parley.runs import runs
@@ -32,14 +32,14 @@ PAGE = 200
 Rendered = tuple[str, dict[str, Any]]
 
 
-@idempotent
+@retry_on_reconnect
 async def latest_event_id(db: Database, *, user_id: str) -> int:
     async with db.connection() as conn:
         latest = await conn.fetchval("SELECT max(id) FROM user_events WHERE user_id = $1", user_id)
     return int(latest or 0)
 
 
-@idempotent
+@retry_on_reconnect
 async def events_after(db: Database, *, user_id: str, after: int) -> list[asyncpg.Record]:
     async with db.connection() as conn:
         rows: list[asyncpg.Record] = await conn.fetch(
@@ -125,7 +125,7 @@ async def _tasks(db: Database, user_id: str, ids: set[int]) -> dict[int, Any]:
             user_id,
             sorted(ids),
         )
-    found = [tasks.TaskRecord(*r) for r in rows]
+    found = [tasks.TaskRecord(**r) for r in rows]
     return {t.id: TaskOut.model_validate(t).model_dump(mode="json") for t in found}
 
 
@@ -138,7 +138,7 @@ async def _runs(db: Database, user_id: str, ids: set[int]) -> dict[int, Any]:
             user_id,
             sorted(ids),
         )
-    return {r["id"]: run_json(runs.RunRecord(*r)) for r in rows}
+    return {r["id"]: run_json(runs.record(r)) for r in rows}
 
 
 async def person_events(

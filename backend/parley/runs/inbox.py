@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from parley.auth import Caller
 from parley.conversations import UNREAD_SQL, check_id, not_found
-from parley.db import Database, idempotent
+from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput
 
 
-@idempotent
+@retry_on_reconnect
 async def inbox_id(db: Database, *, user_id: str) -> int:
     """The person's inbox, created on first use by either side (at most one: a unique index)."""
     async with db.connection() as conn:
@@ -30,7 +30,7 @@ async def inbox_id(db: Database, *, user_id: str) -> int:
         return created
 
 
-@idempotent
+@retry_on_reconnect
 async def mark_read(db: Database, *, caller: Caller, conversation_id: int, message_id: int) -> int:
     """Move the read position forward to `message_id` (never back); returns the unread count.
     `message_id` must be a message of this conversation."""

@@ -137,8 +137,7 @@ async def post_message(
             )
         except asyncpg.PostgresError as exc:
             raise refusal(exc) from exc
-    values = tuple(row)
-    return Posted(StoredMessage(*values[:-1]), values[-1])
+    return Posted(StoredMessage(**{c: row[c] for c in StoredMessage.__slots__}), row["answered"])
 
 
 async def wait_for_messages(

@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import asyncpg
 
 from parley.auth import Caller
-from parley.conversations import MESSAGE_COLUMNS, StoredMessage
-from parley.db import Database, idempotent
+from parley.conversations import StoredMessage
+from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
 from parley.realtime.waits import Waits
 
@@ -36,17 +37,23 @@ def _not_found(question_id: int) -> NotFound:
     return NotFound(f"Question {question_id} not found", question_id=question_id)
 
 
-_Q_COLUMNS = ", ".join(f"q.{c}" for c in MESSAGE_COLUMNS.split(", "))
-_A_COLUMNS = ", ".join(f"a.{c}" for c in MESSAGE_COLUMNS.split(", "))
+_FIELDS = StoredMessage.__slots__
+_Q_COLUMNS = ", ".join(f"q.{c} AS q_{c}" for c in _FIELDS)
+_A_COLUMNS = ", ".join(f"a.{c} AS a_{c}" for c in _FIELDS)
 _READ = f"""
-SELECT {_Q_COLUMNS}, s.status, s.timeout_at,
-       greatest(0, extract(epoch FROM s.timeout_at - clock_timestamp()))::float8,
-       s.asked_by, s.run_id, {_A_COLUMNS}
+SELECT {_Q_COLUMNS}, {_A_COLUMNS}, s.status, s.timeout_at, s.asked_by, s.run_id,
+       greatest(0, extract(epoch FROM s.timeout_at - clock_timestamp()))::float8 AS seconds_left
 FROM questions s JOIN messages q ON q.id = s.message_id
 LEFT JOIN messages a ON a.id = s.answer_id
 WHERE s.message_id = $1 AND s.user_id = $2
 """
-_WIDTH = len(MESSAGE_COLUMNS.split(", "))
+
+
+def _message(row: Any, prefix: str) -> StoredMessage | None:
+    if row[f"{prefix}id"] is None:
+        return None
+    return StoredMessage(**{c: row[prefix + c] for c in _FIELDS})
+
 
 # Overdue questions close as timed_out; their run goes back to `running` once none of its
 # questions is open. SKIP LOCKED: an instance never waits for another doing the same.
@@ -70,28 +77,28 @@ async def expire_overdue(conn: asyncpg.Connection, question_id: int | None = Non
     await conn.execute(_EXPIRE, question_id)
 
 
-@idempotent
+@retry_on_reconnect
 async def get_question(db: Database, *, caller: Caller, question_id: int) -> QuestionState:
     """A person sees every question of theirs; an agent only the questions it asked."""
     if not 1 <= question_id < 2**63:
         raise _not_found(question_id)
     async with db.connection() as conn:
         row = await conn.fetchrow(_READ, question_id, caller.user_id)
-        if row is not None and row[_WIDTH] == "open" and row[_WIDTH + 2] <= 0:
+        if row is not None and row["status"] == "open" and row["seconds_left"] <= 0:
             await expire_overdue(conn, question_id)
             row = await conn.fetchrow(_READ, question_id, caller.user_id)
-    if row is None or (caller.agent is not None and row[_WIDTH + 3] != caller.agent):
+    if row is None or (caller.agent is not None and row["asked_by"] != caller.agent):
         raise _not_found(question_id)
-    values = tuple(row)
-    answer = values[_WIDTH + 5 :]
+    question = _message(row, "q_")
+    assert question is not None
     return QuestionState(
-        question=StoredMessage(*values[:_WIDTH]),
-        status=values[_WIDTH],
-        answer=StoredMessage(*answer) if answer[0] is not None else None,
-        timeout_at=values[_WIDTH + 1],
-        seconds_left=values[_WIDTH + 2],
-        asked_by=values[_WIDTH + 3],
-        run_id=values[_WIDTH + 4],
+        question=question,
+        status=row["status"],
+        answer=_message(row, "a_"),
+        timeout_at=row["timeout_at"],
+        seconds_left=row["seconds_left"],
+        asked_by=row["asked_by"],
+        run_id=row["run_id"],
     )
 
 

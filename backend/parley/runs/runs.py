@@ -9,14 +9,15 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import asyncpg
 
 from parley.auth import Caller
 from parley.conversations import StoredMessage, append_message, clean_title
-from parley.db import Database, idempotent
+from parley.db import Database, retry_on_reconnect
 from parley.errors import Forbidden, InvalidInput, NotFound
-from parley.models import ConversationMode, MessageKind, Role
+from parley.models import AgentRun, ConversationMode, MessageKind, Role, columns
 from parley.runs.messages import clean_text, lock_target, post_message
 
 log = logging.getLogger(__name__)
@@ -44,10 +45,11 @@ class RunRecord:
     latest_status: str | None
 
 
-COLUMNS = (
-    "id, agent, kind, status, title, conversation_id, parent_run_id, started_at,"
-    " last_activity_at, ended_at, summary, error, progress, latest_status"
-)
+COLUMNS = columns(AgentRun, RunRecord)
+
+
+def record(row: Any) -> RunRecord:
+    return RunRecord(**{name: row[name] for name in RunRecord.__slots__})
 
 
 def not_found(run_id: int) -> NotFound:
@@ -105,10 +107,10 @@ async def start_run(
             conversation_id,
             parent_run_id,
         )
-    return RunRecord(*row)
+    return record(row)
 
 
-@idempotent
+@retry_on_reconnect
 async def get_run(db: Database, *, user_id: str, run_id: int) -> RunRecord:
     _check_id(run_id)
     async with db.connection() as conn:
@@ -117,10 +119,10 @@ async def get_run(db: Database, *, user_id: str, run_id: int) -> RunRecord:
         )
     if row is None:
         raise not_found(run_id)
-    return RunRecord(*row)
+    return record(row)
 
 
-@idempotent
+@retry_on_reconnect
 async def list_runs(db: Database, *, user_id: str, status: str | None = None) -> list[RunRecord]:
     if status is not None and status not in STATUSES:
         raise InvalidInput(
@@ -133,7 +135,7 @@ async def list_runs(db: Database, *, user_id: str, status: str | None = None) ->
             user_id,
             status,
         )
-    return [RunRecord(*r) for r in rows]
+    return [record(r) for r in rows]
 
 
 async def run_conversation(db: Database, *, caller: Caller, run_id: int) -> int:
@@ -190,7 +192,7 @@ async def report_status(
             cleaned[:500],
             progress,
         )
-    return RunRecord(*row), posted.message
+    return record(row), posted.message
 
 
 async def finish_run(
@@ -236,7 +238,7 @@ async def finish_run(
             status,
             note,
         )
-    return RunRecord(*row)
+    return record(row)
 
 
 async def _close_questions(conn: asyncpg.Connection, conversation_id: int) -> None:
@@ -277,4 +279,4 @@ async def time_out_silent(db: Database, *, silence_seconds: float) -> list[RunRe
                 meta={"run_status": "timed_out"},
             )
             await _close_questions(conn, row["conversation_id"])
-    return [RunRecord(*tuple(r)[1:]) for r in rows]
+    return [record(r) for r in rows]

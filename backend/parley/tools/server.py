@@ -15,8 +15,9 @@ from parley.tools.agent_tools import AgentToolDeps, register_agent_tools
 from parley.tools.identity import UserResolver
 
 INSTRUCTIONS = (
-    "Parley keeps a person's to-do list. Use list_tasks to find task ids before changing a "
-    "task; never guess an id."
+    "Parley keeps a person's to-do list. Each task has a task_id: the person's own task "
+    "number (1, 2, 3...), as they see it. Use list_tasks to find it before changing a task; "
+    "never guess one."
 )
 AGENT_INSTRUCTIONS = (
     " To reach the person: post_message (their inbox, or your run's conversation), ask_user "
@@ -27,7 +28,7 @@ AGENT_INSTRUCTIONS = (
 
 def task_view(task: TaskRecord) -> dict[str, Any]:
     return {
-        "id": task.id,
+        "task_id": task.number,
         "title": task.title,
         "description": task.description,
         "completed": task.completed,
@@ -68,7 +69,7 @@ def build_server(
         Returns {"task_id", "status": "created", "title"}.
         """
         task = await call(ctx, tasks.add_task, title=title, description=description)
-        return {"task_id": task.id, "status": "created", "title": task.title}
+        return {"task_id": task.number, "status": "created", "title": task.title}
 
     @server.tool()
     async def list_tasks(
@@ -77,28 +78,29 @@ def build_server(
         """List the person's tasks, oldest first.
 
         status: "all" (default), "pending" (not yet done) or "completed".
-        Returns {"tasks": [{"id", "title", "description", "completed", "created_at"}], "count"}.
+        Returns {"tasks": [{"task_id", "title", "description", "completed", "created_at"}],
+        "count"}.
         """
         found = await call(ctx, tasks.list_tasks, status=status)
         return {"tasks": [task_view(t) for t in found], "count": len(found)}
 
     @server.tool()
     async def complete_task(task_id: int, ctx: Context[Any]) -> dict[str, Any]:
-        """Mark one task as done. task_id is the id shown by list_tasks.
+        """Mark one task as done. task_id is the task's number, as list_tasks shows it.
 
         Returns {"task_id", "status": "completed", "title"}.
         """
-        task = await call(ctx, tasks.update_task, task_id=task_id, completed=True)
-        return {"task_id": task.id, "status": "completed", "title": task.title}
+        task = await call(ctx, tasks.update_task, number=task_id, completed=True)
+        return {"task_id": task.number, "status": "completed", "title": task.title}
 
     @server.tool()
     async def delete_task(task_id: int, ctx: Context[Any]) -> dict[str, Any]:
-        """Delete one task for good. task_id is the id shown by list_tasks.
+        """Delete one task for good. task_id is the task's number, as list_tasks shows it.
 
         Returns {"task_id", "status": "deleted", "title"}.
         """
-        task = await call(ctx, tasks.delete_task, task_id=task_id)
-        return {"task_id": task.id, "status": "deleted", "title": task.title}
+        task = await call(ctx, tasks.delete_task, number=task_id)
+        return {"task_id": task.number, "status": "deleted", "title": task.title}
 
     @server.tool()
     async def update_task(
@@ -106,15 +108,15 @@ def build_server(
     ) -> dict[str, Any]:
         """Change a task's title and/or description; give at least one.
 
-        task_id: the id shown by list_tasks. title: the new title (1-500 characters).
+        task_id: the task's number, as list_tasks shows it. title: the new title (1-500 characters).
         description: the new details (at most 5000 characters; "" clears them).
         Returns {"task_id", "status": "updated", "title"}.
         """
         if title is None and description is None:
             raise ToolError("Nothing to update: give a title, a description, or both")
         task = await call(
-            ctx, tasks.update_task, task_id=task_id, title=title, description=description
+            ctx, tasks.update_task, number=task_id, title=title, description=description
         )
-        return {"task_id": task.id, "status": "updated", "title": task.title}
+        return {"task_id": task.number, "status": "updated", "title": task.title}
 
     return server

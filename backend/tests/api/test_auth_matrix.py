@@ -25,7 +25,7 @@ NOT_REST = {"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json", "/mcp"}
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/api/{user_id}/chat"): {"conversation_id": None, "message": "add a task to sneak in"},
     ("POST", "/api/{user_id}/tasks"): {"title": "sneaked in"},
-    ("PATCH", "/api/{user_id}/tasks/{task_id}"): {"title": "hijacked", "completed": True},
+    ("PATCH", "/api/{user_id}/tasks/{number}"): {"title": "hijacked", "completed": True},
     ("POST", "/api/{user_id}/conversations"): {"title": "sneaked in"},
     ("PATCH", "/api/{user_id}/conversations/{conversation_id}"): {"title": "hijacked"},
     ("POST", "/api/{user_id}/conversations/{conversation_id}/messages"): {"text": "sneaked in"},
@@ -35,6 +35,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/api/{user_id}/runs/{run_id}/messages"): {"text": "sneaked in"},
     ("POST", "/api/{user_id}/runs/{run_id}/status"): {"text": "sneaked in", "progress": 5},
     ("POST", "/api/{user_id}/runs/{run_id}/finish"): {"status": "cancelled"},
+    ("POST", "/api/{user_id}/conversations/{conversation_id}/stop"): {},
 }
 
 UNKNOWN_ID = 987_654
@@ -79,7 +80,7 @@ def test_the_matrix_sees_the_api():
     """Guard against the enumeration silently finding nothing (and so checking nothing)."""
     paths = {p for _, p in ROUTES}
     assert "/api/{user_id}/chat" in paths
-    assert "/api/{user_id}/tasks/{task_id}" in paths
+    assert "/api/{user_id}/tasks/{number}" in paths
     assert "/api/{user_id}/conversations/{conversation_id}/messages" in paths
     assert all(p.startswith("/api/{user_id}") for p in paths), paths
 
@@ -106,7 +107,7 @@ async def _seed(server, user: str) -> dict[str, int]:
     )
     assert question.status_code == 201, question.text
     return {
-        "task_id": task.json()["id"],
+        "number": task.json()["number"],
         "conversation_id": chat.json()["conversation_id"],
         "run_id": run.json()["id"],
         "question_id": question.json()["id"],
@@ -221,7 +222,7 @@ OBJECT_ROUTES = [(m, p) for m, p in ROUTES if _object_params(p)]
 
 def test_every_object_route_is_covered():
     """A route on a new kind of object needs a way to make one, or the 404 matrix is blind."""
-    known = {"task_id", "conversation_id", "run_id", "question_id"}
+    known = {"number", "conversation_id", "run_id", "question_id"}
     unknown = {f"{m} {p}": _object_params(p) for m, p in OBJECT_ROUTES}
     unknown = {route: params for route, params in unknown.items() if set(params) - known}
     assert unknown == {}, "teach _seed() to make these objects for bob, so alice can be refused"
@@ -229,7 +230,8 @@ def test_every_object_route_is_covered():
 
 
 async def test_another_users_objects_are_404_and_stay_unchanged(server, db):
-    await _seed(server, "alice")
+    # Alice has no objects of her own: task numbers are per user, so her "task 1" would be
+    # her own task, not bob's.
     bob = await _seed(server, "bob")
     problems = []
     for method, path in OBJECT_ROUTES:

@@ -4,6 +4,7 @@ delete, and an OpenAPI schema that documents every route and its errors."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime
 from typing import Any
 
@@ -25,7 +26,7 @@ async def test_tasks_crud(server):
     )
     assert created.status_code == 201, created.text
     milk = created.json()
-    assert set(milk) >= {"id", "title", "description", "completed", "created_at", "updated_at"}
+    assert set(milk) >= {"number", "title", "description", "completed", "created_at", "updated_at"}
     assert (milk["title"], milk["description"], milk["completed"]) == (
         "buy milk",
         "2 litres",
@@ -35,35 +36,41 @@ async def test_tasks_crud(server):
     assert bread["description"] is None
 
     listed = await c.get("/api/alice/tasks", headers=h)
-    assert [t["id"] for t in listed.json()] == [milk["id"], bread["id"]]  # oldest first
+    assert [t["number"] for t in listed.json()] == [milk["number"], bread["number"]]  # oldest first
     assert listed.json()[0] == milk
 
     renamed = await c.patch(
-        f"/api/alice/tasks/{milk['id']}", json={"title": "buy oat milk"}, headers=h
+        f"/api/alice/tasks/{milk['number']}", json={"title": "buy oat milk"}, headers=h
     )
     assert renamed.status_code == 200, renamed.text
     assert (renamed.json()["title"], renamed.json()["description"]) == ("buy oat milk", "2 litres")
     assert _at(renamed.json()["updated_at"]) >= _at(milk["updated_at"])
     assert renamed.json()["created_at"] == milk["created_at"]
 
-    done = await c.patch(f"/api/alice/tasks/{milk['id']}", json={"completed": True}, headers=h)
+    done = await c.patch(f"/api/alice/tasks/{milk['number']}", json={"completed": True}, headers=h)
     assert done.json()["completed"] is True and done.json()["title"] == "buy oat milk"
     pending = await c.get("/api/alice/tasks", params={"status": "pending"}, headers=h)
     completed = await c.get("/api/alice/tasks", params={"status": "completed"}, headers=h)
-    assert [t["id"] for t in pending.json()] == [bread["id"]]
-    assert [t["id"] for t in completed.json()] == [milk["id"]]
+    assert [t["number"] for t in pending.json()] == [bread["number"]]
+    assert [t["number"] for t in completed.json()] == [milk["number"]]
 
-    undone = await c.patch(f"/api/alice/tasks/{milk['id']}", json={"completed": False}, headers=h)
+    undone = await c.patch(
+        f"/api/alice/tasks/{milk['number']}", json={"completed": False}, headers=h
+    )
     assert undone.json()["completed"] is False
-    cleared = await c.patch(f"/api/alice/tasks/{milk['id']}", json={"description": ""}, headers=h)
+    cleared = await c.patch(
+        f"/api/alice/tasks/{milk['number']}", json={"description": ""}, headers=h
+    )
     assert cleared.json()["description"] is None
 
-    deleted = await c.delete(f"/api/alice/tasks/{milk['id']}", headers=h)
+    deleted = await c.delete(f"/api/alice/tasks/{milk['number']}", headers=h)
     assert deleted.status_code == 204 and deleted.content == b""
-    assert [t["id"] for t in (await c.get("/api/alice/tasks", headers=h)).json()] == [bread["id"]]
+    assert [t["number"] for t in (await c.get("/api/alice/tasks", headers=h)).json()] == [
+        bread["number"]
+    ]
     for again in (
-        await c.delete(f"/api/alice/tasks/{milk['id']}", headers=h),
-        await c.patch(f"/api/alice/tasks/{milk['id']}", json={"title": "back"}, headers=h),
+        await c.delete(f"/api/alice/tasks/{milk['number']}", headers=h),
+        await c.patch(f"/api/alice/tasks/{milk['number']}", json={"title": "back"}, headers=h),
     ):
         assert again.status_code == 404 and again.json()["error"]["code"] == "not_found"
 
@@ -376,3 +383,35 @@ async def test_openapi_documents_every_route_and_its_errors(server):
 
     error_body = _resolve(schema, {"$ref": "#/components/schemas/ErrorBody"})
     assert {"code", "message"} <= set(error_body["required"])
+
+
+async def test_task_numbers_are_per_user_and_never_reused(server):
+    alice, bob = server.headers("alice"), server.headers("bob")
+    for title in ("a1", "a2", "a3"):
+        await server.client.post("/api/alice/tasks", json={"title": title}, headers=alice)
+    first = await server.client.post("/api/bob/tasks", json={"title": "b1"}, headers=bob)
+    assert first.status_code == 201 and first.json()["number"] == 1
+    assert "id" not in first.json()
+    assert (await server.client.delete("/api/alice/tasks/3", headers=alice)).status_code == 204
+    fourth = await server.client.post("/api/alice/tasks", json={"title": "a4"}, headers=alice)
+    assert fourth.json()["number"] == 4  # 3 stays retired: "task 3" never means another task
+    # The help text's own example works for every user, through chat too.
+    done = await server.chat("bob", "mark task 1 as done")
+    assert done.status_code == 200, done.text
+    assert done.json()["tool_calls"][0]["result"] == {
+        "task_id": 1,
+        "status": "completed",
+        "title": "b1",
+    }
+
+
+async def test_concurrent_adds_get_distinct_numbers(server):
+    headers = server.headers("alice")
+    responses = await asyncio.gather(
+        *(
+            server.client.post("/api/alice/tasks", json={"title": f"t{i}"}, headers=headers)
+            for i in range(20)
+        )
+    )
+    assert {r.status_code for r in responses} == {201}
+    assert sorted(r.json()["number"] for r in responses) == list(range(1, 21))

@@ -196,7 +196,7 @@ async def test_bad_task_updates_are_refused_and_change_nothing(server, db):
     created = await server.client.post(
         "/api/alice/tasks", json={"title": "original", "description": "as it was"}, headers=headers
     )
-    task_id = created.json()["id"]
+    task_id = created.json()["number"]
     before = await snapshot(db)
     problems = []
     for name, body in BAD_TASK_PATCH:

@@ -136,7 +136,7 @@ async def seed(server, user: str = "alice") -> None:
         created = await server.client.post(
             f"/api/{user}/tasks", json={"title": title, "description": description}, headers=headers
         )
-        assert created.status_code == 201 and created.json()["id"] == i, created.text
+        assert created.status_code == 201 and created.json()["number"] == i, created.text
         if i in DONE:
             done = await server.client.patch(
                 f"/api/{user}/tasks/{i}", json={"completed": True}, headers=headers
@@ -147,7 +147,7 @@ async def seed(server, user: str = "alice") -> None:
 async def task_list(server, user: str = "alice") -> dict[int, tuple[str, str | None, bool]]:
     response = await server.client.get(f"/api/{user}/tasks", headers=server.headers(user))
     assert response.status_code == 200, response.text
-    return {t["id"]: (t["title"], t["description"], t["completed"]) for t in response.json()}
+    return {t["number"]: (t["title"], t["description"], t["completed"]) for t in response.json()}
 
 
 async def stored_reply(server, conversation_id: int, user: str = "alice") -> dict[str, Any]:

@@ -7,6 +7,7 @@ from types import SimpleNamespace
 
 from agents.testing import ScriptedModel, assistant_message
 
+from parley.assistant.history import FAILED_NOTE
 from parley.conversations import StoredMessage, messages_after
 
 
@@ -69,7 +70,9 @@ async def test_history_is_capped_at_the_limit_and_keeps_the_newest(make_server, 
             assert response.status_code == 200
             conversation_id = response.json()["conversation_id"]
     last_input = _input_texts(model.calls[-1])
-    assert last_input == ["reply 3", "message 4", "reply 4", "message 5"]
+    # The window's first message is a reply: it is dropped, as the model's input starts with
+    # the person.
+    assert last_input == ["message 4", "reply 4", "message 5"]
     first_input = _input_texts(model.calls[0])
     assert first_input == ["message 0"]
 
@@ -104,8 +107,9 @@ async def test_a_failing_model_stores_an_error_and_leaves_the_conversation_usabl
         retried = await server.chat("alice", "hello again", conversation_id)
     assert retried.status_code == 200
     assert retried.json()["response"] == "all good now"
-    # The failed reply is not fed back to the model as if it were an answer.
-    assert _input_texts(model.calls[-1]) == ["hello", "hello again"]
+    # The failed reply is not fed back as if it were an answer: a short note keeps the roles
+    # alternating.
+    assert _input_texts(model.calls[-1]) == ["hello", FAILED_NOTE, "hello again"]
 
 
 async def test_concurrent_turns_on_one_conversation_never_interleave(make_server, db):

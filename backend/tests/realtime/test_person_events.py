@@ -71,8 +71,8 @@ async def test_changes_from_every_writer_arrive_in_order(server: Server) -> None
     async with person_stream(server.base_url) as stream:
         task = await person.ok("POST", "/tasks", 201, json={"title": "buy milk"})
         async with mcp_client(server.base_url, token_for("alice", agent="planner")) as mcp:
-            await mcp.call_tool("update_task", {"task_id": task["id"], "title": "buy oat milk"})
-        await person.call("DELETE", f"/tasks/{task['id']}")
+            await mcp.call_tool("update_task", {"task_id": task["number"], "title": "buy oat milk"})
+        await person.call("DELETE", f"/tasks/{task['number']}")
         conversation = await person.ok("POST", "/conversations", 201, json={})
         await person.ok("PATCH", f"/conversations/{conversation['id']}", json={"title": "Plans"})
         await person.call("DELETE", f"/conversations/{conversation['id']}")
@@ -87,7 +87,7 @@ async def test_changes_from_every_writer_arrive_in_order(server: Server) -> None
             ("conversation", "updated"),
             ("conversation", "deleted"),
         ]
-        assert got[2].json() == {"action": "deleted", "task": None, "number": task["id"]}
+        assert got[2].json() == {"action": "deleted", "task": None, "number": task["number"]}
         assert got[5].json() == {
             "action": "deleted",
             "conversation": None,

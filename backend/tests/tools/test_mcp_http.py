@@ -107,11 +107,11 @@ async def test_list_tools_and_call_each_one(server: Server, mode: str) -> None:
         assert added["status"] == "created" and added["title"] == "buy milk"
         task_id = added["task_id"]
         [stored] = await rest_tasks(server, "alice")
-        assert stored["id"] == task_id and stored["title"] == "buy milk"
+        assert stored["number"] == task_id and stored["title"] == "buy milk"
         assert stored["description"] == "2L" and stored["completed"] is False
 
         listed_tasks = data(await client.call_tool("list_tasks", {"status": "pending"}))
-        assert [t["id"] for t in listed_tasks["tasks"]] == [task_id]
+        assert [t["task_id"] for t in listed_tasks["tasks"]] == [task_id]
         assert listed_tasks["count"] == 1
 
         updated = data(
@@ -138,13 +138,16 @@ async def test_two_users_see_and_change_only_their_own_tasks(server: Server) -> 
         mcp_client(server.base_url, token_for("alice")) as alice,
         mcp_client(server.base_url, token_for("bob")) as bob,
     ):
+        a_first = data(await alice.call_tool("add_task", {"title": "alice's first"}))["task_id"]
         a_id = data(await alice.call_tool("add_task", {"title": "alice's task"}))["task_id"]
         b_id = data(await bob.call_tool("add_task", {"title": "bob's task"}))["task_id"]
+        # Numbers are per user: each starts at 1, and bob has no task 2.
+        assert (a_first, a_id, b_id) == (1, 2, 1)
 
         a_list = data(await alice.call_tool("list_tasks", {}))
         b_list = data(await bob.call_tool("list_tasks", {}))
-        assert [t["id"] for t in a_list["tasks"]] == [a_id]
-        assert [t["id"] for t in b_list["tasks"]] == [b_id]
+        assert [t["task_id"] for t in a_list["tasks"]] == [a_first, a_id]
+        assert [t["task_id"] for t in b_list["tasks"]] == [b_id]
 
         for name, args in [
             ("complete_task", {"task_id": a_id}),
@@ -155,10 +158,11 @@ async def test_two_users_see_and_change_only_their_own_tasks(server: Server) -> 
             assert result.is_error, name
             assert "not found" in text(result).lower()
 
-    [a_task] = await rest_tasks(server, "alice")
-    assert a_task["id"] == a_id
+    [_, a_task] = await rest_tasks(server, "alice")
+    assert a_task["number"] == a_id
     assert a_task["title"] == "alice's task" and a_task["completed"] is False
-    assert [t["id"] for t in await rest_tasks(server, "bob")] == [b_id]
+    [b_task] = await rest_tasks(server, "bob")
+    assert (b_task["number"], b_task["completed"]) == (b_id, False)
 
 
 async def test_identity_comes_from_the_token_only(server: Server) -> None:
@@ -194,7 +198,7 @@ async def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(server
         added = data(await client.call_tool("add_task", {"title": "still here"}))
     async with mcp_client(server.base_url, token_for("alice")) as again:
         listed = data(await again.call_tool("list_tasks", {}))
-    assert [t["id"] for t in listed["tasks"]] == [added["task_id"]]
+    assert [t["task_id"] for t in listed["tasks"]] == [added["task_id"]]
 
 
 async def test_unknown_tool_is_an_error_not_a_crash(server: Server) -> None:

@@ -59,10 +59,10 @@ async def test_token_identity_lists_tools_and_calls_each_one(
 
         task_id = data(await client.call_tool("add_task", {"title": "water plants"}))["task_id"]
         [stored] = await rest_tasks(server, "alice")
-        assert stored["id"] == task_id and stored["title"] == "water plants"
+        assert stored["number"] == task_id and stored["title"] == "water plants"
 
         found = data(await client.call_tool("list_tasks", {"status": "all"}))
-        assert [t["id"] for t in found["tasks"]] == [task_id]
+        assert [t["task_id"] for t in found["tasks"]] == [task_id]
 
         data(await client.call_tool("update_task", {"task_id": task_id, "description": "ferns"}))
         [stored] = await rest_tasks(server, "alice")
@@ -83,15 +83,16 @@ async def test_user_flag_acts_for_that_user_only(
     response = await server.client.post(
         "/api/alice/tasks", json={"title": "alice's"}, headers=server.headers("alice")
     )
-    assert response.status_code in (200, 201), response.text
-    alice_id = response.json()["id"] if "id" in response.json() else response.json()["task_id"]
+    assert response.status_code == 201, response.text
+    alice_number = response.json()["number"]
 
     async with stdio_client(migrated, tmp_path, "--user", "bob") as bob:
         assert data(await bob.call_tool("list_tasks", {}))["count"] == 0
-        data(await bob.call_tool("add_task", {"title": "bob's"}))
+        # Bob has no task with alice's number: numbers are per user.
         for name in ("complete_task", "delete_task"):
-            result = await bob.call_tool(name, {"task_id": alice_id})
+            result = await bob.call_tool(name, {"task_id": alice_number})
             assert result.is_error and "not found" in text(result).lower()
+        data(await bob.call_tool("add_task", {"title": "bob's"}))
         # Wrong argument types: an error result, and the process keeps serving.
         bad_calls: list[tuple[str, dict[str, Any]]] = [
             ("complete_task", {"task_id": "one"}),
@@ -104,7 +105,7 @@ async def test_user_flag_acts_for_that_user_only(
         assert data(await bob.call_tool("list_tasks", {}))["count"] == 1
 
     [alice_task] = await rest_tasks(server, "alice")
-    assert alice_task["id"] == alice_id and alice_task["completed"] is False
+    assert alice_task["number"] == alice_number and alice_task["completed"] is False
     assert [t["title"] for t in await rest_tasks(server, "bob")] == ["bob's"]
 
 

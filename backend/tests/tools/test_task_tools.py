@@ -106,23 +106,23 @@ async def test_list_tasks_filters_by_status_and_shows_every_field(db):
         everything = await call(alice, "list_tasks")
         assert [t["title"] for t in everything["tasks"]] == ["one", "two", "three"]  # oldest first
         for task in everything["tasks"]:
-            assert set(task) >= {"id", "title", "description", "completed", "created_at"}
+            assert set(task) >= {"task_id", "title", "description", "completed", "created_at"}
             datetime.fromisoformat(task["created_at"])
         assert everything["tasks"][0] == {
             **everything["tasks"][0],
-            "id": ids[0],
+            "task_id": ids[0],
             "description": None,
             "completed": False,
         }
         assert (await call(alice, "list_tasks", status="all"))["tasks"] == everything["tasks"]
 
         pending = await call(alice, "list_tasks", status="pending")
-        assert [(t["id"], t["completed"]) for t in pending["tasks"]] == [
+        assert [(t["task_id"], t["completed"]) for t in pending["tasks"]] == [
             (ids[0], False),
             (ids[2], False),
         ]
         completed = await call(alice, "list_tasks", status="completed")
-        assert [(t["id"], t["title"], t["completed"]) for t in completed["tasks"]] == [
+        assert [(t["task_id"], t["title"], t["completed"]) for t in completed["tasks"]] == [
             (ids[1], "two", True)
         ]
 
@@ -286,19 +286,24 @@ async def test_an_unknown_tool_is_an_error_result(db):
 
 async def test_a_user_id_argument_does_not_change_whose_task_it_is(db):
     async with connect(db, "alice") as alice, connect(db, "bob") as bob:
-        result = await alice.call_tool("add_task", {"title": "mine", "user_id": "bob"})
-        if not result.is_error:  # ignoring the argument is fine; obeying it is not
-            assert [t.title for t in await tasks.list_tasks(db, user_id="alice")] == ["mine"]
+        # The SDK ignores an argument the tool does not declare: the task is alice's.
+        mine = await call(alice, "add_task", title="mine", user_id="bob")
+        assert [t.title for t in await tasks.list_tasks(db, user_id="alice")] == ["mine"]
         assert await tasks.list_tasks(db, user_id="bob") == []
+        await call(bob, "add_task", title="bob's first")
         bobs = await call(bob, "add_task", title="bob's")
-        listed = await alice.call_tool("list_tasks", {"status": "all", "user_id": "bob"})
-        titles = [t["title"] for t in (listed.structured_content or {}).get("tasks", [])]
-        assert "bob's" not in titles
+        listed = await call(alice, "list_tasks", status="all", user_id="bob")
+        assert [t["title"] for t in listed["tasks"]] == ["mine"]
+        # Bob's task 2 is nobody's task 2 for alice, whatever user_id says.
+        assert (mine["task_id"], bobs["task_id"]) == (1, 2)
         denied = await alice.call_tool(
             "delete_task", {"task_id": bobs["task_id"], "user_id": "bob"}
         )
-        assert denied.is_error
-        assert [t.title for t in await tasks.list_tasks(db, user_id="bob")] == ["bob's"]
+        assert denied.is_error and "not found" in _text(denied).lower()
+        assert [t.title for t in await tasks.list_tasks(db, user_id="bob")] == [
+            "bob's first",
+            "bob's",
+        ]
 
 
 async def test_request_meta_names_the_user_and_is_required(db):

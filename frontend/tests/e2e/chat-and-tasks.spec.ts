@@ -65,16 +65,36 @@ test("add, edit and delete tasks directly in the panel", async ({ page, userName
   const item = tasks.getByTestId("task-item").filter({ hasText: "water the plants" });
   await expect(item).toBeVisible();
 
-  await item.getByRole("button", { name: "Edit", exact: true }).click();
+  await item.getByTestId("task-menu").click();
+  await page.getByRole("menuitem", { name: "Edit" }).click();
   await tasks.getByLabel("Task title").fill("water the garden");
+  await tasks.getByLabel("Task description").fill("the roses first");
   await tasks.getByLabel("Task title").press("Enter");
-  await expect(tasks.getByTestId("task-item").filter({ hasText: "water the garden" })).toBeVisible();
+  const edited = tasks.getByTestId("task-item").filter({ hasText: "water the garden" });
+  await expect(edited.getByTestId("task-description")).toHaveText("the roses first");
+  await page.reload();
+  await expect(tasks.getByTestId("task-item").filter({ hasText: "water the garden" }).getByTestId("task-description")).toHaveText(
+    "the roses first",
+  );
 
   await sendMessage(page, "list my tasks");
   await expect(lastReply(page)).toContainText("water the garden");
 
+  // Delete, undo, delete for good.
   const garden = tasks.getByTestId("task-item").filter({ hasText: "water the garden" });
-  await garden.getByRole("button", { name: "Delete", exact: true }).click();
+  await garden.getByTestId("task-menu").click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  await expect(tasks.getByTestId("tasks-empty")).toBeVisible();
+  await tasks.getByRole("button", { name: "Undo" }).click();
+  await expect(garden).toBeVisible();
+  await page.waitForTimeout(5_500);
+  await page.reload();
+  await expect(tasks.getByTestId("task-item").filter({ hasText: "water the garden" })).toBeVisible();
+  await tasks.getByTestId("task-item").filter({ hasText: "water the garden" }).getByTestId("task-menu").click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
+  await expect(tasks.getByTestId("tasks-empty")).toBeVisible();
+  await expect(tasks.getByTestId("task-undo")).toHaveCount(0, { timeout: 8_000 });
+  await page.reload();
   await expect(tasks.getByTestId("tasks-empty")).toBeVisible();
 });
 
@@ -128,10 +148,11 @@ test("API errors show with Retry, 409 is handled gently, and the input is kept",
   await expect(notice).toContainText("still answering");
   await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("add a task to buy bread");
 
-  answer = { status: 502, code: "model_error", message: "The model failed" };
+  answer = { status: 502, code: "model_error", message: "upstream said: secret stack trace" };
   await notice.getByRole("button", { name: "Retry" }).click();
   await expect(notice).toHaveAttribute("data-kind", "error");
-  await expect(notice).toContainText("The model failed");
+  await expect(notice).toContainText("The assistant couldn't answer this time");
+  await expect(page.getByText("secret stack trace")).toHaveCount(0);
   await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("add a task to buy bread");
 
   answer = null;

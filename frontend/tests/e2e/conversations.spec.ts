@@ -29,7 +29,8 @@ test("switch, rename and delete conversations", async ({ page, userName }) => {
 
   // Rename it.
   const first = list.locator(`[data-conversation-id="${firstId}"]`);
-  await first.getByRole("button", { name: "Rename", exact: true }).click();
+  await first.getByTestId("conversation-menu").click();
+  await page.getByRole("menuitem", { name: "Rename" }).click();
   await list.getByLabel("Conversation title").fill("Groceries");
   await list.getByLabel("Conversation title").press("Enter");
   await expect(first.getByTestId("conversation-open")).toContainText("Groceries");
@@ -39,8 +40,9 @@ test("switch, rename and delete conversations", async ({ page, userName }) => {
 
   // Delete the open one: the chat falls back to a new conversation.
   const groceries = list.locator(`[data-conversation-id="${firstId}"]`);
-  await expect(groceries.getByRole("button", { name: "Delete", exact: true })).toHaveAccessibleDescription("Groceries");
-  await groceries.getByRole("button", { name: "Delete", exact: true }).click();
+  await expect(groceries.getByTestId("conversation-menu")).toHaveAccessibleName("Actions for Groceries");
+  await groceries.getByTestId("conversation-menu").click();
+  await page.getByRole("menuitem", { name: "Delete" }).click();
   await list.getByTestId("conversation-delete-confirm").click();
   await expect(items).toHaveCount(1);
   await expect(page.getByTestId("chat-title")).toHaveAttribute("data-conversation-id", "");

@@ -1,4 +1,13 @@
-import { expect, expectNoSeriousA11yViolations, lastReply, screenshot, sendMessage, signIn, test } from "./support/fixtures";
+import {
+  expect,
+  expectNoSeriousA11yViolations,
+  lastReply,
+  screenshot,
+  sendMessage,
+  signIn,
+  tasksRegion,
+  test,
+} from "./support/fixtures";
 
 async function expectNoHorizontalScroll(page: import("@playwright/test").Page) {
   const sizes = await page.evaluate(() => ({
@@ -21,32 +30,80 @@ test("desktop: main screens have no serious accessibility violations", async ({ 
   await expect(lastReply(page)).toContainText("buy milk");
   await lastReply(page).getByTestId("tool-call").locator("summary").click();
   await expectNoSeriousA11yViolations(page);
-  await screenshot(page, "desktop-workspace");
+  await screenshot(page, "desktop-light-workspace");
 });
 
-test.describe("phone width (360 px)", () => {
-  test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+for (const scheme of ["light", "dark"] as const) {
+  test.describe(`phone width (390 × 844), ${scheme}`, () => {
+    test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, colorScheme: scheme });
 
-  test("no horizontal scroll, everything reachable, no serious accessibility violations", async ({ page, userName }) => {
-    await page.goto("/");
-    await expectNoHorizontalScroll(page);
-    await expectNoSeriousA11yViolations(page);
-    await screenshot(page, "phone-sign-in");
+    test(`chat first, composer pinned, drawers, no nested scrolling (${scheme})`, async ({ page, userName }) => {
+      await page.goto("/");
+      await expectNoHorizontalScroll(page);
+      await expectNoSeriousA11yViolations(page);
+      await screenshot(page, `phone-${scheme}-sign-in`);
 
-    await signIn(page, userName);
-    await sendMessage(page, "add a task to buy a very-long-unbroken-word-like-supercalifragilisticexpialidocious-and-more");
-    await expect(lastReply(page)).toContainText("supercalifragilistic");
-    await sendMessage(page, "list my tasks");
-    await expect(lastReply(page)).toContainText("Your tasks");
-    await lastReply(page).getByTestId("tool-call").locator("summary").click();
-    await expect(page.getByRole("region", { name: "Tasks" }).getByRole("checkbox")).toHaveCount(1);
-    await expect(page.getByRole("button", { name: "Voice input" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Send" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "New conversation" })).toBeVisible();
-    await expectNoHorizontalScroll(page);
-    await expectNoSeriousA11yViolations(page);
-    await screenshot(page, "phone-workspace");
+      await signIn(page, userName);
+      // Chat first: the side panels are not on the page until asked for.
+      await expect(page.getByRole("region", { name: "Tasks" })).toHaveCount(0);
+      await expect(page.getByRole("region", { name: "Conversations" })).toHaveCount(0);
+      const banner = page.getByTestId("offline-banner");
+      await expect(banner).toBeVisible();
+      expect((await banner.boundingBox())?.height ?? 999).toBeLessThan(60);
+
+      await sendMessage(page, "add a task to buy a very-long-unbroken-word-like-supercalifragilisticexpialidocious-and-more");
+      await expect(lastReply(page)).toContainText("supercalifragilistic");
+      for (let i = 0; i < 4; i += 1) {
+        await sendMessage(page, "list my tasks");
+        await expect(page.locator('[data-testid="message"][data-role="assistant"]')).toHaveCount(i + 2);
+      }
+      // The page itself never scrolls: only the message list does, and the composer stays in view.
+      const frame = await page.evaluate(() => ({
+        page: document.scrollingElement ? document.scrollingElement.scrollHeight - window.innerHeight : 0,
+        list: (() => {
+          const list = document.querySelector('[data-testid="message-list"]');
+          return list ? list.scrollHeight - list.clientHeight : 0;
+        })(),
+      }));
+      expect(frame.page).toBeLessThanOrEqual(0);
+      expect(frame.list).toBeGreaterThan(0);
+      for (const name of ["Send", "Voice input"]) {
+        const box = await page.getByRole("button", { name, exact: true }).boundingBox();
+        expect(box, name).not.toBeNull();
+        expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(844);
+      }
+      await expectNoHorizontalScroll(page);
+      await expectNoSeriousA11yViolations(page);
+      await screenshot(page, `phone-${scheme}-chat`);
+
+      const tasks = await tasksRegion(page);
+      await expect(tasks.getByRole("checkbox")).toHaveCount(1);
+      await expectNoSeriousA11yViolations(page);
+      await screenshot(page, `phone-${scheme}-tasks`);
+      await page.keyboard.press("Escape");
+      await expect(page.getByRole("region", { name: "Tasks" })).toHaveCount(0);
+
+      await page.getByRole("button", { name: "Conversations" }).click();
+      const list = page.getByRole("region", { name: "Conversations" });
+      await expect(list.getByTestId("conversation-item")).toHaveCount(1);
+      await screenshot(page, `phone-${scheme}-conversations`);
+      await list.getByRole("button", { name: "New conversation" }).click();
+      await expect(page.getByRole("region", { name: "Conversations" })).toHaveCount(0);
+      await expect(page.getByTestId("empty-chat")).toBeVisible();
+    });
   });
+}
+
+test("desktop dark: a dark page, readable, no serious accessibility violations", async ({ page, userName }) => {
+  await page.emulateMedia({ colorScheme: "dark" });
+  await signIn(page, userName);
+  await sendMessage(page, "add a task to buy milk");
+  await expect(lastReply(page)).toContainText("buy milk");
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const [r, g, b] = (background.match(/\d+/g) ?? ["255", "255", "255"]).map(Number);
+  expect((r ?? 255) + (g ?? 255) + (b ?? 255)).toBeLessThan(120);
+  await expectNoSeriousA11yViolations(page);
+  await screenshot(page, "desktop-dark-workspace");
 });
 
 test("keyboard only: sign in, send a message, complete a task", async ({ page, userName }) => {

@@ -1,6 +1,7 @@
 import { expect, lastReply, sendMessage, signIn, test } from "./support/fixtures";
 
 const PAYLOAD = "<img src=x onerror=alert(1)>";
+const MARKDOWN_PAYLOAD = "[x](javascript:alert(1)) <img src=y onerror=alert(2)>";
 
 test("message text is shown literally and never runs as HTML", async ({ page, userName }) => {
   const dialogs: string[] = [];
@@ -19,6 +20,18 @@ test("message text is shown literally and never runs as HTML", async ({ page, us
   await tasks.getByLabel("New task").fill(PAYLOAD);
   await tasks.getByRole("button", { name: "Add task" }).click();
   await expect(tasks.getByTestId("task-title")).toContainText(PAYLOAD);
+
+  // Markdown payloads echoed by the assistant (as a task title) render as text and harmless links.
+  await sendMessage(page, `add a task to ${MARKDOWN_PAYLOAD}`);
+  const echoed = lastReply(page);
+  await expect(echoed).toContainText("<img src=y onerror=alert(2)>");
+  const links = echoed.locator("a");
+  for (let i = 0; i < (await links.count()); i += 1) {
+    expect(await links.nth(i).getAttribute("href")).not.toMatch(/^javascript:/i);
+  }
+  await expect(page.locator('[data-testid="message"][data-role="user"]').last().getByTestId("message-text")).toHaveText(
+    `add a task to ${MARKDOWN_PAYLOAD}`,
+  );
 
   await page.reload();
   await expect(page.locator('[data-testid="message"][data-role="user"]').first().getByTestId("message-text")).toHaveText(PAYLOAD);

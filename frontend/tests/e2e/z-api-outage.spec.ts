@@ -11,7 +11,7 @@ test("API stopped: a clear error, the input is kept, and the UI recovers when it
   try {
     await sendMessage(page, "add a task to buy bread");
     const notice = page.getByTestId("chat-error");
-    await expect(notice).toContainText("Can't reach the Parley API");
+    await expect(notice).toContainText("Not sent");
     await expect(page.getByTestId("api-unreachable")).toBeVisible();
     await expect(page.getByRole("textbox", { name: "Message" })).toHaveValue("add a task to buy bread");
   } finally {
@@ -31,7 +31,8 @@ test("API stopped: a clear error, the input is kept, and the UI recovers when it
     await page.reload();
     await expect(page.getByTestId("api-unreachable")).toBeVisible();
     await expect(page.getByTestId("chat-error")).toContainText("Couldn't load this conversation");
-    await expect(page.getByTestId("tasks-error")).toContainText("Can't reach the Parley API");
+    // The banner is the one place that says the API is down; the task panel does not repeat it.
+    await expect(page.getByTestId("tasks-error")).toHaveCount(0);
   } finally {
     await stack.startBackend();
   }

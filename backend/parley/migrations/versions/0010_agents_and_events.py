@@ -12,7 +12,7 @@ cannot deadlock with the row locks writers take before. Each event NOTIFYs
 (answers, run messages) on every instance.
 
 Revision ID: 0010
-Revises: 0004
+Revises: 0006
 Create Date: 2026-11-22
 """
 
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "0010"
-down_revision: str | None = "0004"
+down_revision: str | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

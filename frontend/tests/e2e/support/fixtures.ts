@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
+import { FakeLlm } from "./fake-llm";
 import { Stack } from "./stack";
 
 export const SCREENSHOT_DIR = path.resolve(__dirname, "../../../test-results/screenshots");
@@ -14,6 +15,8 @@ interface TestFixtures {
 
 interface WorkerFixtures {
   stack: Stack;
+  /** A second API + UI whose model is a local fake OpenAI-compatible server (see fake-llm.ts). */
+  modelStack: Stack;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -29,6 +32,24 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: "worker", timeout: 180_000 },
   ],
+  modelStack: [
+    async ({}, use) => {
+      const llm = new FakeLlm();
+      await llm.start();
+      const stack = new Stack(
+        { PARLEY_MODEL: "fake-model", OPENAI_BASE_URL: llm.url, OPENAI_API_KEY: "x", OPENAI_AGENTS_DISABLE_TRACING: "1" },
+        "-fake-model",
+      );
+      try {
+        await stack.start();
+        await use(stack);
+      } finally {
+        await stack.stop();
+        await llm.stop();
+      }
+    },
+    { scope: "worker", timeout: 180_000 },
+  ],
   baseURL: async ({ stack }, use) => {
     await use(stack.webUrl);
   },
@@ -40,13 +61,28 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
 export { expect };
 
+/** Tests against the stack whose model is the fake OpenAI-compatible server. */
+export const modelTest = test.extend({
+  baseURL: async ({ modelStack }, use) => {
+    await use(modelStack.webUrl);
+  },
+});
+
 /** Signs in through the UI with the dev login and waits for the workspace. */
 export async function signIn(page: Page, name: string): Promise<void> {
   await page.goto("/");
   await page.getByLabel("Name").fill(name);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("region", { name: "Tasks" })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Conversations" })).toBeVisible();
+  await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+}
+
+/** The Tasks region; at phone width it lives in a drawer, opened first. */
+export async function tasksRegion(page: Page) {
+  const drawerButton = page.getByTestId("open-tasks");
+  if (await drawerButton.isVisible()) await drawerButton.click();
+  const region = page.getByRole("region", { name: "Tasks" });
+  await expect(region).toBeVisible();
+  return region;
 }
 
 /** Types a message and sends it with Enter. */

@@ -31,6 +31,12 @@ async function processGone(pid: number, timeoutMs: number): Promise<void> {
  * dir with its embedded PostgreSQL, or $DATABASE_URL) and the built web UI in front of it.
  */
 export class Stack {
+  /** Extra environment for the API (a model other than the offline one, for example). */
+  constructor(
+    private readonly apiEnv: Record<string, string> = {},
+    private readonly name = "",
+  ) {}
+
   readonly dataDir = mkdtempSync(path.join(tmpdir(), "parley-e2e-"));
   readonly secret = randomBytes(24).toString("hex");
   apiPort = 0;
@@ -54,7 +60,7 @@ export class Stack {
     this.apiPort = await freePort();
     this.webPort = await freePort();
     await this.startBackend();
-    const logFile = path.join(LOG_DIR, "web.log");
+    const logFile = path.join(LOG_DIR, `web${this.name}.log`);
     this.web = startProcess(`"${path.join(FRONTEND_DIR, "node_modules/.bin/next")}" start -H 127.0.0.1 -p ${this.webPort}`, {
       cwd: FRONTEND_DIR,
       env: { ...process.env, PARLEY_API_URL: this.apiUrl, NEXT_TELEMETRY_DISABLED: "1", PORT: String(this.webPort) },
@@ -65,7 +71,7 @@ export class Stack {
 
   async startBackend(): Promise<void> {
     if (this.api && this.api.child.exitCode === null && this.api.child.signalCode === null) return;
-    const logFile = path.join(LOG_DIR, "backend.log");
+    const logFile = path.join(LOG_DIR, `backend${this.name}.log`);
     this.api = startProcess(serveCommand(this.apiPort), {
       cwd: FRONTEND_DIR,
       env: {
@@ -74,6 +80,7 @@ export class Stack {
         PARLEY_MODEL: "offline",
         PARLEY_AUTH_SECRET: this.secret,
         PARLEY_DATA_DIR: this.dataDir,
+        ...this.apiEnv,
       },
       logFile,
     });

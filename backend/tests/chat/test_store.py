@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from parley import conversations
-from parley.chat import claim
+from parley.chat import store
 from parley.errors import TurnInProgress
 from parley.models import Role
 
 
 async def _start(conn, turn_id: str, conversation_id: int | None, content: str = "hello"):
-    return await claim.start(
+    return await store.start(
         conn,
         turn_id=turn_id,
         user_id="alice",
@@ -41,7 +41,7 @@ async def test_repeating_a_start_in_a_conversation_stores_it_once(db):
     async with db.connection() as conn:
         [opening] = await _start(conn, "turn-1", None)
         conversation_id = opening.conversation_id
-        await claim.finish(
+        await store.finish(
             conn,
             user_id="alice",
             conversation_id=conversation_id,

@@ -1,0 +1,129 @@
+"""The turn's two statements: claim-and-store at the start, store-and-release at the end.
+
+A conversation has at most one turn in flight. Starting a turn sets `turn_id` if no live
+claim exists; finishing bumps `version` and clears it. A claim that outlives
+`turn_timeout` (its server crashed) is free to take, so nothing stays locked. Both are
+PL/pgSQL functions (parley/sql/start_turn.sql, finish_turn.sql): one round trip each,
+atomic without a transaction block around it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import asyncpg
+
+from parley.conversations import MESSAGE_COLUMNS, StoredMessage, check_id, not_found
+from parley.errors import NothingToRetry, TurnInProgress
+from parley.models import ConversationMode, MessageKind, Role
+
+# The SQLSTATEs the functions raise.
+NO_SUCH_CONVERSATION = "PT404"
+CLAIMED = "PT409"
+NOT_FAILED = "PT422"
+
+_START = f"SELECT {MESSAGE_COLUMNS} FROM parley_start_turn($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+_FINISH = (
+    f"SELECT {MESSAGE_COLUMNS} FROM parley_finish_turn($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+)
+
+
+def new_turn_id() -> str:
+    return uuid.uuid4().hex
+
+
+async def start(
+    conn: asyncpg.Connection,
+    *,
+    turn_id: str,
+    user_id: str,
+    conversation_id: int | None,
+    title: str,
+    ttl_seconds: float,
+    content: str | None,
+    history_limit: int,
+    mode: ConversationMode = ConversationMode.chat,
+    role: Role = Role.user,
+) -> list[StoredMessage]:
+    """Claim the conversation for `turn_id` (a new one of `mode`, titled `title`, when
+    `conversation_id` is None) and store the person's message as `role`. `content` None
+    retries the last turn, which must have failed (NothingToRetry otherwise). Returns the last
+    `history_limit` messages, oldest first. A concurrent starter waits on the row lock until
+    this one's statement commits, then finds the claim taken. Safe to repeat with the same
+    `turn_id`: a start that already committed is not stored again."""
+    if conversation_id is not None:
+        check_id(conversation_id)
+    try:
+        rows = await conn.fetch(
+            _START,
+            user_id,
+            conversation_id,
+            mode.value,
+            title,
+            turn_id,
+            ttl_seconds,
+            role.value,
+            content,
+            history_limit,
+        )
+    except asyncpg.PostgresError as exc:
+        raise _refusal(exc, conversation_id or 0) from exc
+    return [StoredMessage(**row) for row in reversed(rows)]
+
+
+async def finish(
+    conn: asyncpg.Connection,
+    *,
+    user_id: str,
+    conversation_id: int,
+    turn_id: str,
+    content: str,
+    tool_calls: list[dict[str, Any]] | None,
+    error: bool,
+    meta: dict[str, Any] | None = None,
+    role: Role = Role.assistant,
+    author: str = "assistant",
+    kind: MessageKind = MessageKind.message,
+) -> StoredMessage:
+    """Store the reply and release the claim, both or neither. If the claim expired and
+    another turn took the conversation, nothing is stored: TurnInProgress."""
+    try:
+        rows = await conn.fetch(
+            _FINISH,
+            user_id,
+            conversation_id,
+            turn_id,
+            role.value,
+            author,
+            kind.value,
+            content,
+            tool_calls,
+            error,
+            meta,
+        )
+    except asyncpg.PostgresError as exc:
+        if getattr(exc, "sqlstate", None) == CLAIMED:
+            raise TurnInProgress(
+                "This reply took too long and another turn has started",
+                conversation_id=conversation_id,
+            ) from exc
+        raise
+    return StoredMessage(**rows[0])
+
+
+def _refusal(exc: asyncpg.PostgresError, conversation_id: int) -> Exception:
+    state = getattr(exc, "sqlstate", None)
+    if state == NO_SUCH_CONVERSATION:
+        return not_found(conversation_id)
+    if state == CLAIMED:
+        return TurnInProgress(
+            "A reply is already being written in this conversation; try again when it is done",
+            conversation_id=conversation_id,
+        )
+    if state == NOT_FAILED:
+        return NothingToRetry(
+            "The last turn in this conversation did not fail: there is nothing to retry",
+            conversation_id=conversation_id,
+        )
+    return exc

@@ -1,0 +1,85 @@
+"use client";
+
+import { useState, type ComponentProps } from "react";
+import ReactMarkdown, { defaultUrlTransform } from "react-markdown";
+import remarkGfm from "remark-gfm";
+
+/** Only links a person can safely follow; anything else (javascript:, data:, …) is dropped. */
+export function safeUrl(url: string): string {
+  const cleaned = defaultUrlTransform(url);
+  return /^(https?:|mailto:|#|\/)/i.test(cleaned) || !/^[a-z][a-z0-9+.-]*:/i.test(cleaned) ? cleaned : "";
+}
+
+interface MdNode {
+  type: string;
+  value?: string;
+  children?: MdNode[];
+}
+
+/** remark plugin: raw HTML in the text becomes plain text (shown, never parsed as HTML). */
+function htmlAsText() {
+  const walk = (node: MdNode) => {
+    if (node.type === "html") node.type = "text";
+    node.children?.forEach(walk);
+  };
+  return walk;
+}
+
+function textOf(node: unknown): string {
+  if (typeof node === "string" || typeof node === "number") return String(node);
+  if (Array.isArray(node)) return node.map(textOf).join("");
+  if (node && typeof node === "object" && "props" in node) {
+    return textOf((node as { props: { children?: unknown } }).props.children);
+  }
+  return "";
+}
+
+function CodeBlock(props: ComponentProps<"pre">) {
+  const [copied, setCopied] = useState(false);
+  const code = textOf(props.children).replace(/\n$/, "");
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(code);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1_500);
+    } catch {
+      setCopied(false);
+    }
+  }
+  return (
+    <div className="code-block">
+      <button type="button" className="button tiny ghost copy-button" onClick={() => void copy()} data-testid="copy-code">
+        {copied ? "Copied" : "Copy"}
+      </button>
+      <pre tabIndex={0}>{props.children}</pre>
+    </div>
+  );
+}
+
+const COMPONENTS = {
+  pre: CodeBlock,
+  a: ({ href, children }: ComponentProps<"a">) => (
+    <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+      {children}
+    </a>
+  ),
+  table: ({ children }: ComponentProps<"table">) => (
+    <div className="table-scroll" tabIndex={0}>
+      <table>{children}</table>
+    </div>
+  ),
+  img: ({ alt }: ComponentProps<"img">) => <span className="muted">[image{alt ? `: ${alt}` : ""}]</span>,
+};
+
+/**
+ * Markdown (GitHub flavour) for assistant and agent text. Raw HTML in the text is shown as
+ * text, never rendered (no rehype-raw); link targets pass `safeUrl`; images are not loaded
+ * (they show as their alt text).
+ */
+export function Markdown({ text }: { text: string }) {
+  return (
+    <ReactMarkdown remarkPlugins={[remarkGfm, htmlAsText]} urlTransform={safeUrl} components={COMPONENTS}>
+      {text}
+    </ReactMarkdown>
+  );
+}

@@ -1,0 +1,49 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { readLocal, STORAGE_KEYS, writeLocal } from "./local-store";
+
+const PATH = /^\/c\/(\d{1,10})\/?$/;
+
+export function conversationPath(id: number | null): string {
+  return id === null ? "/" : `/c/${id}`;
+}
+
+export function conversationIdFromPath(pathname: string): number | null {
+  const match = PATH.exec(pathname);
+  const id = match ? Number(match[1]) : NaN;
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** The conversation to open: the one in the address (`/c/<id>`), else at `/` the last one opened. */
+export function initialConversationId(userId: string): number | null {
+  if (typeof window === "undefined") return null;
+  const fromPath = conversationIdFromPath(window.location.pathname);
+  if (fromPath !== null || window.location.pathname !== "/") return fromPath;
+  const raw = readLocal(STORAGE_KEYS.conversation(userId));
+  const id = raw === null ? NaN : Number(raw);
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/**
+ * Keeps the address (`/c/<id>`, `/` for a new chat) and the remembered last conversation in step
+ * with the open one, and opens the conversation of the address on Back/Forward.
+ */
+export function useConversationUrl(userId: string, conversationId: number | null, select: (id: number | null) => void): void {
+  const first = useRef(true);
+  useEffect(() => {
+    writeLocal(STORAGE_KEYS.conversation(userId), conversationId === null ? null : String(conversationId));
+    const path = conversationPath(conversationId);
+    if (window.location.pathname !== path) {
+      if (first.current) window.history.replaceState(window.history.state, "", path);
+      else window.history.pushState(window.history.state, "", path);
+    }
+    first.current = false;
+  }, [userId, conversationId]);
+
+  useEffect(() => {
+    const onPop = () => select(conversationIdFromPath(window.location.pathname));
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+  }, [select]);
+}

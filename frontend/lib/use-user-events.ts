@@ -1,0 +1,57 @@
+"use client";
+
+import { useEffect, useEffectEvent, useState } from "react";
+import { userPath } from "./api-client";
+import type { Session } from "./auth-store";
+import { followEvents } from "./event-stream";
+import type { Conversation } from "./types";
+
+export interface UserEventHandlers {
+  onTaskChange: () => void;
+  onConversationChange: (change: { action: string; id: number; conversation: Conversation | null }) => void;
+  /** The stream (re)connected: anything may have changed while it was away. */
+  onResync: () => void;
+}
+
+/**
+ * Follows the person's own event stream (GET /api/{user}/events) for task and conversation-list
+ * changes from any writer. Returns whether it is live; when the server has no such stream the
+ * lists keep refreshing on focus and on a timer instead.
+ */
+export function useUserEvents(session: Session, handlers: UserEventHandlers): boolean {
+  const onTaskChange = useEffectEvent(handlers.onTaskChange);
+  const onConversationChange = useEffectEvent(handlers.onConversationChange);
+  const onResync = useEffectEvent(handlers.onResync);
+  const [live, setLive] = useState(false);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    let lastId: string | null = null;
+    let connections = 0;
+    void followEvents(session, {
+      path: () => userPath(session, "/events"),
+      lastEventId: () => lastId,
+      onOpen: () => {
+        connections += 1;
+        setLive(true);
+        if (connections > 1 && lastId === null) onResync();
+      },
+      onEvent: (event, data, id) => {
+        if (id) lastId = id;
+        if (event === "task") onTaskChange();
+        else if (event === "conversation" && typeof data.id === "number") {
+          onConversationChange({
+            action: String(data.action),
+            id: data.id,
+            conversation: (data.conversation as Conversation | null) ?? null,
+          });
+        }
+      },
+      onUnavailable: () => setLive(false),
+      signal: controller.signal,
+    });
+    return () => controller.abort();
+  }, [session]);
+
+  return live;
+}

@@ -1,0 +1,107 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** What the fake model says to a message, chosen by a word in it. */
+export const MARKDOWN_REPLY = [
+  "Here is the plan:",
+  "",
+  "- **first** item",
+  "- second item",
+  "",
+  "| task | owner |",
+  "| --- | --- |",
+  "| milk | ann |",
+  "",
+  "```python",
+  "print('hello')",
+  "```",
+  "",
+  "A [bad link](javascript:alert(1)) and <img src=x onerror=alert(1)> stay harmless.",
+].join("\n");
+
+interface ChatMessage {
+  role: string;
+  content?: unknown;
+}
+
+function lastUserText(messages: ChatMessage[]): string {
+  const last = [...messages].reverse().find((m) => m.role === "user");
+  if (!last) return "";
+  if (typeof last.content === "string") return last.content;
+  if (Array.isArray(last.content)) return last.content.map((part: { text?: string }) => part.text ?? "").join("");
+  return "";
+}
+
+function chunk(content: string | null, finish: string | null): string {
+  const delta = content === null ? {} : { role: "assistant", content };
+  const body = { id: "chatcmpl-fake", object: "chat.completion.chunk", created: 0, model: "fake", choices: [{ index: 0, delta, finish_reason: finish }] };
+  return `data: ${JSON.stringify(body)}\n\n`;
+}
+
+/**
+ * A local OpenAI-compatible Chat Completions server for the browser tests. By the person's last
+ * message: "markdown" → a Markdown reply; "hang" → a few words, then nothing until the client
+ * goes away; "flaky" → fails the first time, answers the next; "slowfail" → fails after 2 s;
+ * anything else → "You said: …". Failures are HTTP 400 (the client does not retry those).
+ */
+export class FakeLlm {
+  private server: Server | null = null;
+  private flakySeen = new Set<string>();
+  url = "";
+
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => void this.handle(req, res));
+    await new Promise<void>((resolve) => this.server?.listen(0, "127.0.0.1", resolve));
+    const { port } = this.server.address() as AddressInfo;
+    this.url = `http://127.0.0.1:${port}/v1`;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let raw = "";
+    for await (const part of req) raw += String(part);
+    const body = (raw ? JSON.parse(raw) : {}) as { messages?: ChatMessage[]; stream?: boolean };
+    const text = lastUserText(body.messages ?? []);
+
+    const fail = (message: string) => {
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message, type: "invalid_request_error" } }));
+    };
+    if (text.includes("slowfail")) {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      return fail("upstream exploded: secret stack trace");
+    }
+    if (text.includes("flaky") && !this.flakySeen.has(text)) {
+      this.flakySeen.add(text);
+      return fail("upstream exploded: secret stack trace");
+    }
+    const reply = text.includes("markdown") ? MARKDOWN_REPLY : text.includes("flaky") ? `Recovered: ${text}` : `You said: ${text}`;
+
+    if (!body.stream) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          id: "chatcmpl-fake",
+          object: "chat.completion",
+          created: 0,
+          model: "fake",
+          choices: [{ index: 0, message: { role: "assistant", content: reply }, finish_reason: "stop" }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        }),
+      );
+      return;
+    }
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    if (text.includes("hang")) {
+      res.write(chunk("Thinking about it", null));
+      return; // never finishes; the client's stop or timeout ends it
+    }
+    for (const word of reply.split(/(?<= )/)) res.write(chunk(word, null));
+    res.write(chunk(null, "stop"));
+    res.end("data: [DONE]\n\n");
+  }
+}

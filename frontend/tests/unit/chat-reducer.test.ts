@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { chatReducer, endsWithFailure, initialChatState, type ChatState } from "@/lib/chat-reducer";
+import type { Message } from "@/lib/types";
+
+function message(id: number, role: string, extra: Partial<Message> = {}): Message {
+  return {
+    id,
+    conversation_id: 7,
+    role,
+    author: null,
+    kind: "message",
+    content: `${role} ${id}`,
+    tool_calls: null,
+    error: false,
+    reply_to: null,
+    meta: null,
+    created_at: "2026-01-01T00:00:00Z",
+    ...extra,
+  };
+}
+
+function loaded(messages: Message[]): ChatState {
+  return chatReducer(initialChatState(7), { type: "loaded", id: 7, messages });
+}
+
+describe("chatReducer", () => {
+  it("keeps the open conversation when it is chosen again", () => {
+    const state = loaded([message(1, "user"), message(2, "assistant")]);
+    const again = chatReducer(state, { type: "select", id: 7 });
+    expect(again).toBe(state);
+    expect(again.loading).toBe(false);
+    expect(again.messages).toHaveLength(2);
+  });
+
+  it("starts empty and loading for another conversation", () => {
+    const other = chatReducer(loaded([message(1, "user")]), { type: "select", id: 8 });
+    expect(other).toMatchObject({ conversationId: 8, loading: true, messages: [] });
+  });
+
+  it("merges messages by id, in order, without duplicates", () => {
+    let state = loaded([message(2, "assistant"), message(1, "user")]);
+    state = chatReducer(state, { type: "upsert", messages: [message(2, "assistant", { content: "edited" }), message(3, "user")] });
+    expect(state.messages.map((m) => m.id)).toEqual([1, 2, 3]);
+    expect(state.messages[1]?.content).toBe("edited");
+  });
+
+  it("drops messages of a conversation that is no longer open", () => {
+    const state = loaded([message(1, "user")]);
+    expect(chatReducer(state, { type: "upsert", messages: [message(9, "user", { conversation_id: 99 })] })).toBe(state);
+  });
+
+  it("streams a reply: deltas, tool calls pending then done, stored message replaces the live one", () => {
+    let state = chatReducer(loaded([]), { type: "send-start", text: "add milk", at: 1000 });
+    expect(state).toMatchObject({ sending: true, startedAt: 1000, pendingUser: "add milk" });
+    state = chatReducer(state, { type: "tool-call", callId: "c1", tool: "add_task", parameters: { title: "milk" } });
+    state = chatReducer(state, { type: "delta", text: "Added " });
+    state = chatReducer(state, { type: "delta", text: "milk" });
+    expect(state.live?.text).toBe("Added milk");
+    expect(state.live?.toolCalls[0]?.done).toBe(false);
+    state = chatReducer(state, { type: "tool-result", callId: "c1", tool: "add_task", result: { id: 1 } });
+    expect(state.live?.toolCalls[0]).toMatchObject({ done: true, result: { id: 1 } });
+    state = chatReducer(state, { type: "upsert", messages: [message(1, "user")] });
+    expect(state.pendingUser).toBeNull();
+    state = chatReducer(state, { type: "upsert", messages: [message(2, "assistant")] });
+    expect(state.live).toBeNull();
+    state = chatReducer(state, { type: "send-end", notice: null });
+    expect(state).toMatchObject({ sending: false, startedAt: null, stopping: false });
+  });
+
+  it("keeps the reply being written when earlier messages are loaded again", () => {
+    let state = loaded([message(1, "user"), message(2, "assistant")]);
+    state = chatReducer(state, { type: "send-start", text: "next", at: 1 });
+    state = chatReducer(state, { type: "upsert", messages: [message(1, "user"), message(2, "assistant")] });
+    expect(state.pendingUser).toBe("next");
+    expect(state.live).not.toBeNull();
+    state = chatReducer(state, { type: "delta", text: "still here" });
+    expect(state.live?.text).toBe("still here");
+  });
+
+  it("marks a stop only while sending", () => {
+    const idle = loaded([]);
+    expect(chatReducer(idle, { type: "stop-requested" })).toBe(idle);
+    const sending = chatReducer(idle, { type: "send-start", text: "x", at: 1 });
+    expect(chatReducer(sending, { type: "stop-requested" }).stopping).toBe(true);
+  });
+
+  it("ignores another writer's deltas while this tab is sending", () => {
+    const sending = chatReducer(loaded([]), { type: "send-start", text: "x", at: 1 });
+    expect(chatReducer(sending, { type: "remote-delta", text: "zz" }).remoteLive).toBeNull();
+    expect(chatReducer(loaded([]), { type: "remote-delta", text: "zz" }).remoteLive).toBe("zz");
+  });
+
+  it("knows when the conversation ends with a failed reply", () => {
+    expect(endsWithFailure(loaded([message(1, "user"), message(2, "assistant", { error: true })]))).toBe(true);
+    expect(endsWithFailure(loaded([message(1, "user"), message(2, "assistant")]))).toBe(false);
+    expect(endsWithFailure(loaded([message(1, "user")]))).toBe(false);
+  });
+});
