@@ -92,7 +92,7 @@ async def _open_question(person: Person) -> dict[str, Any]:
 
 
 def _key(task: dict[str, Any]) -> int:
-    return int(task.get("number", task["id"]))
+    return int(task["number"])
 
 
 async def _answered_and_done(person: Person, agent: AgentProcess, task: dict[str, Any]) -> None:
