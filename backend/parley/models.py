@@ -321,6 +321,57 @@ class Question(SQLModel, table=True):
     )
 
 
+class Delegation(SQLModel, table=True):
+    """A thread in which a parent agent's run hands a task to a child agent's run."""
+
+    __tablename__ = "delegations"
+    __table_args__ = (
+        sa.Index(
+            "ix_delegations_pending",
+            "user_id",
+            "child_agent",
+            "thread_id",
+            postgresql_where=sa.text("status = 'pending'"),
+        ),
+        sa.Index("ix_delegations_parent_run_id", "parent_run_id"),
+        sa.CheckConstraint(
+            "status IN ('pending', 'claimed', 'completed', 'failed', 'escalated', 'cancelled',"
+            " 'timed_out')",
+            name="ck_delegations_status",
+        ),
+    )
+
+    thread_id: int = Field(
+        sa_column=sa.Column(
+            sa.Integer, sa.ForeignKey("conversations.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    parent_run_id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.Integer, sa.ForeignKey("agent_runs.id", ondelete="SET NULL")),
+    )
+    child_run_id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.Integer, sa.ForeignKey("agent_runs.id", ondelete="SET NULL")),
+    )
+    parent_agent: str = Field(max_length=200, nullable=False)
+    child_agent: str = Field(max_length=200, nullable=False)
+    task: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    status: str = Field(
+        default="pending", sa_column=sa.Column(sa.Text, nullable=False, server_default="pending")
+    )
+    result: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    timeout_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+    created_at: datetime = _created()
+    claimed_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+    closed_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+
+
 class UserEvent(SQLModel, table=True):
     """A person's change log, the source of their event stream (triggers write it)."""
 

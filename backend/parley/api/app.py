@@ -17,6 +17,7 @@ from parley.api import (
     routes_auth,
     routes_chat,
     routes_conversations,
+    routes_delegations,
     routes_events,
     routes_messages,
     routes_person_events,
@@ -115,6 +116,7 @@ def create_app(
         routes_person_events,
         routes_messages,
         routes_runs,
+        routes_delegations,
     ):
         app.include_router(module.router)
     app.router.routes.append(mcp_route())  # MCP over streamable HTTP, for remote agents

@@ -251,12 +251,18 @@ async def _close_questions(conn: asyncpg.Connection, conversation_id: int) -> No
 
 # Runs not heard from in time; SKIP LOCKED so instances sweeping at once never wait.
 _SILENT = f"""
-UPDATE agent_runs SET status = 'timed_out', ended_at = now(),
-    error = 'No word from the agent for ' || $1::int || ' s'
-WHERE id IN (SELECT id FROM agent_runs WHERE status = 'running'
-             AND last_activity_at < now() - make_interval(secs => $1)
-             ORDER BY id LIMIT 200 FOR UPDATE SKIP LOCKED)
-RETURNING user_id, {COLUMNS}
+WITH silent AS (
+    UPDATE agent_runs SET status = 'timed_out', ended_at = now(),
+        error = 'No word from the agent for ' || $1::int || ' s'
+    WHERE id IN (SELECT id FROM agent_runs WHERE status = 'running'
+                 AND last_activity_at < now() - make_interval(secs => $1)
+                 ORDER BY id LIMIT 200 FOR UPDATE SKIP LOCKED)
+    RETURNING user_id, {COLUMNS}
+), threads AS (  -- a silent child closes its delegation thread
+    UPDATE delegations d SET status = 'timed_out', closed_at = now()
+    FROM silent s WHERE d.child_run_id = s.id AND d.status IN ('pending', 'claimed')
+)
+SELECT * FROM silent
 """
 
 

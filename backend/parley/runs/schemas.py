@@ -100,3 +100,49 @@ def question_json(state: Any) -> dict[str, Any]:
         "asked_by": state.asked_by,
         "run_id": state.run_id,
     }
+
+
+class DelegationCreate(BaseModel):
+    agent: str = Field(description="The agent the task is for (its token's agent name)")
+    task: str
+    timeout_s: float = Field(
+        default=3600, gt=0, description="Seconds for one of its processes to claim it"
+    )
+    model_config = ConfigDict(extra="forbid")
+
+
+class ThreadClose(BaseModel):
+    text: str | None = Field(default=None, description="The result, error or reason")
+    model_config = ConfigDict(extra="forbid")
+
+
+class DelegationOut(BaseModel):
+    thread_id: int
+    parent_run_id: int | None
+    child_run_id: int | None
+    parent_agent: str
+    child_agent: str
+    task: str
+    status: Literal[
+        "pending", "claimed", "completed", "failed", "escalated", "cancelled", "timed_out"
+    ]
+    result: str | None
+    timeout_at: datetime
+    created_at: datetime
+    claimed_at: datetime | None
+    closed_at: datetime | None
+    open_question: MessageOut | None = Field(
+        default=None, description="The child's question waiting for an answer, if any"
+    )
+
+
+class NextDelegation(BaseModel):
+    delegation: DelegationOut | None
+
+
+def delegation_json(record: Any, open_question: Any = None) -> dict[str, Any]:
+    """A `delegations.DelegationRecord` (and its open question) as the wire shape."""
+    fields = {name: getattr(record, name) for name in record.__slots__}
+    out = DelegationOut(**fields, open_question=None).model_dump(mode="json")
+    out["open_question"] = message_json(open_question) if open_question is not None else None
+    return out

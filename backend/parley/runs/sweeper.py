@@ -1,5 +1,6 @@
-"""Each instance looks now and then for silent runs and overdue questions; whichever
-instance gets to one first closes it (the updates skip rows another has locked)."""
+"""Each instance looks now and then for silent runs, overdue questions and delegations
+nobody claimed; whichever instance gets to one first closes it (the updates skip rows
+another has locked)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import logging
 
 from parley.config import Settings
 from parley.db import Database
+from parley.runs.delegations import time_out_unclaimed
 from parley.runs.questions import expire_overdue
 from parley.runs.runs import time_out_silent
 
@@ -16,6 +18,7 @@ log = logging.getLogger(__name__)
 
 async def sweep_once(db: Database, settings: Settings) -> None:
     await time_out_silent(db, silence_seconds=settings.run_silence_timeout)
+    await time_out_unclaimed(db)
     async with db.connection() as conn:
         await expire_overdue(conn)
 

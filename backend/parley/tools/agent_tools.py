@@ -19,7 +19,7 @@ from parley.db import Database
 from parley.errors import ParleyError
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
-from parley.runs import inbox, questions, runs
+from parley.runs import delegations, inbox, questions, runs
 from parley.runs.messages import post_message as post_to_conversation
 from parley.runs.messages import wait_for_messages
 from parley.runs.schemas import run_json
@@ -37,7 +37,7 @@ class AgentToolDeps:
     resolve_caller: CallerResolver
 
 
-def _answer_view(state: questions.QuestionState) -> dict[str, Any]:
+def answer_view(state: questions.QuestionState) -> dict[str, Any]:
     view: dict[str, Any] = {"question_id": state.question.id}
     if state.status == "answered" and state.answer is not None:
         view.update(status="answered", answer=state.answer.content, answered_by=state.answer.author)
@@ -52,30 +52,40 @@ def _answer_view(state: questions.QuestionState) -> dict[str, Any]:
     return view
 
 
-def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
-    db, settings = deps.db, deps.settings
+def agent_of(caller: Caller) -> str:
+    if caller.agent is None:
+        raise ToolError("This tool needs an agent's token: `parley token --user U --agent NAME`")
+    return caller.agent
 
-    async def guarded(ctx: Context[Any], op: Callable[[Caller], Any]) -> Any:
-        caller = deps.resolve_caller(ctx)
+
+class Helpers:
+    """What every agent tool does around its work: find the caller, turn a refusal into an
+    error result the model can read, cap in-band waits."""
+
+    def __init__(self, deps: AgentToolDeps) -> None:
+        self.deps = deps
+
+    async def guarded(self, ctx: Context[Any], op: Callable[[Caller], Any]) -> dict[str, Any]:
+        caller = self.deps.resolve_caller(ctx)
         try:
-            return await op(caller)
+            result: dict[str, Any] = await op(caller)
         except ParleyError as exc:
             raise ToolError(exc.message) from exc
+        return result
 
-    def agent_of(caller: Caller) -> str:
-        if caller.agent is None:
-            raise ToolError(
-                "This tool needs an agent's token: `parley token --user U --agent NAME`"
-            )
-        return caller.agent
+    def wait_cap(self, seconds: float) -> float:
+        return max(0.0, min(seconds, self.deps.settings.tool_wait_max))
+
+
+def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
+    db, settings = deps.db, deps.settings
+    helpers = Helpers(deps)
+    guarded, wait_cap = helpers.guarded, helpers.wait_cap
 
     async def conversation_of(caller: Caller, run_id: int | None) -> int:
         if run_id is None:
             return await inbox.inbox_id(db, user_id=caller.user_id)
         return await runs.run_conversation(db, caller=caller, run_id=run_id)
-
-    def wait_cap(seconds: float) -> float:
-        return max(0.0, min(seconds, settings.tool_wait_max))
 
     @server.tool()
     async def post_message(
@@ -104,8 +114,7 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
             )
             return message_json(posted.message)
 
-        result: dict[str, Any] = await guarded(ctx, op)
-        return result
+        return await guarded(ctx, op)
 
     @server.tool()
     async def read_messages(
@@ -135,8 +144,7 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
                 "last_id": found[-1].id if found else after,
             }
 
-        result: dict[str, Any] = await guarded(ctx, op)
-        return result
+        return await guarded(ctx, op)
 
     @server.tool()
     async def start_run(
@@ -152,30 +160,40 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
             run = await runs.start_run(db, caller=caller, title=title, parent_run_id=parent_run_id)
             return run_json(run)
 
-        result: dict[str, Any] = await guarded(ctx, op)
-        return result
+        return await guarded(ctx, op)
 
     @server.tool()
     async def report_status(
-        run_id: int, text: str, ctx: Context[Any], progress: int | None = None
+        text: str,
+        ctx: Context[Any],
+        run_id: int | None = None,
+        thread_id: int | None = None,
+        progress: int | None = None,
     ) -> dict[str, Any]:
-        """Tell the person how your run is going. text: a short status line.
-        progress: optional percentage, 0-100. Returns the run."""
+        """Tell the person (and, in a delegation thread, your parent agent) how your work is
+        going: give your run_id, or the thread_id of a delegation you are working on.
+        text: a short status line. progress: optional percentage, 0-100. Returns the run."""
 
         async def op(caller: Caller) -> dict[str, Any]:
             agent_of(caller)
+            if thread_id is not None:
+                thread = await delegations.get_thread(db, caller=caller, thread_id=thread_id)
+                target = thread.delegation.child_run_id
+            else:
+                target = run_id
+            if target is None:
+                raise ToolError("Give run_id (your run) or thread_id (a delegation you work on)")
             run, _message = await runs.report_status(
                 db,
                 caller=caller,
-                run_id=run_id,
+                run_id=target,
                 text=text,
                 progress=progress,
                 max_chars=settings.max_message_chars,
             )
             return run_json(run)
 
-        result: dict[str, Any] = await guarded(ctx, op)
-        return result
+        return await guarded(ctx, op)
 
     @server.tool()
     async def finish_run(
@@ -199,8 +217,7 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
             )
             return run_json(run)
 
-        result: dict[str, Any] = await guarded(ctx, op)
-        return result
+        return await guarded(ctx, op)
 
     @server.tool()
     async def ask_user(
@@ -238,10 +255,9 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
                 question_id=posted.message.id,
                 wait_s=wait_cap(settings.tool_wait_max),
             )
-            return _answer_view(state)
+            return answer_view(state)
 
-        result: dict[str, Any] = await guarded(ctx, op)
-        return result
+        return await guarded(ctx, op)
 
     @server.tool()
     async def wait_for_answer(
@@ -260,7 +276,6 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
                 question_id=question_id,
                 wait_s=wait_cap(wait_s),
             )
-            return _answer_view(state)
+            return answer_view(state)
 
-        result: dict[str, Any] = await guarded(ctx, op)
-        return result
+        return await guarded(ctx, op)

@@ -12,6 +12,7 @@ from parley.db import Database
 from parley.errors import ParleyError
 from parley.tasks import TaskRecord
 from parley.tools.agent_tools import AgentToolDeps, register_agent_tools
+from parley.tools.delegation_tools import register_delegation_tools
 from parley.tools.identity import UserResolver
 
 INSTRUCTIONS = (
@@ -22,7 +23,10 @@ INSTRUCTIONS = (
 AGENT_INSTRUCTIONS = (
     " To reach the person: post_message (their inbox, or your run's conversation), ask_user "
     "to ask and wait for their answer (then wait_for_answer while it says waiting), and "
-    "start_run / report_status / finish_run to let them follow a longer piece of work."
+    "start_run / report_status / finish_run to let them follow a longer piece of work. "
+    "Agents hand work to each other with delegate_task (then wait_for_child, answer_child); "
+    "the other agent takes it with next_delegation and ends it with complete, fail or "
+    "escalate."
 )
 
 
@@ -50,6 +54,7 @@ def build_server(
     )
     if agent_tools is not None:
         register_agent_tools(server, agent_tools)
+        register_delegation_tools(server, agent_tools)
 
     async def call(ctx: Context[Any], op: Any, **kwargs: Any) -> Any:
         user_id = resolve_user(ctx)
