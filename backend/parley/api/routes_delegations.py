@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 
 from parley.api.deps import CurrentCaller, DbDep, HubDep, SettingsDep, WaitsDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.api.routes_messages import check_wait
+from parley.auth import Caller
+from parley.db import Database
 from parley.runs import delegations
 from parley.runs.messages import wait_for_messages
 from parley.runs.schemas import (
@@ -102,31 +104,56 @@ async def read_thread(
     return [MessageOut.model_validate(m) for m in found]
 
 
-@router.post(
-    "/delegations/{thread_id}/{outcome}",
-    response_model=DelegationOut,
-    responses=ERRORS(*AUTHED, 409, 413),
-)
-async def close_thread(
+async def _close(
     thread_id: int,
-    outcome: Literal["complete", "fail", "escalate", "cancel"],
+    outcome: str,
     body: ThreadClose,
-    caller: CurrentCaller,
-    db: DbDep,
-    settings: SettingsDep,
+    caller: Caller,
+    db: Database,
+    max_chars: int,
+    question_timeout: float,
 ) -> DelegationOut:
-    """The child: `complete` (text = the result), `fail` (the error), `escalate` (the reason;
-    also a question in the person's inbox). The parent or the person: `cancel`. Closes the
-    thread (409 on later writes) and ends the child run to match."""
     closed = await delegations.close_thread(
         db,
         caller=caller,
         thread_id=thread_id,
-        outcome={"complete": "completed", "fail": "failed", "escalate": "escalated"}.get(
-            outcome, "cancelled"
-        ),
+        outcome=outcome,
         text=body.text,
-        max_chars=settings.max_message_chars,
-        question_timeout=settings.question_timeout,
+        max_chars=max_chars,
+        question_timeout=question_timeout,
     )
     return DelegationOut.model_validate(delegation_json(closed))
+
+
+def _closing_route(path: str, outcome: str, doc: str) -> None:
+    async def close(
+        thread_id: int, body: ThreadClose, caller: CurrentCaller, db: DbDep, settings: SettingsDep
+    ) -> DelegationOut:
+        return await _close(
+            thread_id,
+            outcome,
+            body,
+            caller,
+            db,
+            settings.max_message_chars,
+            settings.question_timeout,
+        )
+
+    close.__doc__ = doc
+    close.__name__ = f"{path}_thread"
+    router.post(
+        f"/delegations/{{thread_id}}/{path}",
+        response_model=DelegationOut,
+        responses=ERRORS(*AUTHED, 409, 413),
+    )(close)
+
+
+_closing_route("complete", "completed", "The child ends the thread with its result (`text`).")
+_closing_route("fail", "failed", "The child ends the thread as failed; `text` says why.")
+_closing_route(
+    "escalate",
+    "escalated",
+    "The child hands the thread back to the person: `text` is the reason, also asked in the"
+    " person's inbox.",
+)
+_closing_route("cancel", "cancelled", "The parent agent or the person cancels the thread.")

@@ -94,6 +94,7 @@ async def delegate(
 ) -> DelegationRecord:
     """From the caller's running run, hand `task` to `agent`: a thread whose first message is
     the `delegation`, and a child run waiting to be claimed."""
+    run = await get_run(db, user_id=caller.user_id, run_id=run_id)  # 404 first
     parent = _agent(caller)
     text = clean_text(task, max_chars=max_chars, field="task")
     to = clean_text(agent, max_chars=200, field="agent")
@@ -102,7 +103,6 @@ async def delegate(
             f"timeout_s must be 0 < timeout_s <= {int(MAX_TIMEOUT)}",
             details=[{"field": "timeout_s"}],
         )
-    run = await get_run(db, user_id=caller.user_id, run_id=run_id)
     async with db.transaction() as conn:
         if run.conversation_id is not None:  # the parent run must be the caller's, and open
             await lock_target(conn, caller=caller, conversation_id=run.conversation_id)
