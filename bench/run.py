@@ -967,6 +967,8 @@ def cleanup_external(db: BenchDatabase) -> None:
         async with pg_connection(db.url) as conn, conn.transaction():
             await conn.execute("DELETE FROM conversations WHERE user_id LIKE 'bench-%'")
             await conn.execute("DELETE FROM tasks WHERE user_id LIKE 'bench-%'")
+            await conn.execute("DELETE FROM agent_runs WHERE user_id LIKE 'bench-%'")
+            await conn.execute("DELETE FROM user_events WHERE user_id LIKE 'bench-%'")
 
     asyncio.run(go())
 
@@ -981,11 +983,11 @@ def main() -> int:
     parser.add_argument(
         "--only",
         nargs="*",
-        choices=["http", "floor", "burst", "history", "sse"],
+        choices=["http", "floor", "burst", "history", "sse", "questions"],
         help="run only these sections (RESULTS.md is not written)",
     )
     args = parser.parse_args()
-    only = set(args.only or ["http", "floor", "burst", "history", "sse"])
+    only = set(args.only or ["http", "floor", "burst", "history", "sse", "questions"])
     record = not args.quick and not args.only
 
     started = time.perf_counter()
@@ -1024,6 +1026,11 @@ def main() -> int:
             guarded(rep, "3", "history", lambda: section_history(rep, db, args.quick))
         if "sse" in only:
             guarded(rep, "5", "SSE", lambda: section_sse(rep, db, args.quick))
+        if "questions" in only:
+            from questions import run_questions
+
+            rep.begin("6")
+            guarded(rep, "6", "questions", lambda: run_questions(rep, db, args.quick))
     finally:
         if db.external:
             cleanup_external(db)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass
 from functools import lru_cache
 
 import jwt
@@ -25,22 +26,56 @@ def validate_user_id(user_id: str) -> str:
     return user_id
 
 
-def mint_token(*, secret: str, user_id: str, ttl_seconds: int) -> str:
+def validate_agent_name(agent: str) -> str:
+    if not USER_ID_RE.fullmatch(agent):
+        raise InvalidInput(
+            "agent must be 1-64 characters of letters, digits, '_', '.', '@' or '-'",
+            details=[{"field": "agent"}],
+        )
+    return agent
+
+
+@dataclass(frozen=True, slots=True)
+class Caller:
+    """Who is acting: a person (`agent` None) or one of their agents, named by the token.
+    What an agent writes is `role=agent, author=<agent>`; a person's, `role=user`."""
+
+    user_id: str
+    agent: str | None = None
+
+    @property
+    def role(self) -> str:
+        return "agent" if self.agent else "user"
+
+    @property
+    def author(self) -> str:
+        return self.agent or self.user_id
+
+
+def mint_token(*, secret: str, user_id: str, ttl_seconds: int, agent: str | None = None) -> str:
     validate_user_id(user_id)
     now = int(time.time())
-    return jwt.encode({"sub": user_id, "iat": now, "exp": now + ttl_seconds}, secret, ALGORITHM)
+    claims: dict[str, object] = {"sub": user_id, "iat": now, "exp": now + ttl_seconds}
+    if agent is not None:
+        claims["agent"] = validate_agent_name(agent)
+    return jwt.encode(claims, secret, ALGORITHM)
 
 
 def verify_token(*, secret: str, token: str) -> str:
     """The token's user id, or Unauthorized. Expired, unsigned or `exp`-less tokens all fail."""
-    sub, expires = _verified(secret, token)
+    return verify_caller(secret=secret, token=token).user_id
+
+
+def verify_caller(*, secret: str, token: str) -> Caller:
+    """The token's person, and agent if it is an agent's token."""
+    caller, expires = _verified(secret, token)
     if expires <= time.time():  # checked on every use: a cached token still expires
         raise Unauthorized("Token expired; sign in again")
-    return sub
+    return caller
 
 
 @lru_cache(maxsize=4096)
-def _verified(secret: str, token: str) -> tuple[str, float]:
+def _verified(secret: str, token: str) -> tuple[Caller, float]:
     """A token's signature and claims never change, so each is checked once, not on every
     request (a tenth of a millisecond each). Failures raise, and are not cached."""
     try:
@@ -56,7 +91,10 @@ def _verified(secret: str, token: str) -> tuple[str, float]:
         raise Unauthorized("Invalid token subject")
     if not isinstance(expires, int | float):
         raise Unauthorized("Invalid token expiry")
-    return sub, float(expires)
+    agent = claims.get("agent")
+    if agent is not None and (not isinstance(agent, str) or not USER_ID_RE.fullmatch(agent)):
+        raise Unauthorized("Invalid token agent")
+    return Caller(sub, agent), float(expires)
 
 
 def bearer_token(authorization: str | None) -> str:

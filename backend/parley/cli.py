@@ -102,7 +102,16 @@ def cmd_token(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    print(mint_token(secret=settings.auth_secret, user_id=args.user, ttl_seconds=args.ttl))
+    from parley.errors import ParleyError
+
+    try:
+        token = mint_token(
+            secret=settings.auth_secret, user_id=args.user, ttl_seconds=args.ttl, agent=args.agent
+        )
+    except ParleyError as exc:
+        print(f"parley token: {exc.message}", file=sys.stderr)
+        return 2
+    print(token)
     return 0
 
 
@@ -120,7 +129,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
     settings = get_settings()
     try:
-        identity = resolve_identity(settings, args.user)
+        identity = resolve_identity(settings, args.user, args.agent)
     except IdentityError as exc:
         print(f"parley mcp: {exc}", file=sys.stderr)
         return 2
@@ -130,7 +139,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     print(f"parley mcp: {describe_database(settings, url)}", file=sys.stderr)
     exit_now_on_sigterm(embedded)
     try:
-        asyncio.run(serve(database_url=url, identity=identity))
+        asyncio.run(serve(database_url=url, identity=identity, settings=settings))
     except KeyboardInterrupt:
         pass
     finally:
@@ -169,6 +178,10 @@ def build_parser() -> argparse.ArgumentParser:
     token = sub.add_parser("token", help="print a bearer token for a user (an agent, say)")
     token.add_argument("--user", required=True)
     token.add_argument("--ttl", type=int, default=30 * 24 * 3600, help="lifetime in seconds")
+    token.add_argument(
+        "--agent",
+        help="an agent's token: what it writes is role=agent, author=AGENT (not the person)",
+    )
     token.set_defaults(func=cmd_token)
 
     mcp = sub.add_parser(
@@ -181,6 +194,7 @@ def build_parser() -> argparse.ArgumentParser:
         "anything; give it only to agents you would give those credentials.",
     )
     mcp.add_argument("--user", help="act for this user (instead of PARLEY_TOKEN's)")
+    mcp.add_argument("--agent", help="act as this agent of the user (role=agent, author=AGENT)")
     mcp.set_defaults(func=cmd_mcp)
 
     openapi = sub.add_parser("openapi", help="print the API's OpenAPI schema (JSON) to stdout")

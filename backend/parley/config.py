@@ -56,6 +56,16 @@ class Settings(BaseSettings):
     # host, because every /mcp request must carry a bearer token anyway, which is what a
     # DNS-rebinding page cannot supply; set it to add the MCP SDK's Host/Origin check on top.
     mcp_allowed_hosts: str = Field(default="", alias="PARLEY_MCP_ALLOWED_HOSTS")
+    # Longest `wait=` a REST long-poll accepts (messages, questions); more is a 422.
+    long_poll_max: float = Field(default=60.0, gt=0, alias="PARLEY_LONG_POLL_MAX")
+    # Longest one MCP tool call waits in-band: clients abort tool calls after ~60 s.
+    tool_wait_max: float = Field(default=50.0, gt=0, alias="PARLEY_TOOL_WAIT_MAX")
+    # A question nobody answers within this many seconds (unless it says otherwise) times out.
+    question_timeout: float = Field(default=3600.0, gt=0, alias="PARLEY_QUESTION_TIMEOUT")
+    # A running agent run that has not been heard from for this long is marked timed_out.
+    run_silence_timeout: float = Field(default=600.0, gt=0, alias="PARLEY_RUN_SILENCE_TIMEOUT")
+    # How often each instance looks for silent runs and overdue questions.
+    sweep_seconds: float = Field(default=5.0, gt=0, alias="PARLEY_SWEEP_SECONDS")
     # Work sessions run Claude Code, which runs commands on this host: off unless asked for.
     work_enabled: bool = Field(default=False, alias="PARLEY_WORK_ENABLED")
     # The `claude` executable; unset: the one claude-agent-sdk bundles, else one on PATH.

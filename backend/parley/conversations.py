@@ -70,6 +70,7 @@ class ConversationSummary:
     conversation: ConversationRecord
     preview: str | None
     last_message_at: datetime | None
+    unread: int = 0
 
 
 def title_from(text: str) -> str:
@@ -130,7 +131,7 @@ async def get_conversation(
     db: Database, *, user_id: str, conversation_id: int
 ) -> ConversationSummary:
     check_id(conversation_id)
-    summaries = await _summaries(db, user_id=user_id, conversation_id=conversation_id)
+    summaries = await summaries_of(db, user_id=user_id, ids=[conversation_id])
     if not summaries:
         raise not_found(conversation_id)
     return summaries[0]
@@ -138,27 +139,37 @@ async def get_conversation(
 
 @retry_on_reconnect
 async def list_conversations(db: Database, *, user_id: str) -> list[ConversationSummary]:
-    return await _summaries(db, user_id=user_id)
+    return await summaries_of(db, user_id=user_id)
 
+
+# Unread: messages from others (agents, the assistant, the system) after the person's stored
+# read position. Counting stops at UNREAD_CAP: a badge says "999+", it never scans millions.
+UNREAD_CAP = 999
+UNREAD_SQL = f"""(SELECT count(*) FROM (
+    SELECT 1 FROM messages u
+    WHERE u.conversation_id = c.id AND u.id > c.last_read_id AND u.role <> 'user'
+    LIMIT {UNREAD_CAP}) unread_rows)"""
 
 # Newest activity first: a finished turn (updated_at) or any later message, e.g. an agent's.
 _SUMMARIES = f"""
-SELECT {CONVERSATION_COLUMNS}, last.content AS preview, last.created_at AS last_message_at
+SELECT {CONVERSATION_COLUMNS}, last.content AS preview, last.created_at AS last_message_at,
+       {UNREAD_SQL} AS unread
 FROM conversations c
 LEFT JOIN LATERAL (
     SELECT m.content, m.created_at FROM messages m
     WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1
 ) last ON true
-WHERE c.user_id = $1 AND ($2::int IS NULL OR c.id = $2)
+WHERE c.user_id = $1 AND ($2::int[] IS NULL OR c.id = ANY($2::int[]))
 ORDER BY greatest(c.updated_at, coalesce(last.created_at, c.updated_at)) DESC, c.id DESC
 """
 
 
-async def _summaries(
-    db: Database, *, user_id: str, conversation_id: int | None = None
+async def summaries_of(
+    db: Database, *, user_id: str, ids: list[int] | None = None
 ) -> list[ConversationSummary]:
+    """The user's conversations (only those in `ids` when given), newest activity first."""
     async with db.connection() as conn:
-        rows = await conn.fetch(_SUMMARIES, user_id, conversation_id)
+        rows = await conn.fetch(_SUMMARIES, user_id, ids)
     return [
         ConversationSummary(
             conversation=ConversationRecord(
@@ -166,6 +177,7 @@ async def _summaries(
             ),
             preview=_preview(row["preview"]),
             last_message_at=row["last_message_at"],
+            unread=row["unread"],
         )
         for row in rows
     ]

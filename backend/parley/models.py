@@ -164,6 +164,10 @@ class Conversation(SQLModel, table=True):
     )
     created_at: datetime = _created()
     updated_at: datetime = _updated()
+    # The person's read position: messages from others after it are unread.
+    last_read_id: int = Field(
+        default=0, sa_column=sa.Column(sa.BigInteger, nullable=False, server_default="0")
+    )
 
 
 class Message(SQLModel, table=True):
@@ -222,7 +226,17 @@ class Message(SQLModel, table=True):
 
 class AgentRun(SQLModel, table=True):
     __tablename__ = "agent_runs"
-    __table_args__ = (sa.Index("ix_agent_runs_user_id_status", "user_id", "status"),)
+    __table_args__ = (
+        sa.Index("ix_agent_runs_user_id_status", "user_id", "status"),
+        sa.Index("ix_agent_runs_conversation_id", "conversation_id"),
+        # The silence sweep reads only running runs, oldest activity first.
+        sa.Index(
+            "ix_agent_runs_silent",
+            "last_activity_at",
+            postgresql_where=sa.text("status = 'running'"),
+        ),
+        sa.CheckConstraint("progress BETWEEN 0 AND 100", name="ck_agent_runs_progress"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
@@ -258,6 +272,128 @@ class AgentRun(SQLModel, table=True):
     error: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     pid: int | None = Field(default=None)
     instance: str | None = Field(default=None, max_length=200)
+    title: str | None = Field(default=None, max_length=200)
+    progress: int | None = Field(default=None)
+    latest_status: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+
+
+class Question(SQLModel, table=True):
+    """A question an agent asked (its message) and the wait for the person's answer."""
+
+    __tablename__ = "questions"
+    __table_args__ = (
+        sa.Index(
+            "ix_questions_open",
+            "conversation_id",
+            "message_id",
+            postgresql_where=sa.text("status = 'open'"),
+        ),
+        sa.Index("ix_questions_due", "timeout_at", postgresql_where=sa.text("status = 'open'")),
+        sa.Index(
+            "ix_questions_answer_id", "answer_id", postgresql_where=sa.text("answer_id IS NOT NULL")
+        ),
+        sa.CheckConstraint(
+            "status IN ('open', 'answered', 'timed_out')", name="ck_questions_status"
+        ),
+    )
+
+    message_id: int = Field(
+        sa_column=sa.Column(
+            sa.BigInteger, sa.ForeignKey("messages.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    conversation_id: int = Field(
+        sa_column=sa.Column(
+            sa.Integer, sa.ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False
+        )
+    )
+    run_id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.Integer, sa.ForeignKey("agent_runs.id", ondelete="SET NULL")),
+    )
+    asked_by: str | None = Field(default=None, max_length=200)
+    status: str = Field(
+        default="open", sa_column=sa.Column(sa.Text, nullable=False, server_default="open")
+    )
+    answer_id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.ForeignKey("messages.id", ondelete="SET NULL")),
+    )
+    timeout_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+    created_at: datetime = _created()
+    closed_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+
+
+class Delegation(SQLModel, table=True):
+    """A thread in which a parent agent's run hands a task to a child agent's run."""
+
+    __tablename__ = "delegations"
+    __table_args__ = (
+        sa.Index(
+            "ix_delegations_pending",
+            "user_id",
+            "child_agent",
+            "thread_id",
+            postgresql_where=sa.text("status = 'pending'"),
+        ),
+        sa.Index("ix_delegations_parent_run_id", "parent_run_id"),
+        sa.CheckConstraint(
+            "status IN ('pending', 'claimed', 'completed', 'failed', 'escalated', 'cancelled',"
+            " 'timed_out')",
+            name="ck_delegations_status",
+        ),
+    )
+
+    thread_id: int = Field(
+        sa_column=sa.Column(
+            sa.Integer, sa.ForeignKey("conversations.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    parent_run_id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.Integer, sa.ForeignKey("agent_runs.id", ondelete="SET NULL")),
+    )
+    child_run_id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.Integer, sa.ForeignKey("agent_runs.id", ondelete="SET NULL")),
+    )
+    parent_agent: str = Field(max_length=200, nullable=False)
+    child_agent: str = Field(max_length=200, nullable=False)
+    task: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    status: str = Field(
+        default="pending", sa_column=sa.Column(sa.Text, nullable=False, server_default="pending")
+    )
+    result: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    timeout_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+    created_at: datetime = _created()
+    claimed_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+    closed_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+
+
+class UserEvent(SQLModel, table=True):
+    """A person's change log, the source of their event stream (triggers write it)."""
+
+    __tablename__ = "user_events"
+    __table_args__ = (sa.Index("ix_user_events_user_id_id", "user_id", "id"),)
+
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=False), primary_key=True),
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    kind: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    action: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    ref: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    data: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(JSONB, nullable=True))
+    created_at: datetime = _created()
 
 
 class TurnToolCall(SQLModel, table=True):

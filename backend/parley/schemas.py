@@ -112,6 +112,10 @@ class WorkState(BaseModel):
     pending_question_id: int | None = None
 
 
+# A work conversation whose session never started.
+IDLE_WORK: dict[str, Any] = {"status": "idle", "cost_usd": 0.0, "run_id": None}
+
+
 class ConversationOut(BaseModel):
     id: int
     title: str
@@ -121,21 +125,29 @@ class ConversationOut(BaseModel):
     updated_at: datetime
     preview: str | None
     last_message_at: datetime | None
+    unread: int = Field(description="Messages from others after the stored read position")
     work: WorkState | None = None
 
 
-class SendRequest(BaseModel):
-    text: str = Field(description="Trimmed, never empty, at most 16,000 characters")
-    kind: Literal["message", "answer"] | None = None
-    reply_to: int | None = Field(default=None, ge=1, le=2**63 - 1)
-    model_config = ConfigDict(extra="forbid")
-
-    @field_validator("text")
-    @classmethod
-    def _storable(cls, value: str) -> str:
-        if "\x00" in value:
-            raise ValueError("must not contain NUL characters (\\u0000)")
-        return value
+def conversation_out(summary: Any, work: dict[str, Any] | None = None) -> ConversationOut:
+    """A `conversations.ConversationSummary` as the wire shape; `work` is a work
+    conversation's session state (`parley.work.service.states`), idle if it never started."""
+    c = summary.conversation
+    state = None
+    if c.mode == "work":
+        state = WorkState.model_validate(work or IDLE_WORK)
+    return ConversationOut(
+        id=c.id,
+        title=c.title,
+        mode=c.mode,
+        version=c.version,
+        created_at=c.created_at,
+        updated_at=c.updated_at,
+        preview=summary.preview,
+        last_message_at=summary.last_message_at,
+        unread=summary.unread,
+        work=state,
+    )
 
 
 class WorkEndResponse(BaseModel):

@@ -36,7 +36,10 @@ from parley.serving import uvicorn_options
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
 SECRET = "test-secret-" + "x" * 32
-TABLES = "messages, agent_runs, conversations, tasks, task_counters"
+TABLES = (
+    "user_events, questions, delegations, turn_tool_calls, work_sessions, messages, agent_runs,"
+    " conversations, tasks, task_counters"
+)
 
 
 @pytest.fixture(scope="session")
@@ -95,6 +98,10 @@ async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
             "SELECT id, user_id, title, version, turn_id, updated_at FROM conversations"
         ),
         "messages": "SELECT id, conversation_id, user_id, content, tool_calls::text FROM messages",
+        "agent_runs": "SELECT id, status, progress, latest_status, last_activity_at"
+        " FROM agent_runs",
+        "questions": "SELECT message_id AS id, status, answer_id FROM questions",
+        "user_events": "SELECT id, user_id, kind, action, ref FROM user_events",
     }
     async with db.connection() as conn:
         return {
@@ -130,8 +137,8 @@ class Server:
         self.client = client
         self.settings = settings
 
-    def headers(self, user: str) -> dict[str, str]:
-        return {"Authorization": f"Bearer {token_for(user)}"}
+    def headers(self, user: str, agent: str | None = None) -> dict[str, str]:
+        return {"Authorization": f"Bearer {token_for(user, agent=agent)}"}
 
     async def chat(
         self, user: str, message: str, conversation_id: int | None = None
@@ -143,8 +150,8 @@ class Server:
         )
 
 
-def token_for(user: str, ttl: int = 3600) -> str:
-    return mint_token(secret=SECRET, user_id=user, ttl_seconds=ttl)
+def token_for(user: str, ttl: int = 3600, agent: str | None = None) -> str:
+    return mint_token(secret=SECRET, user_id=user, ttl_seconds=ttl, agent=agent)
 
 
 @asynccontextmanager
@@ -231,9 +238,12 @@ async def _reap_spawned() -> AsyncIterator[None]:
             await process.wait()
 
 
-async def spawn_server(database_url: str, **env: str) -> tuple[asyncio.subprocess.Process, str]:
-    """`parley serve` in its own process (and session, so a test can kill its group)."""
-    port = free_port()
+async def spawn_server(
+    database_url: str, port: int | None = None, **env: str
+) -> tuple[asyncio.subprocess.Process, str]:
+    """`parley serve` in its own process (and session, so a test can kill its group);
+    `port` to restart one where its clients expect it."""
+    port = port or free_port()
     process = await asyncio.create_subprocess_exec(
         PARLEY,
         "serve",

@@ -22,6 +22,9 @@ TABLES = {
     "conversations",
     "messages",
     "agent_runs",
+    "questions",
+    "delegations",
+    "user_events",
     "turn_tool_calls",
     "work_sessions",
 }

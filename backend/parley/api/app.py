@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -17,7 +18,11 @@ from parley.api import (
     routes_auth,
     routes_chat,
     routes_conversations,
+    routes_delegations,
     routes_events,
+    routes_messages,
+    routes_person_events,
+    routes_runs,
     routes_tasks,
     routes_work,
 )
@@ -33,6 +38,8 @@ from parley.db import Database, resolve_database_url
 from parley.limits import RateLimiter
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
+from parley.realtime.waits import EVENTS_CHANNEL, Waits
+from parley.runs.sweeper import sweep_forever
 from parley.serving import LIMITS_STATE_KEY, ConnectionLimits
 from parley.tools.http import McpHttp, mcp_routes
 from parley.tools.identity import from_request_meta
@@ -76,18 +83,28 @@ def create_app(
             app.state.db = db
             app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
             app.state.limiter = RateLimiter(settings.rate_limit_per_minute)
+            app.state.hub = Hub(message_fetcher(db))
+            app.state.waits = waits = Waits()
+            app.state.notifier = Notifier(
+                database_url=url,
+                hub=app.state.hub,
+                channels={EVENTS_CHANNEL: waits.on_notification},
+                on_reconnect=waits.wake_all,
+            )
+            await app.state.notifier.start()
+            stack.push_async_callback(app.state.notifier.stop)
             app.state.mcp_http = await stack.enter_async_context(
                 McpHttp(
                     db=db,
                     settings=settings,
                     limiter=app.state.limiter,
+                    hub=app.state.hub,
+                    waits=waits,
                     work=lambda: getattr(app.state, "work", None),
                 ).run()
             )
-            app.state.hub = Hub(message_fetcher(db))
-            app.state.notifier = Notifier(database_url=url, hub=app.state.hub)
-            await app.state.notifier.start()
-            stack.push_async_callback(app.state.notifier.stop)
+            runs_sweeper = asyncio.create_task(sweep_forever(db, settings))
+            stack.push_async_callback(_cancel, runs_sweeper)
             app.state.runner = TurnRunner(
                 app.state.notifier.publish_live, forward_stop=app.state.notifier.forward_stop
             )
@@ -121,8 +138,18 @@ def create_app(
     if settings.max_body_bytes:
         app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
-    modules = (routes_auth, routes_chat, routes_tasks, routes_conversations, routes_events)
-    for module in (*modules, routes_work):
+    for module in (
+        routes_auth,
+        routes_chat,
+        routes_tasks,
+        routes_conversations,
+        routes_events,
+        routes_person_events,
+        routes_messages,
+        routes_runs,
+        routes_delegations,
+        routes_work,
+    ):
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents
     return app
@@ -131,3 +158,9 @@ def create_app(
 def app_from_env() -> FastAPI:
     """For `uvicorn --factory` (several workers): everything comes from the environment."""
     return create_app(get_settings())
+
+
+async def _cancel(task: asyncio.Task[None]) -> None:
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task

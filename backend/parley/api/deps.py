@@ -11,12 +11,14 @@ from fastapi import Depends, Header, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from parley.assistant.runner import Assistant
-from parley.auth import bearer_token, verify_token
+from parley.auth import Caller, bearer_token, verify_caller
 from parley.chat.runner import TurnRunner
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import Forbidden
 from parley.limits import RateLimiter
+from parley.realtime.hub import Hub
+from parley.realtime.waits import Waits
 from parley.work.manager import WorkManager
 
 
@@ -50,6 +52,18 @@ async def _work(request: Request) -> WorkManager:
     return work
 
 
+async def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+async def _waits(request: Request) -> Waits:
+    waits: Waits = request.app.state.waits
+    return waits
+
+
+HubDep = Annotated[Hub, Depends(_hub)]
+WaitsDep = Annotated[Waits, Depends(_waits)]
 SettingsDep = Annotated[Settings, Depends(_settings)]
 DbDep = Annotated[Database, Depends(_db)]
 AssistantDep = Annotated[Assistant, Depends(_assistant)]
@@ -63,23 +77,42 @@ WorkDep = Annotated[WorkManager, Depends(_work)]
 _bearer = HTTPBearer(auto_error=False, description="A Parley token: dev-login or `parley token`")
 
 
-async def _token_user(
+async def _token_caller(
     settings: SettingsDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     authorization: Annotated[str | None, Header(include_in_schema=False)] = None,
-) -> str:
+) -> Caller:
     token = credentials.credentials if credentials else bearer_token(authorization)
-    return verify_token(secret=settings.auth_secret, token=token)
+    return verify_caller(secret=settings.auth_secret, token=token)
 
 
-TokenUser = Annotated[str, Depends(_token_user)]
+TokenCaller = Annotated[Caller, Depends(_token_caller)]
 
 
-async def _path_user(user_id: Annotated[str, Path(max_length=64)], token_user: TokenUser) -> str:
+async def _path_caller(user_id: Annotated[str, Path(max_length=64)], caller: TokenCaller) -> Caller:
     """The path's user, which must be the token's: nobody acts for someone else."""
-    if user_id != token_user:
+    if user_id != caller.user_id:
         raise Forbidden("This token belongs to another user")
-    return user_id
+    return caller
+
+
+# The person or agent acting, for routes where it matters who writes.
+CurrentCaller = Annotated[Caller, Depends(_path_caller)]
+
+
+async def _path_user(caller: CurrentCaller) -> str:
+    return caller.user_id
 
 
 CurrentUser = Annotated[str, Depends(_path_user)]
+
+
+async def _person(caller: CurrentCaller) -> str:
+    """Routes that act as the person themselves (a chat turn, a read position): an agent's
+    token would otherwise put words in the person's mouth."""
+    if caller.agent is not None:
+        raise Forbidden("An agent's token cannot act as the person here", code="agent_not_allowed")
+    return caller.user_id
+
+
+PersonUser = Annotated[str, Depends(_person)]

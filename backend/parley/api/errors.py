@@ -22,7 +22,7 @@ _DESCRIPTIONS = {
     401: "Missing, invalid or expired bearer token",
     403: "The path's user is not the token's user",
     404: "Not found (or not yours)",
-    409: "A turn is already in progress in this conversation",
+    409: "Conflicts with the current state (a turn in progress, a finished run)",
     413: "Message too long",
     422: "Invalid input",
     429: "Too many requests",

@@ -9,9 +9,9 @@ from fastapi import APIRouter, Header
 from parley import events
 from parley.api.deps import (
     AssistantDep,
-    CurrentUser,
     DbDep,
     LimiterDep,
+    PersonUser,
     RunnerDep,
     SettingsDep,
     WorkDep,
@@ -34,7 +34,7 @@ SSE = {"text/event-stream": {"description": "message, delta, tool_call, tool_res
 )
 async def chat(
     body: ChatRequest,
-    user_id: CurrentUser,
+    user_id: PersonUser,
     db: DbDep,
     settings: SettingsDep,
     assistant: AssistantDep,

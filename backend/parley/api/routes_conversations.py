@@ -19,7 +19,7 @@ from parley.schemas import (
     ConversationPatch,
     MessageOut,
     StopResponse,
-    WorkState,
+    conversation_out,
 )
 from parley.work import service as work_service
 
@@ -29,21 +29,7 @@ router = APIRouter(prefix="/api/{user_id}/conversations", tags=["conversations"]
 def _out(
     summary: ConversationSummary, work: dict[int, dict[str, Any]] | None = None
 ) -> ConversationOut:
-    c = summary.conversation
-    state = None
-    if c.mode == ConversationMode.work.value:
-        state = WorkState.model_validate((work or {}).get(c.id) or work_service.idle_state())
-    return ConversationOut(
-        work=state,
-        id=c.id,
-        title=c.title,
-        mode=c.mode,
-        version=c.version,
-        created_at=c.created_at,
-        updated_at=c.updated_at,
-        preview=summary.preview,
-        last_message_at=summary.last_message_at,
-    )
+    return conversation_out(summary, (work or {}).get(summary.conversation.id))
 
 
 @router.get("", response_model=list[ConversationOut], responses=ERRORS(*AUTHED))

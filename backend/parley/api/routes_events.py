@@ -28,7 +28,7 @@ def _message_id(value: str) -> int | None:
     return number if number <= MAX_MESSAGE_ID else None
 
 
-def _cursor(after: int | None, last_event_id: str | None) -> int | None:
+def parse_cursor(after: int | None, last_event_id: str | None) -> int | None:
     if last_event_id is not None and last_event_id.strip():
         cursor = _message_id(last_event_id.strip())
         if cursor is None:
@@ -65,7 +65,7 @@ async def events(
     """Stored messages carry `id:`; reconnect with `Last-Event-ID` (or `?after=`) to get exactly
     the ones missed. Without either, the stream starts from now. A reply being written
     arrives as `delta` events; joining mid-reply starts with one delta holding the text so far."""
-    cursor = _cursor(after, last_event_id)
+    cursor = parse_cursor(after, last_event_id)
     latest = await conversations.latest_message_id(
         db, user_id=user_id, conversation_id=conversation_id
     )

@@ -1,5 +1,6 @@
-"""Work conversations: a person's prompts to Claude Code, End and the session state (Stop is
-the conversation's Stop route)."""
+"""Work conversations: a person's prompts to Claude Code through `POST /chat`, End and the
+session state (Stop is the conversation's Stop route; a message sent without waiting goes
+through the conversation's generic `POST .../messages`)."""
 
 from __future__ import annotations
 
@@ -8,49 +9,18 @@ from typing import Any
 from fastapi import APIRouter
 
 from parley import events
-from parley.api.deps import CurrentUser, DbDep, SettingsDep, WorkDep
+from parley.api.deps import CurrentUser, DbDep, WorkDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.chat.runner import TurnRunner
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import InvalidInput
 from parley.realtime.stream import sse_response
-from parley.schemas import MessageOut, SendRequest, WorkEndResponse, WorkState, message_json
+from parley.schemas import WorkEndResponse, WorkState, message_json
 from parley.work import service
 from parley.work.manager import WorkManager
 
 router = APIRouter(prefix="/api/{user_id}/conversations", tags=["work"])
-
-
-@router.post(
-    "/{conversation_id}/messages",
-    response_model=MessageOut,
-    status_code=201,
-    responses=ERRORS(*AUTHED, 409, 413, 429, 502, 503),
-)
-async def send_message(
-    conversation_id: int,
-    body: SendRequest,
-    user_id: CurrentUser,
-    db: DbDep,
-    settings: SettingsDep,
-    work: WorkDep,
-) -> MessageOut:
-    """Write into a work conversation without waiting: a prompt for Claude Code, or (with
-    `reply_to` = a permission question, or a plain "allow"/"deny" while one is open) the
-    answer to it. What follows arrives on the conversation's event stream."""
-    sent = await service.send_to_work(
-        db,
-        work,
-        settings,
-        user_id=user_id,
-        conversation_id=conversation_id,
-        text=body.text,
-        reply_to=body.reply_to,
-    )
-    if sent.prompt is not None:  # nobody waits for it: its failure is in the conversation
-        sent.prompt.future.add_done_callback(lambda f: f.cancelled() or f.exception())
-    return MessageOut.model_validate(sent.message)
 
 
 @router.post(

@@ -39,11 +39,23 @@ MAX_PAYLOAD = 7900  # PostgreSQL's NOTIFY limit is 8000 bytes
 
 
 class Notifier:
-    def __init__(self, *, database_url: str, hub: Hub, retry_seconds: float = 1.0) -> None:
+    def __init__(
+        self,
+        *,
+        database_url: str,
+        hub: Hub,
+        retry_seconds: float = 1.0,
+        channels: dict[str, Callable[[str], None]] | None = None,
+        on_reconnect: Callable[[], None] | None = None,
+    ) -> None:
+        """`channels`: more channels to listen on, each with the handler of its payloads;
+        `on_reconnect` runs after a lost connection is back (anything may have been missed)."""
         # Called with a conversation id when another instance asks to stop its turn.
         self.on_stop: Callable[[int], object] = lambda _conversation_id: None
         self.dsn = asyncpg_dsn(database_url)
         self.hub = hub
+        self.channels = channels or {}
+        self.on_reconnect = on_reconnect
         self.instance = uuid.uuid4().hex
         self.retry_seconds = retry_seconds
         self.connected = asyncio.Event()
@@ -114,6 +126,10 @@ class Notifier:
                 conn.add_termination_listener(lambda _c, closed=closed: closed.set())
                 await conn.add_listener(NOTIFY_CHANNEL, self._on_stored)
                 await conn.add_listener(LIVE_CHANNEL, self._on_live)
+                for channel, handler in self.channels.items():
+                    await conn.add_listener(
+                        channel, lambda _c, _p, _ch, payload, handler=handler: handler(payload)
+                    )
                 await self._count_peers(conn)
                 hello = json.dumps([{"instance": self.instance, "hello": True}])
                 await conn.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, hello)
@@ -122,6 +138,8 @@ class Notifier:
                 if not first:
                     log.info("notification connection restored; re-reading watched conversations")
                     self.hub.wake_all()
+                    if self.on_reconnect is not None:
+                        self.on_reconnect()
                 first = False
                 while not closed.is_set():
                     # A dead peer does not always close the socket: probe now and then.

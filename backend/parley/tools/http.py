@@ -32,11 +32,14 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from parley.auth import bearer_token, verify_token
+from parley.auth import Caller, bearer_token, verify_caller
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import ParleyError, RateLimited
 from parley.limits import RateLimiter
+from parley.realtime.hub import Hub
+from parley.realtime.waits import Waits
+from parley.tools.agent_tools import AgentToolDeps
 from parley.tools.server import build_server
 from parley.tools.work_tools import WorkGetter
 
@@ -49,26 +52,40 @@ MAX_BODY_BYTES = 1024 * 1024
 
 
 class ParleyTokens(TokenVerifier):
-    """Parley's bearer tokens (`parley token`, dev sign-in) for the SDK's auth middleware."""
+    """Parley's bearer tokens (`parley token`, dev sign-in) for the SDK's auth middleware.
+    An agent's token keeps its agent name in the access token's claims."""
 
     def __init__(self, secret: str) -> None:
         self.secret = secret
 
     async def verify_token(self, token: str) -> AccessToken | None:
         try:
-            user_id = verify_token(secret=self.secret, token=token)
+            caller = verify_caller(secret=self.secret, token=token)
         except ParleyError:
             return None
-        return AccessToken(token=token, client_id=user_id, subject=user_id, scopes=[])
+        return AccessToken(
+            token=token,
+            client_id=caller.author,
+            subject=caller.user_id,
+            scopes=[],
+            claims={"agent": caller.agent},
+        )
 
 
-def from_verified_request(ctx: Context[Any]) -> str:
-    """The user the SDK's auth middleware verified for this HTTP request; fails closed."""
+def caller_from_verified_request(ctx: Context[Any]) -> Caller:
+    """The caller the SDK's auth middleware verified for this HTTP request; fails closed."""
     request = getattr(ctx.request_context, "request", None)
     user = request.scope.get("user") if isinstance(request, Request) else None
     if not isinstance(user, AuthenticatedUser) or not user.access_token.subject:
         raise ToolError("No authenticated user for this tool call")
-    return user.access_token.subject
+    agent = (user.access_token.claims or {}).get("agent")
+    return Caller(
+        user_id=user.access_token.subject, agent=agent if isinstance(agent, str) else None
+    )
+
+
+def from_verified_request(ctx: Context[Any]) -> str:
+    return caller_from_verified_request(ctx).user_id
 
 
 def transport_security(settings: Settings) -> TransportSecuritySettings:
@@ -90,16 +107,26 @@ class McpHttp:
         *,
         db: Database,
         settings: Settings,
+        hub: Hub,
+        waits: Waits,
         limiter: RateLimiter | None = None,
         work: WorkGetter = lambda: None,
     ) -> None:
         self.settings = settings
         self.limiter = limiter
         public = settings.public_url.rstrip("/")
+        agent_tools = AgentToolDeps(
+            db=db,
+            hub=hub,
+            waits=waits,
+            settings=settings,
+            resolve_caller=caller_from_verified_request,
+        )
         self.server: MCPServer = build_server(
             db=db,
             resolve_user=from_verified_request,
             work=work,
+            agent_tools=agent_tools,
             token_verifier=ParleyTokens(settings.auth_secret),
             auth=AuthSettings(
                 issuer_url=public,  # type: ignore[arg-type]
@@ -125,7 +152,7 @@ class McpHttp:
             return None
         try:
             token = bearer_token(Headers(scope=scope).get("authorization"))
-            user_id = verify_token(secret=self.settings.auth_secret, token=token)
+            user_id = verify_caller(secret=self.settings.auth_secret, token=token).user_id
         except ParleyError:
             return None  # the SDK's middleware answers 401
         try:

@@ -12,6 +12,8 @@ from parley.db import Database
 from parley.errors import ParleyError
 from parley.tasks import TaskRecord
 from parley.tools import work_tools
+from parley.tools.agent_tools import AgentToolDeps, register_agent_tools
+from parley.tools.delegation_tools import register_delegation_tools
 from parley.tools.identity import UserResolver
 from parley.tools.work_tools import WorkGetter
 
@@ -19,6 +21,14 @@ INSTRUCTIONS = (
     "Parley keeps a person's to-do list. Each task has a task_id: the person's own task "
     "number (1, 2, 3...), as they see it. Use list_tasks to find it before changing a task; "
     "never guess one."
+)
+AGENT_INSTRUCTIONS = (
+    " To reach the person: post_message (their inbox, or your run's conversation), ask_user "
+    "to ask and wait for their answer (then wait_for_answer while it says waiting), and "
+    "start_run / report_status / finish_run to let them follow a longer piece of work. "
+    "Agents hand work to each other with delegate_task (then wait_for_child, answer_child); "
+    "the other agent takes it with next_delegation and ends it with complete, fail or "
+    "escalate."
 )
 
 
@@ -38,12 +48,21 @@ def build_server(
     resolve_user: UserResolver,
     name: str = "parley",
     work: WorkGetter = lambda: None,
+    agent_tools: AgentToolDeps | None = None,
     **options: Any,
 ) -> MCPServer:
     """A server whose tools act for the user `resolve_user` finds in each request; `work`
-    gives the process's work-session manager, if sessions can run in it; `options` go to
-    the SDK's MCPServer (its auth, for the HTTP transport)."""
-    server: MCPServer = MCPServer(name=name, instructions=INSTRUCTIONS, **options)
+    gives the process's work-session manager, if sessions can run in it; with
+    `agent_tools`, also the tools agents use to talk to the person (remote transports);
+    `options` go to the SDK's MCPServer (its auth, for the HTTP transport)."""
+    server: MCPServer = MCPServer(
+        name=name,
+        instructions=INSTRUCTIONS + (AGENT_INSTRUCTIONS if agent_tools else ""),
+        **options,
+    )
+    if agent_tools is not None:
+        register_agent_tools(server, agent_tools)
+        register_delegation_tools(server, agent_tools)
 
     async def call(ctx: Context[Any], op: Any, **kwargs: Any) -> Any:
         user_id = resolve_user(ctx)

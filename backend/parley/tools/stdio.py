@@ -16,7 +16,7 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -24,11 +24,14 @@ from typing import Any
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
-from parley.auth import validate_user_id, verify_token
+from parley.auth import Caller, validate_agent_name, validate_user_id, verify_caller
 from parley.config import Settings
 from parley.db import Database, EmbeddedPostgres
 from parley.errors import ParleyError
-from parley.tools.identity import UserResolver, fixed_user
+from parley.realtime.hub import Hub, message_fetcher
+from parley.realtime.notifier import Notifier
+from parley.realtime.waits import EVENTS_CHANNEL, Waits
+from parley.tools.agent_tools import AgentToolDeps
 from parley.tools.server import build_server
 
 log = logging.getLogger(__name__)
@@ -44,40 +47,60 @@ class IdentityError(Exception):
 @dataclass(frozen=True)
 class Identity:
     user_id: str
-    resolve: UserResolver
+    resolve_caller: Callable[[Context[Any]], Caller]
+    agent: str | None = None
+
+    def resolve(self, ctx: Context[Any]) -> str:
+        return self.resolve_caller(ctx).user_id
 
 
-def token_resolver(*, secret: str, token: str) -> UserResolver:
-    def resolve(_ctx: Context[Any]) -> str:
+def token_resolver(*, secret: str, token: str) -> Callable[[Context[Any]], Caller]:
+    def resolve(_ctx: Context[Any]) -> Caller:
         try:
-            return verify_token(secret=secret, token=token)
+            return verify_caller(secret=secret, token=token)
         except ParleyError as exc:
             raise ToolError(f"PARLEY_TOKEN is no longer valid: {exc.message}") from exc
 
     return resolve
 
 
-def resolve_identity(settings: Settings, user: str | None) -> Identity:
-    """`--user` when given, else `PARLEY_TOKEN`; both must agree when both are set."""
-    token_user: str | None = None
+def resolve_identity(settings: Settings, user: str | None, agent: str | None = None) -> Identity:
+    """`--user` (and `--agent`) when given, else `PARLEY_TOKEN`; they must agree when both
+    are set."""
+    token_caller: Caller | None = None
     if settings.mcp_token:
         try:
-            token_user = verify_token(secret=settings.auth_secret, token=settings.mcp_token)
+            token_caller = verify_caller(secret=settings.auth_secret, token=settings.mcp_token)
         except ParleyError as exc:
             hint = "" if settings.auth_secret_configured else " (PARLEY_AUTH_SECRET is not set)"
             raise IdentityError(f"PARLEY_TOKEN: {exc.message}{hint}") from exc
+    if agent is not None:
+        try:
+            validate_agent_name(agent)
+        except ParleyError as exc:
+            raise IdentityError(f"--agent: {exc.message}") from exc
     if user is not None:
         try:
             validate_user_id(user)
         except ParleyError as exc:
             raise IdentityError(f"--user: {exc.message}") from exc
-        if token_user is not None and token_user != user:
-            raise IdentityError("--user and PARLEY_TOKEN name different users")
-        return Identity(user, fixed_user(user))
-    if token_user is None or settings.mcp_token is None:
+        if token_caller is not None and token_caller != Caller(user, agent):
+            raise IdentityError("--user/--agent and PARLEY_TOKEN name different callers")
+        caller = Caller(user, agent)
+        return Identity(user, fixed_caller(caller), agent)
+    if token_caller is None or settings.mcp_token is None:
         raise IdentityError("Set PARLEY_TOKEN (from `parley token --user U`) or pass --user U")
+    if agent is not None and token_caller.agent != agent:
+        raise IdentityError("--agent and PARLEY_TOKEN name different agents")
     resolve = token_resolver(secret=settings.auth_secret, token=settings.mcp_token)
-    return Identity(token_user, resolve)
+    return Identity(token_caller.user_id, resolve, token_caller.agent)
+
+
+def fixed_caller(caller: Caller) -> Callable[[Context[Any]], Caller]:
+    def resolve(_ctx: Context[Any]) -> Caller:
+        return caller
+
+    return resolve
 
 
 @contextmanager
@@ -139,11 +162,24 @@ def exit_now_on_sigterm(embedded: EmbeddedPostgres | None) -> None:
     signal.signal(signal.SIGTERM, handler)
 
 
-async def serve(*, database_url: str, identity: Identity) -> None:
+async def serve(*, database_url: str, identity: Identity, settings: Settings) -> None:
     db = await Database.connect(database_url, max_connections=POOL_SIZE)
+    hub, waits = Hub(message_fetcher(db)), Waits()
+    notifier = Notifier(
+        database_url=database_url,
+        hub=hub,
+        channels={EVENTS_CHANNEL: waits.on_notification},
+        on_reconnect=waits.wake_all,
+    )
     try:
-        server = build_server(db=db, resolve_user=identity.resolve)
-        log.info("parley mcp: serving tools over stdio for user %s", identity.user_id)
+        await notifier.start()
+        agent_tools = AgentToolDeps(
+            db=db, hub=hub, waits=waits, settings=settings, resolve_caller=identity.resolve_caller
+        )
+        server = build_server(db=db, resolve_user=identity.resolve, agent_tools=agent_tools)
+        who = identity.user_id + (f" as agent {identity.agent}" if identity.agent else "")
+        log.info("parley mcp: serving tools over stdio for user %s", who)
         await server.run_stdio_async()
     finally:
+        await notifier.stop()
         await db.close()

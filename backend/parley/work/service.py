@@ -9,13 +9,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from parley import conversations
+from parley.auth import Caller
 from parley.chat.turn import clean_message
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database
-from parley.errors import InvalidInput, ParleyError
+from parley.errors import Forbidden, InvalidInput, ParleyError
 from parley.events import Emit
 from parley.models import ConversationMode, MessageKind, Role
+from parley.schemas import IDLE_WORK
 from parley.work import permissions, store
 from parley.work.manager import WorkFailed, WorkManager
 from parley.work.session import Prompt, SessionFailed
@@ -43,6 +45,11 @@ class WorkReply:
 class Sent:
     message: StoredMessage
     prompt: Prompt | None  # None when the message answered a permission question
+
+    @property
+    def answered(self) -> int | None:
+        """The permission question this message answered, if it answered one."""
+        return self.message.reply_to if self.prompt is None else None
 
 
 async def conversation_mode(db: Database, *, user_id: str, conversation_id: int) -> str:
@@ -149,6 +156,46 @@ async def send_to_work(
     return Sent(message, prompt)
 
 
+async def post(
+    db: Database,
+    manager: WorkManager,
+    settings: Settings,
+    *,
+    caller: Caller,
+    conversation_id: int,
+    text: str,
+    kind: str = "message",
+    reply_to: int | None = None,
+    timeout_s: float | None = None,
+) -> Sent:
+    """A message posted into a work conversation the way one is posted into any other
+    (`POST /conversations/{id}/messages`): the person's prompt or answer, handed to the
+    session without waiting; what follows arrives on the conversation's event stream."""
+    if caller.agent is not None:
+        raise Forbidden(
+            "A work conversation takes the person's own messages; an agent reaches the"
+            " session with the send_to_work_session tool",
+            code="agent_not_allowed",
+        )
+    if kind not in ("message", "answer") or timeout_s is not None:
+        raise InvalidInput(
+            "A work conversation takes kind=message or kind=answer, without timeout_s",
+            details=[{"field": "kind"}],
+        )
+    sent = await send_to_work(
+        db,
+        manager,
+        settings,
+        user_id=caller.user_id,
+        conversation_id=conversation_id,
+        text=text,
+        reply_to=reply_to,
+    )
+    if sent.prompt is not None:  # nobody waits for it: its failure is in the conversation
+        sent.prompt.future.add_done_callback(lambda f: f.cancelled() or f.exception())
+    return sent
+
+
 async def state(db: Database, *, user_id: str, conversation_id: int) -> dict[str, Any] | None:
     """The session as the API shows it; a work conversation never started is idle, any
     other conversation has none (None)."""
@@ -159,7 +206,7 @@ async def state(db: Database, *, user_id: str, conversation_id: int) -> dict[str
 
 
 def idle_state() -> dict[str, Any]:
-    return {"status": "idle", "cost_usd": 0.0, "run_id": None}
+    return dict(IDLE_WORK)
 
 
 async def states(

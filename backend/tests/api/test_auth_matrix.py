@@ -36,6 +36,17 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("PATCH", "/api/{user_id}/tasks/{number}"): {"title": "hijacked", "completed": True},
     ("POST", "/api/{user_id}/conversations"): {"title": "sneaked in"},
     ("PATCH", "/api/{user_id}/conversations/{conversation_id}"): {"title": "hijacked"},
+    ("POST", "/api/{user_id}/conversations/{conversation_id}/read"): {"message_id": 1},
+    ("POST", "/api/{user_id}/inbox/messages"): {"text": "sneaked in"},
+    ("POST", "/api/{user_id}/runs"): {"title": "sneaked in"},
+    ("POST", "/api/{user_id}/runs/{run_id}/messages"): {"text": "sneaked in"},
+    ("POST", "/api/{user_id}/runs/{run_id}/status"): {"text": "sneaked in", "progress": 5},
+    ("POST", "/api/{user_id}/runs/{run_id}/finish"): {"status": "cancelled"},
+    ("POST", "/api/{user_id}/runs/{run_id}/delegations"): {"agent": "coder", "task": "sneak"},
+    ("POST", "/api/{user_id}/delegations/{thread_id}/complete"): {"text": "sneaked in"},
+    ("POST", "/api/{user_id}/delegations/{thread_id}/fail"): {"text": "sneaked in"},
+    ("POST", "/api/{user_id}/delegations/{thread_id}/escalate"): {"text": "sneaked in"},
+    ("POST", "/api/{user_id}/delegations/{thread_id}/cancel"): {},
     ("POST", "/api/{user_id}/conversations/{conversation_id}/stop"): {},
 }
 
@@ -98,7 +109,28 @@ async def _seed(server, user: str) -> dict[str, int]:
     assert task.status_code == 201, task.text
     chat = await server.chat(user, f"add a task to help {user}")
     assert chat.status_code == 200, chat.text
-    return {"number": task.json()["number"], "conversation_id": chat.json()["conversation_id"]}
+    agent = server.headers(user, agent="helper")
+    run = await server.client.post(f"/api/{user}/runs", json={"title": "help"}, headers=agent)
+    assert run.status_code == 201, run.text
+    question = await server.client.post(
+        f"/api/{user}/runs/{run.json()['id']}/messages",
+        json={"text": "ok?", "kind": "question"},
+        headers=agent,
+    )
+    assert question.status_code == 201, question.text
+    thread = await server.client.post(
+        f"/api/{user}/runs/{run.json()['id']}/delegations",
+        json={"agent": "helper", "task": "help more"},
+        headers=agent,
+    )
+    assert thread.status_code == 201, thread.text
+    return {
+        "thread_id": thread.json()["thread_id"],
+        "number": task.json()["number"],
+        "conversation_id": chat.json()["conversation_id"],
+        "run_id": run.json()["id"],
+        "question_id": question.json()["id"],
+    }
 
 
 def _url(path: str, user: str, ids: dict[str, int]) -> str:
@@ -209,7 +241,7 @@ OBJECT_ROUTES = [(m, p) for m, p in ROUTES if _object_params(p)]
 
 def test_every_object_route_is_covered():
     """A route on a new kind of object needs a way to make one, or the 404 matrix is blind."""
-    known = {"number", "conversation_id"}
+    known = {"number", "conversation_id", "run_id", "question_id", "thread_id"}
     unknown = {f"{m} {p}": _object_params(p) for m, p in OBJECT_ROUTES}
     unknown = {route: params for route, params in unknown.items() if set(params) - known}
     assert unknown == {}, "teach _seed() to make these objects for bob, so alice can be refused"
@@ -272,7 +304,7 @@ async def test_a_users_token_only_sees_their_own_lists(server):
         conversations = await server.client.get(
             f"/api/{user}/conversations", headers=server.headers(user)
         )
-        assert len(conversations.json()) == 1
+        assert len(conversations.json()) == 3  # the chat, the helper's run and its thread
 
 
 # --- dev-login ------------------------------------------------------------------------------

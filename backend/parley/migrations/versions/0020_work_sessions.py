@@ -4,7 +4,7 @@ A pending permission request (the deferred tool call, its question and the Claud
 session id) lives here, so an answer given after a restart can still be applied.
 
 Revision ID: 0020
-Revises: 0006
+Revises: 0010
 Create Date: 2026-11-22
 """
 
@@ -15,7 +15,7 @@ from alembic import op
 from sqlalchemy.dialects.postgresql import JSONB
 
 revision: str = "0020"
-down_revision: str | None = "0006"
+down_revision: str | None = "0010"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -8,7 +8,7 @@ a retry of that turn answers a recorded call from the record instead of running 
 The partial index lets each instance sweep expired claims cheaply.
 
 Revision ID: 0030
-Revises: 0006
+Revises: 0020
 Create Date: 2026-11-22
 """
 
@@ -21,7 +21,7 @@ from sqlalchemy.dialects.postgresql import JSONB
 from parley import sql
 
 revision: str = "0030"
-down_revision: str | None = "0006"
+down_revision: str | None = "0020"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

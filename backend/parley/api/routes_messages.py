@@ -1,0 +1,151 @@
+"""Messages written by people and agents outside the chat turn, read positions, the inbox,
+and questions (long-polled for their answer)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from parley.api.deps import (
+    CurrentCaller,
+    CurrentUser,
+    DbDep,
+    PersonUser,
+    SettingsDep,
+    WaitsDep,
+    WorkDep,
+)
+from parley.api.errors import AUTHED, ERRORS
+from parley.auth import Caller
+from parley.conversations import get_conversation
+from parley.errors import InvalidInput
+from parley.runs import inbox, questions
+from parley.runs.messages import post_message
+from parley.runs.schemas import (
+    MessageCreate,
+    PostedOut,
+    QuestionOut,
+    ReadPosition,
+    UnreadOut,
+    question_json,
+)
+from parley.schemas import ConversationOut, conversation_out, message_json
+from parley.work import service as work_service
+
+router = APIRouter(prefix="/api/{user_id}", tags=["agents"])
+
+
+def check_wait(wait: float, cap: float) -> float:
+    if wait > cap:
+        raise InvalidInput(
+            f"wait must be at most {cap:g} seconds", details=[{"field": "wait"}], cap=cap
+        )
+    return wait
+
+
+async def post(
+    body: MessageCreate, caller: Caller, conversation_id: int, db: DbDep, settings: SettingsDep
+) -> PostedOut:
+    posted = await post_message(
+        db,
+        caller=caller,
+        conversation_id=conversation_id,
+        text=body.text,
+        kind=body.kind,
+        reply_to=body.reply_to,
+        timeout_s=body.timeout_s,
+        max_chars=settings.max_message_chars,
+        default_timeout=settings.question_timeout,
+    )
+    return PostedOut(**message_json(posted.message), answered=posted.answered)
+
+
+@router.post(
+    "/conversations/{conversation_id}/messages",
+    response_model=PostedOut,
+    status_code=201,
+    responses=ERRORS(*AUTHED, 409, 413, 429, 503),
+)
+async def post_to_conversation(
+    conversation_id: int,
+    body: MessageCreate,
+    caller: CurrentCaller,
+    db: DbDep,
+    settings: SettingsDep,
+    work: WorkDep,
+) -> PostedOut:
+    """Write into an inbox, run or delegation conversation, as the token's agent
+    (`role=agent`) or person (`role=user`). A person's message answers the question it
+    replies to, or else the oldest open question here (then stored as `kind=answer`).
+    In a work conversation the person's message goes to its Claude Code session without
+    waiting: a prompt, or the answer to the permission question it replies to.
+    A chat conversation takes `POST /chat` instead (409)."""
+    if await work_service.is_work(db, user_id=caller.user_id, conversation_id=conversation_id):
+        sent = await work_service.post(
+            db,
+            work,
+            settings,
+            caller=caller,
+            conversation_id=conversation_id,
+            text=body.text,
+            kind=body.kind,
+            reply_to=body.reply_to,
+            timeout_s=body.timeout_s,
+        )
+        return PostedOut(**message_json(sent.message), answered=sent.answered)
+    return await post(body, caller, conversation_id, db, settings)
+
+
+@router.post(
+    "/conversations/{conversation_id}/read",
+    response_model=UnreadOut,
+    responses=ERRORS(*AUTHED),
+)
+async def mark_read(
+    conversation_id: int, body: ReadPosition, user_id: PersonUser, db: DbDep
+) -> UnreadOut:
+    """The person has read up to `message_id` (the position never moves back)."""
+    unread = await inbox.mark_read(
+        db, caller=Caller(user_id), conversation_id=conversation_id, message_id=body.message_id
+    )
+    return UnreadOut(conversation_id=conversation_id, unread=unread)
+
+
+@router.get("/inbox", response_model=ConversationOut, responses=ERRORS(*AUTHED))
+async def get_inbox(user_id: CurrentUser, db: DbDep) -> ConversationOut:
+    """The person's inbox conversation, created on first use."""
+    found = await inbox.inbox_id(db, user_id=user_id)
+    return conversation_out(await get_conversation(db, user_id=user_id, conversation_id=found))
+
+
+@router.post(
+    "/inbox/messages", response_model=PostedOut, status_code=201, responses=ERRORS(*AUTHED, 413)
+)
+async def post_to_inbox(
+    body: MessageCreate, caller: CurrentCaller, db: DbDep, settings: SettingsDep
+) -> PostedOut:
+    """Write into the inbox (created on first use): what an agent says first."""
+    found = await inbox.inbox_id(db, user_id=caller.user_id)
+    return await post(body, caller, found, db, settings)
+
+
+@router.get("/questions/{question_id}", response_model=QuestionOut, responses=ERRORS(*AUTHED))
+async def get_question(
+    question_id: int,
+    caller: CurrentCaller,
+    db: DbDep,
+    waits: WaitsDep,
+    settings: SettingsDep,
+    wait: Annotated[float, Query(ge=0, description="Seconds to wait for an answer")] = 0,
+) -> QuestionOut:
+    """The question and its answer. With `wait`, returns as soon as it is answered or timed
+    out, else after `wait` seconds with `status: "open"` (ask again)."""
+    state = await questions.wait_for_answer(
+        db,
+        waits,
+        caller=caller,
+        question_id=question_id,
+        wait_s=check_wait(wait, settings.long_poll_max),
+    )
+    return QuestionOut.model_validate(question_json(state))

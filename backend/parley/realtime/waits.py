@@ -1,0 +1,61 @@
+"""Who in this process is waiting for what: a person's event stream, an agent waiting for
+an answer. Woken by the `parley_events` notifications of every instance.
+
+A wake only says "look again": waiters re-read PostgreSQL, which holds the truth, so a
+missed or duplicated notification costs at most a query, never an answer. Each waiter
+is one future: 500 agents waiting for 500 answers wake one at a time, each on its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Hashable, Iterator
+from contextlib import contextmanager
+
+log = logging.getLogger(__name__)
+
+EVENTS_CHANNEL = "parley_events"
+
+
+class Waits:
+    def __init__(self) -> None:
+        self._waiting: dict[Hashable, set[asyncio.Future[None]]] = {}
+
+    @contextmanager
+    def watch(self, key: Hashable) -> Iterator[asyncio.Future[None]]:
+        """Register before reading what you wait for, then await the future: a change
+        committed between the read and the await still wakes you."""
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(key, set()).add(future)
+        try:
+            yield future
+        finally:
+            waiting = self._waiting.get(key)
+            if waiting is not None:
+                waiting.discard(future)
+                if not waiting:
+                    del self._waiting[key]
+
+    def wake(self, key: Hashable) -> None:
+        for future in self._waiting.get(key, ()):
+            if not future.done():
+                future.set_result(None)
+
+    def wake_all(self) -> None:
+        """After a lost notification connection anything may have been missed."""
+        for key in list(self._waiting):
+            self.wake(key)
+
+    def on_notification(self, payload: str) -> None:
+        """`{"u": user, "k": kind, "r": ref, "i": event id}` from `parley_user_event`."""
+        try:
+            note = json.loads(payload)
+            self.wake(("user", note["u"]))
+            self.wake((note["k"], int(note["r"])))
+        except (ValueError, KeyError, TypeError):
+            log.warning("bad event notification: %r", payload)
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self._waiting.values())

@@ -1,0 +1,1 @@
+"""Agents in the loop: runs, messages into non-chat conversations, the inbox, questions."""

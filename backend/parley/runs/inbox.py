@@ -1,0 +1,64 @@
+"""The inbox (one per person, where agents write first) and read positions.
+
+Read positions are stored per conversation, so unread counts are the same on every device
+and after a reload (see `conversations.UNREAD_SQL`).
+"""
+
+from __future__ import annotations
+
+from parley.auth import Caller
+from parley.conversations import UNREAD_SQL, check_id, not_found
+from parley.db import Database, retry_on_reconnect
+from parley.errors import InvalidInput
+
+
+@retry_on_reconnect
+async def inbox_id(db: Database, *, user_id: str) -> int:
+    """The person's inbox, created on first use by either side (at most one: a unique index)."""
+    async with db.connection() as conn:
+        found: int | None = await conn.fetchval(
+            "SELECT id FROM conversations WHERE user_id = $1 AND mode = 'inbox'", user_id
+        )
+        if found is not None:
+            return found
+        created: int = await conn.fetchval(
+            "INSERT INTO conversations (user_id, mode, title) VALUES ($1, 'inbox', 'Inbox')"
+            " ON CONFLICT (user_id) WHERE mode = 'inbox' DO UPDATE SET mode = 'inbox'"
+            " RETURNING id",
+            user_id,
+        )
+        return created
+
+
+@retry_on_reconnect
+async def mark_read(db: Database, *, caller: Caller, conversation_id: int, message_id: int) -> int:
+    """Move the read position forward to `message_id` (never back); returns the unread count.
+    `message_id` must be a message of this conversation."""
+    check_id(conversation_id)
+    if not 1 <= message_id < 2**63:
+        raise InvalidInput("message_id is not a message here", details=[{"field": "message_id"}])
+    async with db.transaction() as conn:
+        owned = await conn.fetchval(
+            "SELECT 1 FROM conversations WHERE id = $1 AND user_id = $2 FOR UPDATE",
+            conversation_id,
+            caller.user_id,
+        )
+        if owned is None:
+            raise not_found(conversation_id)
+        present = await conn.fetchval(
+            "SELECT 1 FROM messages WHERE id = $1 AND conversation_id = $2",
+            message_id,
+            conversation_id,
+        )
+        if present is None:
+            raise InvalidInput(
+                f"message_id {message_id} is not a message of conversation {conversation_id}",
+                details=[{"field": "message_id"}],
+            )
+        unread: int = await conn.fetchval(
+            "UPDATE conversations c SET last_read_id = greatest(c.last_read_id, $2)"
+            f" WHERE c.id = $1 RETURNING {UNREAD_SQL}",
+            conversation_id,
+            message_id,
+        )
+    return unread

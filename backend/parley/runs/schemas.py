@@ -1,0 +1,148 @@
+"""Wire shapes of runs, messages posted by people and agents, questions and read positions."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from parley.schemas import REQUEST, MessageOut, Text, message_json
+
+MAX_BIGINT = 2**63 - 1
+
+
+class MessageCreate(BaseModel):
+    text: Text = Field(description="Trimmed, never empty, at most 16,000 characters")
+    kind: Literal["message", "question", "answer", "status"] = Field(
+        default="message",
+        description="`question` (agents only) opens a wait for the person's answer",
+    )
+    reply_to: int | None = Field(default=None, ge=1, le=MAX_BIGINT)
+    timeout_s: float | None = Field(
+        default=None, gt=0, description="Questions only: seconds until it times out"
+    )
+    model_config = REQUEST
+
+
+class PostedOut(MessageOut):
+    answered: int | None = Field(
+        default=None, description="The question this message answered, if it answered one"
+    )
+
+
+class ReadPosition(BaseModel):
+    message_id: int = Field(ge=1, le=MAX_BIGINT)
+    model_config = REQUEST
+
+
+class UnreadOut(BaseModel):
+    conversation_id: int
+    unread: int
+
+
+class RunCreate(BaseModel):
+    title: Text | None = Field(default=None, max_length=200)
+    parent_run_id: int | None = Field(default=None, ge=1, le=2**31 - 1)
+    model_config = REQUEST
+
+
+class RunStatusIn(BaseModel):
+    text: Text
+    progress: int | None = Field(default=None, ge=0, le=100)
+    model_config = REQUEST
+
+
+class RunFinish(BaseModel):
+    status: Literal["completed", "failed", "cancelled"]
+    summary: Text | None = None
+    model_config = REQUEST
+
+
+class RunOut(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+    id: int
+    agent: str
+    kind: str
+    status: str
+    title: str | None
+    conversation_id: int | None
+    parent_run_id: int | None
+    started_at: datetime
+    last_activity_at: datetime
+    ended_at: datetime | None
+    summary: str | None
+    error: str | None
+    progress: int | None
+    latest_status: str | None
+
+
+def run_json(run: Any) -> dict[str, Any]:
+    return RunOut.model_validate(run).model_dump(mode="json")
+
+
+class QuestionOut(BaseModel):
+    status: Literal["open", "answered", "timed_out"]
+    question: MessageOut
+    answer: MessageOut | None
+    timeout_at: datetime
+    asked_by: str | None
+    run_id: int | None
+
+
+def question_json(state: Any) -> dict[str, Any]:
+    """A `questions.QuestionState` as the wire shape."""
+    return {
+        "status": state.status,
+        "question": message_json(state.question),
+        "answer": message_json(state.answer) if state.answer is not None else None,
+        "timeout_at": state.timeout_at.isoformat(),
+        "asked_by": state.asked_by,
+        "run_id": state.run_id,
+    }
+
+
+class DelegationCreate(BaseModel):
+    agent: Text = Field(description="The agent the task is for (its token's agent name)")
+    task: Text
+    timeout_s: float = Field(
+        default=3600, gt=0, description="Seconds for one of its processes to claim it"
+    )
+    model_config = REQUEST
+
+
+class ThreadClose(BaseModel):
+    text: Text | None = Field(default=None, description="The result, error or reason")
+    model_config = REQUEST
+
+
+class DelegationOut(BaseModel):
+    thread_id: int
+    parent_run_id: int | None
+    child_run_id: int | None
+    parent_agent: str
+    child_agent: str
+    task: str
+    status: Literal[
+        "pending", "claimed", "completed", "failed", "escalated", "cancelled", "timed_out"
+    ]
+    result: str | None
+    timeout_at: datetime
+    created_at: datetime
+    claimed_at: datetime | None
+    closed_at: datetime | None
+    open_question: MessageOut | None = Field(
+        default=None, description="The child's question waiting for an answer, if any"
+    )
+
+
+class NextDelegation(BaseModel):
+    delegation: DelegationOut | None
+
+
+def delegation_json(record: Any, open_question: Any = None) -> dict[str, Any]:
+    """A `delegations.DelegationRecord` (and its open question) as the wire shape."""
+    fields = {name: getattr(record, name) for name in record.__slots__}
+    out = DelegationOut(**fields, open_question=None).model_dump(mode="json")
+    out["open_question"] = message_json(open_question) if open_question is not None else None
+    return out

@@ -1,0 +1,281 @@
+"""The agent tools: write to the person, ask and wait, and record runs.
+
+Served to remote agents (`/mcp`, `parley mcp`) only, not to the in-process assistant, whose
+turn must never block on a person. The identity (person, and agent name) is the token's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+
+from parley.auth import Caller
+from parley.config import Settings
+from parley.db import Database
+from parley.errors import ParleyError
+from parley.realtime.hub import Hub
+from parley.realtime.waits import Waits
+from parley.runs import delegations, inbox, questions, runs
+from parley.runs.messages import post_message as post_to_conversation
+from parley.runs.messages import wait_for_messages
+from parley.runs.schemas import run_json
+from parley.schemas import message_json
+
+CallerResolver = Callable[[Context[Any]], Caller]
+
+
+@dataclass(frozen=True)
+class AgentToolDeps:
+    db: Database
+    hub: Hub
+    waits: Waits
+    settings: Settings
+    resolve_caller: CallerResolver
+
+
+def answer_view(state: questions.QuestionState) -> dict[str, Any]:
+    view: dict[str, Any] = {"question_id": state.question.id}
+    if state.status == "answered" and state.answer is not None:
+        view.update(status="answered", answer=state.answer.content, answered_by=state.answer.author)
+    elif state.status == "timed_out":
+        view.update(status="timed_out", message="Nobody answered in time; do not assume one.")
+    else:
+        view.update(
+            status="waiting",
+            message="No answer yet: call wait_for_answer with this question_id.",
+            seconds_left=round(state.seconds_left),
+        )
+    return view
+
+
+def agent_of(caller: Caller) -> str:
+    if caller.agent is None:
+        raise ToolError("This tool needs an agent's token: `parley token --user U --agent NAME`")
+    return caller.agent
+
+
+class Helpers:
+    """What every agent tool does around its work: find the caller, turn a refusal into an
+    error result the model can read, cap in-band waits."""
+
+    def __init__(self, deps: AgentToolDeps) -> None:
+        self.deps = deps
+
+    async def guarded(self, ctx: Context[Any], op: Callable[[Caller], Any]) -> dict[str, Any]:
+        caller = self.deps.resolve_caller(ctx)
+        try:
+            result: dict[str, Any] = await op(caller)
+        except ParleyError as exc:
+            raise ToolError(exc.message) from exc
+        return result
+
+    def wait_cap(self, seconds: float) -> float:
+        return max(0.0, min(seconds, self.deps.settings.tool_wait_max))
+
+
+def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
+    db, settings = deps.db, deps.settings
+    helpers = Helpers(deps)
+    guarded, wait_cap = helpers.guarded, helpers.wait_cap
+
+    async def conversation_of(caller: Caller, run_id: int | None) -> int:
+        if run_id is None:
+            return await inbox.inbox_id(db, user_id=caller.user_id)
+        return await runs.run_conversation(db, caller=caller, run_id=run_id)
+
+    @server.tool()
+    async def post_message(
+        text: str,
+        ctx: Context[Any],
+        run_id: int | None = None,
+        kind: Literal["message", "status"] = "message",
+        reply_to: int | None = None,
+    ) -> dict[str, Any]:
+        """Write a message to the person: into your run's conversation (run_id from
+        start_run), or, without run_id, into their inbox, which they see whenever they open
+        Parley (no need for them to be online). text: 1-16000 characters.
+        Returns the stored message: {"id", "conversation_id", "role", "author", "content", ...}.
+        """
+
+        async def op(caller: Caller) -> dict[str, Any]:
+            conversation_id = await conversation_of(caller, run_id)
+            posted = await post_to_conversation(
+                db,
+                caller=caller,
+                conversation_id=conversation_id,
+                text=text,
+                kind=kind,
+                reply_to=reply_to,
+                max_chars=settings.max_message_chars,
+            )
+            return message_json(posted.message)
+
+        return await guarded(ctx, op)
+
+    @server.tool()
+    async def read_messages(
+        ctx: Context[Any], run_id: int | None = None, after: int = 0, wait_s: float = 0
+    ) -> dict[str, Any]:
+        """Read messages of your run (or, without run_id, the inbox) with an id greater than
+        `after`, oldest first (at most 100). With wait_s > 0 (at most 50), waits for the
+        first new one if there is none yet. Pass the last id you saw as `after` next time.
+        Returns {"messages": [{"id", "role", "author", "kind", "content", "reply_to", ...}],
+        "last_id"}.
+        """
+
+        async def op(caller: Caller) -> dict[str, Any]:
+            conversation_id = await conversation_of(caller, run_id)
+            if run_id is not None:
+                await runs.touch(db, caller=caller, run_id=run_id)
+            found = await wait_for_messages(
+                db,
+                deps.hub,
+                user_id=caller.user_id,
+                conversation_id=conversation_id,
+                after=max(0, after),
+                wait_s=wait_cap(wait_s),
+            )
+            return {
+                "messages": [message_json(m) for m in found],
+                "last_id": found[-1].id if found else after,
+            }
+
+        return await guarded(ctx, op)
+
+    @server.tool()
+    async def start_run(
+        ctx: Context[Any], title: str | None = None, parent_run_id: int | None = None
+    ) -> dict[str, Any]:
+        """Start a run: a unit of your work the person can follow in Parley, with its own
+        conversation. Report progress with report_status and end it with finish_run.
+        Returns the run: {"id", "agent", "status", "title", "conversation_id", ...}.
+        """
+
+        async def op(caller: Caller) -> dict[str, Any]:
+            agent_of(caller)
+            run = await runs.start_run(db, caller=caller, title=title, parent_run_id=parent_run_id)
+            return run_json(run)
+
+        return await guarded(ctx, op)
+
+    @server.tool()
+    async def report_status(
+        text: str,
+        ctx: Context[Any],
+        run_id: int | None = None,
+        thread_id: int | None = None,
+        progress: int | None = None,
+    ) -> dict[str, Any]:
+        """Tell the person (and, in a delegation thread, your parent agent) how your work is
+        going: give your run_id, or the thread_id of a delegation you are working on.
+        text: a short status line. progress: optional percentage, 0-100. Returns the run."""
+
+        async def op(caller: Caller) -> dict[str, Any]:
+            agent_of(caller)
+            if thread_id is not None:
+                thread = await delegations.get_thread(db, caller=caller, thread_id=thread_id)
+                target = thread.delegation.child_run_id
+            else:
+                target = run_id
+            if target is None:
+                raise ToolError("Give run_id (your run) or thread_id (a delegation you work on)")
+            run, _message = await runs.report_status(
+                db,
+                caller=caller,
+                run_id=target,
+                text=text,
+                progress=progress,
+                max_chars=settings.max_message_chars,
+            )
+            return run_json(run)
+
+        return await guarded(ctx, op)
+
+    @server.tool()
+    async def finish_run(
+        run_id: int,
+        ctx: Context[Any],
+        status: Literal["completed", "failed", "cancelled"] = "completed",
+        summary: str | None = None,
+    ) -> dict[str, Any]:
+        """End your run with its outcome and an optional summary for the person. Its
+        conversation becomes read-only. Returns the run."""
+
+        async def op(caller: Caller) -> dict[str, Any]:
+            agent_of(caller)
+            run = await runs.finish_run(
+                db,
+                caller=caller,
+                run_id=run_id,
+                status=status,
+                summary=summary,
+                max_chars=settings.max_message_chars,
+            )
+            return run_json(run)
+
+        return await guarded(ctx, op)
+
+    @server.tool()
+    async def ask_user(
+        question: str,
+        ctx: Context[Any],
+        timeout_s: float | None = None,
+        run_id: int | None = None,
+    ) -> dict[str, Any]:
+        """Ask the person a question and wait for their answer. It goes into your run's
+        conversation (run_id) or, without one, their inbox. timeout_s: how long the question
+        stays open (default one hour). This call waits at most 50 s; if the person has not
+        answered by then it returns {"status": "waiting", "question_id"}: call
+        wait_for_answer(question_id) until the status changes. Returns
+        {"status": "answered", "answer", "answered_by", "question_id"}, or
+        {"status": "timed_out"}: never act on an answer you did not get.
+        """
+
+        async def op(caller: Caller) -> dict[str, Any]:
+            agent_of(caller)
+            conversation_id = await conversation_of(caller, run_id)
+            posted = await post_to_conversation(
+                db,
+                caller=caller,
+                conversation_id=conversation_id,
+                text=question,
+                kind="question",
+                timeout_s=timeout_s,
+                max_chars=settings.max_message_chars,
+                default_timeout=settings.question_timeout,
+            )
+            state = await questions.wait_for_answer(
+                db,
+                deps.waits,
+                caller=caller,
+                question_id=posted.message.id,
+                wait_s=wait_cap(settings.tool_wait_max),
+            )
+            return answer_view(state)
+
+        return await guarded(ctx, op)
+
+    @server.tool()
+    async def wait_for_answer(
+        question_id: int, ctx: Context[Any], wait_s: float = 50
+    ) -> dict[str, Any]:
+        """Keep waiting for the answer to a question you asked with ask_user (also after a
+        reconnect or a server restart: the question and its answer are stored). Waits at
+        most wait_s seconds (at most 50). Returns the same shapes as ask_user."""
+
+        async def op(caller: Caller) -> dict[str, Any]:
+            agent_of(caller)
+            state = await questions.wait_for_answer(
+                db,
+                deps.waits,
+                caller=caller,
+                question_id=question_id,
+                wait_s=wait_cap(wait_s),
+            )
+            return answer_view(state)
+
+        return await guarded(ctx, op)
