@@ -99,8 +99,10 @@ async def start_run(
 ) -> int:
     async with db.connection() as conn:
         run_id: int = await conn.fetchval(
-            """INSERT INTO agent_runs (user_id, agent, kind, status, conversation_id, summary,
-            instance) VALUES ($1, 'claude-code', 'work', 'running', $2, $3, $4) RETURNING id""",
+            """INSERT INTO agent_runs (user_id, agent, kind, status, conversation_id, title,
+            summary, instance)
+            VALUES ($1, 'claude-code', 'work', 'running', $2, left($3, 200), $3, $4)
+            RETURNING id""",
             user_id,
             conversation_id,
             title,
