@@ -31,9 +31,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import httpx  # noqa: E402
+import contextlib
 
-from lib import BenchDatabase, ServerProcess, auth, loadavg, machine, pg_connection  # noqa: E402
+import httpx
+
+from lib import BenchDatabase, ServerProcess, auth, loadavg, machine, pg_connection
 
 RESULTS = Path(__file__).resolve().parent / "RECOVERY.md"
 GOAL = 5.0
@@ -91,7 +93,9 @@ async def one_kill(db: BenchDatabase, n: int) -> float:
     async with httpx.AsyncClient(base_url=server.base_url, headers=auth(USER), timeout=60) as c:
         conversation_id = (await c.post(f"/api/{USER}/conversations", json={})).json()["id"]
         turn = asyncio.create_task(
-            c.post(f"/api/{USER}/chat", json={"conversation_id": conversation_id, "message": message})
+            c.post(
+                f"/api/{USER}/chat", json={"conversation_id": conversation_id, "message": message}
+            )
         )
 
         async def tool_ran() -> bool:
@@ -107,10 +111,8 @@ async def one_kill(db: BenchDatabase, n: int) -> float:
         await wait_for(tool_ran)
         os.kill(server.pid, signal.SIGKILL)
         server.proc.wait()  # type: ignore[union-attr]
-        try:
+        with contextlib.suppress(httpx.HTTPError):
             await turn
-        except httpx.HTTPError:
-            pass
     again = ServerProcess(db, name=f"kill-{n}-again").start()
     try:
         return await accepted_turn(again.base_url, conversation_id, message)
@@ -141,12 +143,10 @@ async def one_restart(db: BenchDatabase, n: int, clients: int) -> list[float]:
 
             async def turn(i: int) -> None:
                 await asyncio.sleep(i * 0.05)
-                try:
+                with contextlib.suppress(httpx.HTTPError):
                     await c.post(
                         f"/api/{USER}/chat", json={"conversation_id": ids[i], "message": texts[i]}
                     )
-                except httpx.HTTPError:
-                    pass
 
             turns = asyncio.gather(*(turn(i) for i in range(clients)))
             await asyncio.sleep(0.4)
