@@ -5,7 +5,8 @@
 
 1. kill -9 of `parley serve` mid-turn (the turn's tool has run, its reply is still being
    written). The server is started again; from the moment its health check answers, the
-   client does what a person would (retry the failed turn) until a turn is accepted.
+   client does what a person would (retry the failed turn) until a turn is accepted (a
+   streamed turn's 200: claimed and stored; the model's time after that is not counted).
    Figure: time from the server being back to the first accepted turn.
 2. PostgreSQL stopped (fast) and started again 1 s later under 20 turns in flight (one
    conversation each). From the moment it accepts connections, every conversation's client
@@ -59,9 +60,16 @@ async def accepted_turn(base: str, conversation_id: int, message: str) -> float:
                     body["retry"] = True
                 else:
                     body["message"] = "list my tasks"
-                response = await client.post(f"/api/{USER}/chat", json=body)
-                if response.status_code == 200:
-                    return time.monotonic() - started
+                # Streamed: a 200 means the turn was accepted (claimed, message stored);
+                # the model's own time after that is not recovery time.
+                headers = {"Accept": "text/event-stream"}
+                async with client.stream(
+                    "POST", f"/api/{USER}/chat", json=body, headers=headers
+                ) as response:
+                    if response.status_code == 200:
+                        accepted = time.monotonic() - started
+                        await response.aread()
+                        return accepted
             except (httpx.HTTPError, ValueError, KeyError, IndexError):
                 pass
             await asyncio.sleep(0.05)
