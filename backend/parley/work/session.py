@@ -141,7 +141,7 @@ class Session:
         return prompt
 
     async def interrupt(self) -> bool:
-        if self.status != "working" or self.client is None:
+        if self.status not in ("working", "waiting_permission") or self.client is None:
             return False
         await self.client.interrupt()
         return True
