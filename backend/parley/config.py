@@ -42,9 +42,9 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = Field(default=120, ge=0, alias="PARLEY_RATE_LIMIT_PER_MINUTE")
     # Seconds between SSE heartbeat comments, which keep idle streams open through proxies.
     sse_ping_seconds: float = Field(default=15.0, gt=0, alias="PARLEY_SSE_PING_SECONDS")
-    # Statements are short (a turn holds a connection for three of ~1 ms each): a small pool
-    # serves hundreds of concurrent turns, and on a small machine fewer backends run faster
-    # (200 concurrent turns: 1.5 s with 10 or 20 connections, 1.7 s with 40, on 2 cores).
+    # Statements are short (a turn holds a connection for three of about a millisecond each):
+    # a small pool serves hundreds of concurrent turns, and on a small machine fewer
+    # backends run faster.
     db_pool_size: int = Field(default=20, ge=1, alias="PARLEY_DB_POOL_SIZE")
     # `parley mcp` (stdio) acts for this token's user; verified with auth_secret.
     mcp_token: str | None = Field(default=None, alias="PARLEY_TOKEN")

@@ -128,8 +128,8 @@ class Database:
     """The connection pool one process shares; built once in the app lifespan.
 
     Services run plain SQL through asyncpg. SQLAlchemy stays for the schema (the SQLModel
-    tables Alembic migrates): its session cost ~1.5 ms of CPU per transaction, several
-    times what the statements themselves cost.
+    tables Alembic migrates): a session costs several times the CPU of the statements
+    themselves.
     """
 
     def __init__(self, pool: asyncpg.Pool) -> None:

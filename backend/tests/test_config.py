@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import platformdirs
 import pytest
@@ -32,3 +33,9 @@ def test_whether_the_auth_secret_was_configured(monkeypatch):
     monkeypatch.setenv("PARLEY_AUTH_SECRET", "x" * 32)
     assert Settings().auth_secret_configured
     assert os.environ["PARLEY_AUTH_SECRET"] == Settings().auth_secret
+
+
+def test_every_setting_is_documented_in_the_readme():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    names = [field.alias for field in Settings.model_fields.values()]
+    assert [name for name in names if f"`{name}`" not in readme] == []
