@@ -54,7 +54,10 @@ export interface paths {
         get: operations["get_conversation_api__user_id__conversations__conversation_id__get"];
         put?: never;
         post?: never;
-        /** Delete Conversation */
+        /**
+         * Delete Conversation
+         * @description A work conversation's session (its process tree) ends first.
+         */
         delete: operations["delete_conversation_api__user_id__conversations__conversation_id__delete"];
         options?: never;
         head?: never;
@@ -97,7 +100,13 @@ export interface paths {
          */
         get: operations["list_messages_api__user_id__conversations__conversation_id__messages_get"];
         put?: never;
-        post?: never;
+        /**
+         * Send Message
+         * @description Write into a work conversation without waiting: a prompt for Claude Code, or (with
+         *     `reply_to` = a permission question, or a plain "allow"/"deny" while one is open) the
+         *     answer to it. What follows arrives on the conversation's event stream.
+         */
+        post: operations["send_message_api__user_id__conversations__conversation_id__messages_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -117,9 +126,50 @@ export interface paths {
          * Stop
          * @description End the reply being written now: what it wrote so far is stored, marked
          *     `meta.stopped`, and the conversation is free at once. `stopped` is false when no reply
-         *     was running.
+         *     was running. In a work conversation: interrupt Claude Code's current prompt.
          */
         post: operations["stop_api__user_id__conversations__conversation_id__stop_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{user_id}/conversations/{conversation_id}/work": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Work
+         * @description The session of a work conversation (`null` for other conversations).
+         */
+        get: operations["get_work_api__user_id__conversations__conversation_id__work_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{user_id}/conversations/{conversation_id}/work/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End
+         * @description End the session: its process tree is killed and its run completed. Writing again
+         *     resumes it.
+         */
+        post: operations["end_api__user_id__conversations__conversation_id__work_end_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -263,6 +313,7 @@ export interface components {
             updated_at: string;
             /** Version */
             version: number;
+            work?: components["schemas"]["WorkState"] | null;
         };
         /** ConversationPatch */
         ConversationPatch: {
@@ -305,6 +356,7 @@ export interface components {
              * @enum {string}
              */
             status: "ok" | "degraded";
+            work: components["schemas"]["WorkHealth"];
         };
         /** MessageOut */
         MessageOut: {
@@ -337,6 +389,18 @@ export interface components {
             tool_calls: {
                 [key: string]: unknown;
             }[] | null;
+        };
+        /** SendRequest */
+        SendRequest: {
+            /** Kind */
+            kind?: ("message" | "answer") | null;
+            /** Reply To */
+            reply_to?: number | null;
+            /**
+             * Text
+             * @description Trimmed, never empty, at most 16,000 characters
+             */
+            text: string;
         };
         /** StopResponse */
         StopResponse: {
@@ -412,6 +476,37 @@ export interface components {
             result: unknown;
             /** Tool */
             tool: string;
+        };
+        /** WorkEndResponse */
+        WorkEndResponse: {
+            /** Ended */
+            ended: boolean;
+        };
+        /** WorkHealth */
+        WorkHealth: {
+            /** Available */
+            available: boolean;
+            /** Reason */
+            reason: string | null;
+        };
+        /**
+         * WorkState
+         * @description A work conversation's Claude Code session, as the person sees it.
+         */
+        WorkState: {
+            /** Cost Usd */
+            cost_usd: number;
+            /** Pending Question Id */
+            pending_question_id?: number | null;
+            /** Run Id */
+            run_id: number | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "starting" | "working" | "waiting_permission" | "idle" | "ended";
+            /** Workspace */
+            workspace?: string | null;
         };
     };
     responses: never;
@@ -1033,6 +1128,114 @@ export interface operations {
             };
         };
     };
+    send_message_api__user_id__conversations__conversation_id__messages_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description A turn is already in progress in this conversation */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Message too long */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The model or a tool failed; the error is stored in the conversation */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     stop_api__user_id__conversations__conversation_id__stop_post: {
         parameters: {
             query?: never;
@@ -1052,6 +1255,142 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["StopResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_work_api__user_id__conversations__conversation_id__work_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkState"] | null;
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    end_api__user_id__conversations__conversation_id__work_end_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkEndResponse"];
                 };
             };
             /** @description Missing, invalid or expired bearer token */
