@@ -1,18 +1,31 @@
 #!/usr/bin/env bash
 # Starts the whole product: the API (with an embedded PostgreSQL under .parley/ unless
 # DATABASE_URL is set), the offline model (unless OPENAI_API_KEY is set) and the web UI.
+# Both listen on 127.0.0.1; HOST=0.0.0.0 (say) serves the web UI to the network.
 set -euo pipefail
 root="$(cd "$(dirname "$0")" && pwd)"
 cd "$root"
 scripts/setup.sh
 
+host="${HOST:-127.0.0.1}"
 api_port="${PARLEY_API_PORT:-8000}"
 web_port="${PORT:-3000}"
 mkdir -p .parley
+export PARLEY_DATA_DIR="${PARLEY_DATA_DIR:-$root/.parley}"
 # A stable secret, so sign-ins survive a restart.
 [ -f .parley/auth-secret ] || .venv/bin/python -c "import secrets;print(secrets.token_urlsafe(32))" > .parley/auth-secret
 export PARLEY_AUTH_SECRET="${PARLEY_AUTH_SECRET:-$(cat .parley/auth-secret)}"
 export PARLEY_DEV_LOGIN="${PARLEY_DEV_LOGIN:-1}"
+
+case "$host" in
+  127.*|localhost|::1) ;;
+  *)
+    if [ "$PARLEY_DEV_LOGIN" = "1" ]; then
+      echo "WARNING: HOST=$host exposes passwordless dev sign-in to the network: anyone who" >&2
+      echo "         can reach this machine can sign in as anyone. Set PARLEY_DEV_LOGIN=0 to turn it off." >&2
+    fi
+    ;;
+esac
 
 # Each service runs in its own process group, so stopping one stops its children too
 # (npm start -> next-server; parley serve -> its embedded PostgreSQL is stopped by parley).
@@ -25,14 +38,41 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# answers URL: true once URL responds (any HTTP status).
+answers() { .venv/bin/python -c "import sys,urllib.request as u
+try: u.urlopen(sys.argv[1], timeout=2)
+except u.HTTPError: pass
+except Exception: sys.exit(1)" "$1"; }
+
+# wait_for URL PID: until URL answers; fails if the process PID ends first.
+wait_for() {
+  until answers "$1"; do
+    kill -0 "$2" 2>/dev/null || return 1
+    sleep 0.5
+  done
+}
+
+# The API stays on loopback: the web UI proxies to it.
 .venv/bin/parley serve --host 127.0.0.1 --port "$api_port" &
-pids+=($!)
+api_pid=$!
+pids+=("$api_pid")
+api_url="http://127.0.0.1:$api_port"
+wait_for "$api_url/api/health" "$api_pid" || { echo "==> the API did not start (see above)" >&2; exit 1; }
 
 if [ -f frontend/package.json ]; then
-  (cd frontend && npm run build >/dev/null && PARLEY_API_URL="http://127.0.0.1:$api_port" PORT="$web_port" npm start) &
-  pids+=($!)
-  echo "==> Parley: web UI on http://127.0.0.1:$web_port  (API on http://127.0.0.1:$api_port)"
+  build_log=.parley/web-build.log
+  echo "==> building the web UI (log: $build_log)"
+  if ! (cd frontend && npm run build) >"$build_log" 2>&1; then
+    cat "$build_log" >&2
+    echo "==> the web UI failed to build (above)" >&2
+    exit 1
+  fi
+  (cd frontend && PARLEY_API_URL="http://127.0.0.1:$api_port" PORT="$web_port" exec npm start -- -H "$host") &
+  web_pid=$!
+  pids+=("$web_pid")
+  wait_for "http://$host:$web_port/" "$web_pid" || { echo "==> the web UI did not start (see above)" >&2; exit 1; }
+  echo "==> Parley: web UI on http://$host:$web_port  (API on $api_url)"
 else
-  echo "==> Parley API on http://127.0.0.1:$api_port"
+  echo "==> Parley API on $api_url"
 fi
 wait -n

@@ -1,25 +1,54 @@
 #!/usr/bin/env bash
-# Runs every check and test Parley has: lint, types, backend tests on a real PostgreSQL,
-# and the frontend's checks and browser tests. Installs what it needs first.
+# Runs every check and test Parley has, fastest first: lint and types, the backend's unit
+# layer, the backend tests on a real PostgreSQL, a benchmark smoke run, and the frontend's
+# checks, unit tests and browser tests. Installs what it needs first. Prints how long each
+# layer took, then one closing line counting every layer's tests.
 set -euo pipefail
 root="$(cd "$(dirname "$0")" && pwd)"
 cd "$root"
 scripts/setup.sh --browser
 
-echo "==> backend: ruff, mypy"
-(cd backend && ../.venv/bin/ruff check . && ../.venv/bin/ruff format --check . && ../.venv/bin/mypy parley)
-
 logs="$(mktemp -d)"
 trap 'rm -rf "$logs"' EXIT
+timings=()
 
-echo "==> backend: pytest"
-(cd backend && ../.venv/bin/pytest -q -p no:cacheprovider) 2>&1 | tee "$logs/backend"
+# layer NAME COMMAND...: runs it, keeps its output in $logs/NAME, and times it.
+layer() {
+  local name="$1"
+  shift
+  echo "==> $name"
+  local start=$SECONDS
+  "$@" 2>&1 | tee "$logs/$name"
+  timings+=("$(printf '%-22s %4ds' "$name" $((SECONDS - start)))")
+}
+
+has_script() { [ -f frontend/package.json ] && node -e "process.exit(require('./frontend/package.json').scripts?.['$1'] ? 0 : 1)"; }
+
+lint() {
+  (cd backend && ../.venv/bin/ruff check . ../bench && ../.venv/bin/ruff format --check . ../bench \
+    && ../.venv/bin/mypy parley)
+}
+layer "lint+types" lint
+layer "backend unit" bash -c 'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m unit'
+layer "backend" bash -c 'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m "not unit"'
+layer "bench --quick" .venv/bin/python bench/run.py --quick
 
 if [ -f frontend/package.json ]; then
-  echo "==> frontend: lint, typecheck, build, browser tests"
-  (cd frontend && npm run lint && npm run typecheck && npm run test:e2e) 2>&1 | tee "$logs/frontend"
+  layer "frontend checks" bash -c 'cd frontend && npm run lint && npm run typecheck'
+  if has_script check:api-types; then
+    layer "api types" bash -c 'cd frontend && npm run check:api-types'
+  fi
+  if has_script test:unit; then
+    layer "frontend unit" bash -c 'cd frontend && npm run test:unit'
+  fi
+  layer "browser" bash -c 'cd frontend && npm run test:e2e'
 fi
 
-# One closing line for the whole run (each runner printed its own above).
+echo "==> time per layer"
+printf '    %s\n' "${timings[@]}"
+# One closing line for the whole run (each runner printed its own above); `set -o pipefail`
+# has already stopped the run at the first failing layer.
 passed() { grep -Eo '[0-9]+ passed' "$1" 2>/dev/null | tail -n 1 | grep -Eo '[0-9]+' || echo 0; }
-echo "$(( $(passed "$logs/backend") + $(passed "$logs/frontend") )) passed, 0 failed"
+total=0
+for log in "$logs"/*; do total=$((total + $(passed "$log"))); done
+echo "$total passed, 0 failed"

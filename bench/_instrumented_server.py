@@ -32,10 +32,10 @@ from typing import Any
 
 import anyio.to_thread
 import uvicorn
-
-from lib import server_args
 from parley.api.app import create_app
 from parley.config import get_settings
+
+from lib import server_args
 
 
 class Stats:
@@ -56,7 +56,9 @@ class Stats:
         self.pool_max = 0
         self.gc: dict[int, list[tuple[float, float]]] = {0: [], 1: [], 2: []}
         self.sql: collections.Counter[str] = collections.Counter()
-        self.transactions: collections.Counter[str] = collections.Counter()  # BEGIN, COMMIT, ROLLBACK
+        self.transactions: collections.Counter[str] = (
+            collections.Counter()
+        )  # BEGIN, COMMIT, ROLLBACK
         self.checkouts = 0
         self.objects_at_reset = len(gc.get_objects())
         self.live: collections.Counter[str] = collections.Counter()
@@ -134,7 +136,9 @@ _run_sync = anyio.to_thread.run_sync
 
 async def _counted_run_sync(func: Any, *args: Any, **kwargs: Any) -> Any:
     target = getattr(func, "func", func)  # FastAPI hands over functools.partial objects
-    STATS.hops[f"{getattr(target, '__module__', '?')}.{getattr(target, '__qualname__', repr(target))}"] += 1
+    STATS.hops[
+        f"{getattr(target, '__module__', '?')}.{getattr(target, '__qualname__', repr(target))}"
+    ] += 1
     t0 = time.perf_counter()
     try:
         return await _run_sync(func, *args, **kwargs)
@@ -211,6 +215,7 @@ class _CountedAcquire:
             STATS.checkouts += 1
             conn.add_query_logger(_on_query)
             return conn
+
         return acquired().__await__()
 
 
@@ -270,7 +275,14 @@ class Profiler:
         for (filename, _line, name), (_cc, _nc, tottime, _ct, callers) in stats.stats.items():  # type: ignore[attr-defined]
             if filename != "~":
                 by[_package(filename)] += tottime
-            elif any(idle in name for idle in ("'poll' of 'select.epoll'", "'select' of 'select", "built-in method select.select")):
+            elif any(
+                idle in name
+                for idle in (
+                    "'poll' of 'select.epoll'",
+                    "'select' of 'select",
+                    "built-in method select.select",
+                )
+            ):
                 continue
             elif callers:
                 for (caller_file, _l, _n), caller_stats in callers.items():
@@ -336,13 +348,22 @@ def main() -> None:
         if action == "start":
             tracemalloc.start(10)
             return {}
-        snapshot = tracemalloc.take_snapshot().filter_traces([tracemalloc.Filter(False, tracemalloc.__file__)])
+        snapshot = tracemalloc.take_snapshot().filter_traces(
+            [tracemalloc.Filter(False, tracemalloc.__file__)]
+        )
         tracemalloc.stop()
         by_package: collections.Counter[str] = collections.Counter()
         by_line: collections.Counter[str] = collections.Counter()
         for stat in snapshot.statistics("traceback"):
             frames = list(stat.traceback)  # oldest call first
-            own = next((f for f in reversed(frames) if "site-packages/" in f.filename or "/parley/" in f.filename), frames[-1])
+            own = next(
+                (
+                    f
+                    for f in reversed(frames)
+                    if "site-packages/" in f.filename or "/parley/" in f.filename
+                ),
+                frames[-1],
+            )
             by_package[_package(own.filename)] += stat.size
             short = own.filename.split("site-packages/", 1)[-1].split("/backend/", 1)[-1]
             by_line[f"{short}:{own.lineno}"] += stat.size

@@ -15,24 +15,38 @@ import httpx
 from lib import CpuMeter, auth, client, create_conversation, pct
 
 
-async def burst(base_url: str, *, n: int, rounds: int, tag: str, server_pid: int, pgdata: Path | None,
-                message: str = "hello") -> list[dict[str, Any]]:
+async def burst(
+    base_url: str,
+    *,
+    n: int,
+    rounds: int,
+    tag: str,
+    server_pid: int,
+    pgdata: Path | None,
+    message: str = "hello",
+) -> list[dict[str, Any]]:
     users = [f"bench-burst-{tag}-{i}" for i in range(n)]
     headers = [auth(u) for u in users]
     clients = [client(base_url) for _ in users]
     try:
         # Creating the conversations also opens each client's keep-alive connection, so the
         # measured rounds time turns, not TCP handshakes.
-        cids = await asyncio.gather(*(create_conversation(c, u) for c, u in zip(clients, users, strict=True)))
+        cids = await asyncio.gather(
+            *(create_conversation(c, u) for c, u in zip(clients, users, strict=True))
+        )
         results = []
         for _ in range(rounds):
             latencies: list[float] = []
             statuses: list[int] = []
 
-            async def turn(i: int, latencies: list[float] = latencies, statuses: list[int] = statuses) -> None:
+            async def turn(
+                i: int, latencies: list[float] = latencies, statuses: list[int] = statuses
+            ) -> None:
                 t0 = time.perf_counter()
                 r: httpx.Response = await clients[i].post(
-                    f"/api/{users[i]}/chat", json={"conversation_id": cids[i], "message": message}, headers=headers[i]
+                    f"/api/{users[i]}/chat",
+                    json={"conversation_id": cids[i], "message": message},
+                    headers=headers[i],
                 )
                 latencies.append(time.perf_counter() - t0)
                 statuses.append(r.status_code)
@@ -40,19 +54,21 @@ async def burst(base_url: str, *, n: int, rounds: int, tag: str, server_pid: int
             with CpuMeter(server_pid, pgdata) as meter:
                 await asyncio.gather(*(turn(i) for i in range(n)))
             bad = [s for s in statuses if s != 200]
-            results.append({
-                "wall": meter.wall,
-                "min": min(latencies),
-                "p50": pct(latencies, 50),
-                "p99": pct(latencies, 99),
-                "max": max(latencies),
-                "errors": len(bad),
-                "error_statuses": sorted(set(bad)),
-                "server_cpu": meter.used["server"].cpu,
-                "server_runqueue_wait": meter.used["server"].runqueue_wait,
-                "postgres_cpu": meter.used["postgres"].cpu,
-                "client_cpu": meter.used["client"].cpu,
-            })
+            results.append(
+                {
+                    "wall": meter.wall,
+                    "min": min(latencies),
+                    "p50": pct(latencies, 50),
+                    "p99": pct(latencies, 99),
+                    "max": max(latencies),
+                    "errors": len(bad),
+                    "error_statuses": sorted(set(bad)),
+                    "server_cpu": meter.used["server"].cpu,
+                    "server_runqueue_wait": meter.used["server"].runqueue_wait,
+                    "postgres_cpu": meter.used["postgres"].cpu,
+                    "client_cpu": meter.used["client"].cpu,
+                }
+            )
         return results
     finally:
         await asyncio.gather(*(c.aclose() for c in clients))

@@ -12,9 +12,18 @@ from typing import Any
 from lib import CpuMeter, LeanClient, auth, client, create_conversation, pct
 
 
-async def chat_load(base_url: str, *, concurrency: int, turns_per_worker: int, warmup_per_worker: int,
-                    message: str, tag: str, server_pid: int, pgdata: Path | None,
-                    lean: bool = False) -> dict[str, Any]:
+async def chat_load(
+    base_url: str,
+    *,
+    concurrency: int,
+    turns_per_worker: int,
+    warmup_per_worker: int,
+    message: str,
+    tag: str,
+    server_pid: int,
+    pgdata: Path | None,
+    lean: bool = False,
+) -> dict[str, Any]:
     """`lean`: the turns go through `LeanClient` instead of httpx."""
     latencies: list[float] = []
     ready = asyncio.Barrier(concurrency + 1)
@@ -29,13 +38,19 @@ async def chat_load(base_url: str, *, concurrency: int, turns_per_worker: int, w
             if lean:
                 body = json.dumps({"conversation_id": cid, "message": message}).encode()
                 async with LeanClient(base_url) as lc:
+
                     async def send() -> tuple[int, bytes]:
                         return await lc.post_json(path, body, headers)
+
                     await run(send)
             else:
+
                 async def send() -> tuple[int, bytes]:
-                    r = await cl.post(path, json={"conversation_id": cid, "message": message}, headers=headers)
+                    r = await cl.post(
+                        path, json={"conversation_id": cid, "message": message}, headers=headers
+                    )
                     return r.status_code, r.content
+
                 await run(send)
 
     async def run(send: Any) -> None:

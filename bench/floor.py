@@ -29,12 +29,22 @@ def in_memory_tasks() -> Iterator[dict[int, Any]]:
     store: dict[int, TaskRecord] = {}
     ids = itertools.count(1)
 
-    async def add_task(db: Any, *, user_id: str, title: str, description: str | None = None) -> TaskRecord:
+    async def add_task(
+        db: Any, *, user_id: str, title: str, description: str | None = None
+    ) -> TaskRecord:
         now = datetime.now(UTC)
-        task = TaskRecord(id=next(ids), user_id=user_id, title=tasks.clean_title(title),
-                          description=tasks.clean_description(description), completed=False,
-                          created_at=now, updated_at=now)
-        store[task.id] = task
+        number = next(ids)
+        task = TaskRecord(
+            id=number,
+            user_id=user_id,
+            number=number,
+            title=tasks.clean_title(title),
+            description=tasks.clean_description(description),
+            completed=False,
+            created_at=now,
+            updated_at=now,
+        )
+        store[task.number] = task
         return task
 
     async def list_tasks(db: Any, *, user_id: str, status: str = "all") -> list[TaskRecord]:
@@ -43,15 +53,22 @@ def in_memory_tasks() -> Iterator[dict[int, Any]]:
             found = [t for t in found if t.completed == (status == "completed")]
         return found
 
-    def owned(user_id: str, task_id: int) -> TaskRecord:
-        task = store.get(task_id)
+    def owned(user_id: str, number: int) -> TaskRecord:
+        task = store.get(number)
         if task is None or task.user_id != user_id:
-            raise NotFound(f"Task {task_id} not found", task_id=task_id)
+            raise NotFound(f"Task {number} not found", number=number)
         return task
 
-    async def update_task(db: Any, *, user_id: str, task_id: int, title: str | None = None,
-                          description: str | None = None, completed: bool | None = None) -> TaskRecord:
-        task = owned(user_id, task_id)
+    async def update_task(
+        db: Any,
+        *,
+        user_id: str,
+        number: int,
+        title: str | None = None,
+        description: str | None = None,
+        completed: bool | None = None,
+    ) -> TaskRecord:
+        task = owned(user_id, number)
         if title is not None:
             task.title = tasks.clean_title(title)
         if description is not None:
@@ -61,10 +78,13 @@ def in_memory_tasks() -> Iterator[dict[int, Any]]:
         task.updated_at = datetime.now(UTC)
         return task
 
-    async def delete_task(db: Any, *, user_id: str, task_id: int) -> TaskRecord:
-        return store.pop(owned(user_id, task_id).id)
+    async def delete_task(db: Any, *, user_id: str, number: int) -> TaskRecord:
+        return store.pop(owned(user_id, number).number)
 
-    saved = {name: getattr(tasks, name) for name in ("add_task", "list_tasks", "update_task", "delete_task")}
+    saved = {
+        name: getattr(tasks, name)
+        for name in ("add_task", "list_tasks", "update_task", "delete_task")
+    }
     tasks.add_task, tasks.list_tasks = add_task, list_tasks  # type: ignore[assignment]
     tasks.update_task, tasks.delete_task = update_task, delete_task  # type: ignore[assignment]
     try:
@@ -81,12 +101,17 @@ class _NoDatabase:
         raise AssertionError(f"the floor touched the database ({name})")
 
 
-async def measure_floor(message: str, *, warmup: int, turns: int, history_limit: int = 50) -> dict[str, Any]:
+async def measure_floor(
+    message: str, *, warmup: int, turns: int, history_limit: int = 50
+) -> dict[str, Any]:
     from agents import Runner, set_tracing_disabled
-
+    from agents.stream_events import RunItemStreamEvent
     from parley.assistant.agent import TurnContext, build_agent
+    from parley.assistant.history import history_items
     from parley.assistant.mcp_bridge import InProcessTools
     from parley.assistant.offline import OfflineModel
+    from parley.assistant.runner import Reply, record_item
+    from parley.conversations import StoredMessage
     from parley.tools.identity import from_request_meta
     from parley.tools.server import build_server
 
@@ -96,7 +121,24 @@ async def measure_floor(message: str, *, warmup: int, turns: int, history_limit:
         await tools.connect()
         model = OfflineModel()
         context = TurnContext(user_id="floor-user", conversation_id=1)
-        history: list[dict[str, Any]] = []
+        history: list[StoredMessage] = []
+
+        def stored(role: str, content: str, tool_calls: Any = None) -> StoredMessage:
+            return StoredMessage(
+                id=len(history) + 1,
+                conversation_id=1,
+                user_id="floor-user",
+                role=role,
+                author=role,
+                kind="message",
+                content=content,
+                tool_calls=tool_calls,
+                error=False,
+                reply_to=None,
+                meta=None,
+                created_at=datetime.now(UTC),
+            )
+
         latencies: list[float] = []
         last = ""
         try:
@@ -106,13 +148,18 @@ async def measure_floor(message: str, *, warmup: int, turns: int, history_limit:
                 if i == warmup:
                     cpu0, wall0 = time.process_time(), time.perf_counter()
                 t0 = time.perf_counter()
-                history.append({"role": "user", "content": message})
+                history.append(stored("user", message))
                 agent = build_agent(model=model, tools=tools)
-                result = Runner.run_streamed(agent, history[-history_limit:], context=context, max_turns=8)
-                async for _event in result.stream_events():
-                    pass
+                # The server's model input too: earlier tool calls replayed as tool items.
+                result = Runner.run_streamed(
+                    agent, history_items(history[-history_limit:]), context=context, max_turns=8
+                )
+                reply, pending = Reply(), {}  # type: ignore[var-annotated]
+                async for event in result.stream_events():
+                    if isinstance(event, RunItemStreamEvent):
+                        record_item(event, reply, pending, lambda *_: None)
                 last = str(result.final_output or "").strip()
-                history.append({"role": "assistant", "content": last})
+                history.append(stored("assistant", last, reply.tool_calls or None))
                 if i >= warmup:
                     latencies.append(time.perf_counter() - t0)
             cpu = time.process_time() - cpu0

@@ -48,8 +48,10 @@ def _alternative() -> str:
     be served by the primary key. Parameters: ([conversation_id], limit), as `_LAST`'s."""
     from parley.conversations import MESSAGE_COLUMNS
 
-    return (f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ANY($1::int[]) "
-            "ORDER BY conversation_id, id DESC LIMIT $2")
+    return (
+        f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ANY($1::int[]) "
+        "ORDER BY conversation_id, id DESC LIMIT $2"
+    )
 
 
 def _flat(statement: str) -> str:
@@ -62,7 +64,13 @@ def _takes_array(sql: str) -> bool:
 
 
 async def measure_history(
-    url: str, *, sizes: tuple[int, int], reps: int, cleanup: bool, limit: int = 50, budget: float = 8.0
+    url: str,
+    *,
+    sizes: tuple[int, int],
+    reps: int,
+    cleanup: bool,
+    limit: int = 50,
+    budget: float = 8.0,
 ) -> dict[str, Any]:
     from parley import conversations
     from parley.conversations import StoredMessage
@@ -76,7 +84,9 @@ async def measure_history(
     alternative = _flat(_alternative())
 
     async def new_conversation(title: str) -> int:
-        return await conversations.create_conversation(db, user_id=USER, mode=ConversationMode.chat, title=title)
+        return await conversations.create_conversation(
+            db, user_id=USER, mode=ConversationMode.chat, title=title
+        )
 
     async def fill(ids: list[int], n: int) -> float:
         """n messages spread round-robin over the conversations `ids`, in one statement."""
@@ -101,16 +111,22 @@ async def measure_history(
         async def load() -> list[Any]:
             async with db.connection() as conn:
                 return await conversations.last_messages(conn, conversation_id=cid, limit=limit)
+
         return load
 
     def by_alternative(cid: int) -> Callable[[], Awaitable[list[Any]]]:
         async def load() -> list[Any]:
             async with db.connection() as conn:
-                rows = await conn.fetch(alternative, [cid] if _takes_array(alternative) else cid, limit)
+                rows = await conn.fetch(
+                    alternative, [cid] if _takes_array(alternative) else cid, limit
+                )
             return [StoredMessage(*row) for row in reversed(rows)]
+
         return load
 
-    async def measure(loaders: dict[int, Callable[[], Awaitable[list[Any]]]]) -> dict[int, dict[str, Any]]:
+    async def measure(
+        loaders: dict[int, Callable[[], Awaitable[list[Any]]]],
+    ) -> dict[int, dict[str, Any]]:
         for load in loaders.values():  # warm the pool, the caches and the statement cache
             for _ in range(20):
                 await timed(load)
@@ -128,8 +144,10 @@ async def measure_history(
         executed a few times first: past the plan cache's custom-plan warm-up, as asyncpg's
         statement cache would be."""
         array = _takes_array(sql)
-        args = {n: (f"ARRAY[{cid}]" if array else str(cid)) + (f", {limit}" if "$2" in sql else "")
-                for n, cid in cids.items()}
+        args = {
+            n: (f"ARRAY[{cid}]" if array else str(cid)) + (f", {limit}" if "$2" in sql else "")
+            for n, cid in cids.items()
+        }
         result = {}
         async with db.connection() as conn:
             await conn.execute(f"PREPARE bench_last_messages AS {sql}")
@@ -138,7 +156,9 @@ async def measure_history(
                     for a in args.values():
                         await conn.execute(f"EXECUTE bench_last_messages({a})")
                 for n, a in args.items():
-                    plan = await conn.fetch(f"EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE bench_last_messages({a})")
+                    plan = await conn.fetch(
+                        f"EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE bench_last_messages({a})"
+                    )
                     result[n] = "\n".join(row[0] for row in plan)
             finally:
                 await conn.execute("DEALLOCATE bench_last_messages")
@@ -152,16 +172,26 @@ async def measure_history(
         rows_a = await vacuum()
         a = await measure({n: by_backend(cid) for n, cid in cids.items()})
         out["statement"] = statement
-        out["scenarios"]["A"] = {"table_rows": rows_a, "times": a, "plans": await plans(cids, statement)}
+        out["scenarios"]["A"] = {
+            "table_rows": rows_a,
+            "times": a,
+            "plans": await plans(cids, statement),
+        }
 
         others = [await new_conversation("other traffic") for _ in range(OTHER_CONVERSATIONS)]
         out["insert_seconds"]["other"] = await fill(others, OTHER_MESSAGES)
         rows_b = await vacuum()
         b = await measure({n: by_backend(cid) for n, cid in cids.items()})
-        out["scenarios"]["B"] = {"table_rows": rows_b, "times": b, "plans": await plans(cids, statement)}
+        out["scenarios"]["B"] = {
+            "table_rows": rows_b,
+            "times": b,
+            "plans": await plans(cids, statement),
+        }
         out["alternative_statement"] = alternative
         if alternative != statement:  # else it would only measure `last_messages` again
-            out["scenarios"]["B"]["alternative"] = await measure({n: by_alternative(cid) for n, cid in cids.items()})
+            out["scenarios"]["B"]["alternative"] = await measure(
+                {n: by_alternative(cid) for n, cid in cids.items()}
+            )
             out["scenarios"]["B"]["alternative_plans"] = await plans(cids, alternative)
         return out
     finally:
@@ -176,7 +206,12 @@ async def _delete_bench_rows(url: str) -> None:
     `reply_to` that is a scan of the whole table per message, hours for a million. So a
     temporary index is made for the delete when the schema has none, and dropped after."""
     async with pg_connection(url) as conn:
-        defs = [r[0] for r in await conn.fetch("SELECT indexdef FROM pg_indexes WHERE tablename = 'messages'")]
+        defs = [
+            r[0]
+            for r in await conn.fetch(
+                "SELECT indexdef FROM pg_indexes WHERE tablename = 'messages'"
+            )
+        ]
         temporary = not any("(reply_to" in d for d in defs)
         if temporary:
             await conn.execute(

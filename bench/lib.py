@@ -40,7 +40,7 @@ def pct(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
-    rank = max(0, min(len(ordered) - 1, int(round(q / 100 * len(ordered) + 0.5)) - 1))
+    rank = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
     return ordered[rank]
 
 
@@ -85,7 +85,9 @@ def _per_pid(pids: list[int]) -> dict[int, tuple[float, float]]:
     return out
 
 
-def _delta(start: dict[int, tuple[float, float]], end: dict[int, tuple[float, float]]) -> CpuSnapshot:
+def _delta(
+    start: dict[int, tuple[float, float]], end: dict[int, tuple[float, float]]
+) -> CpuSnapshot:
     """Processes alive at the end: their CPU since the start (all of it if they started
     later). A process that exited in between takes its CPU with it: a small undercount."""
     cpu = wait = 0.0
@@ -163,11 +165,25 @@ def machine() -> dict[str, str]:
         pass
     try:
         commit = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
         dirty = subprocess.run(
-            ["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no", "--", "backend"],
-            capture_output=True, text=True, check=True,
+            [
+                "git",
+                "-C",
+                str(ROOT),
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                "backend",
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
         if dirty:
             commit += " (+ uncommitted backend changes in the working tree)"
@@ -234,7 +250,6 @@ class BenchDatabase:
 async def pg_connection(url: str) -> AsyncIterator[Any]:
     """One plain asyncpg connection (autocommit, no JSON codecs) to the app's database URL."""
     import asyncpg
-
     from parley.db import asyncpg_dsn
 
     conn = await asyncpg.connect(asyncpg_dsn(url))
@@ -260,8 +275,15 @@ def server_args() -> argparse.Namespace:
 class ServerProcess:
     """`parley serve` as a subprocess on a loopback port, on the bench database."""
 
-    def __init__(self, db: BenchDatabase, *, name: str, env: dict[str, str] | None = None,
-                 command: list[str] | None = None, args: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        db: BenchDatabase,
+        *,
+        name: str,
+        env: dict[str, str] | None = None,
+        command: list[str] | None = None,
+        args: list[str] | None = None,
+    ) -> None:
         self.db = db
         self.name = name
         self.port = free_port()
@@ -273,7 +295,9 @@ class ServerProcess:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
+        env = {
+            k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")
+        }
         env.update(
             DATABASE_URL=self.db.url,
             PARLEY_DATA_DIR=str(self.db.tmp / f"data-{self.name}"),
@@ -287,22 +311,38 @@ class ServerProcess:
 
     def start(self) -> ServerProcess:
         command = self.command or [str(VENV_BIN / "parley"), "serve"]
-        log = open(self.log_path, "wb")
+        log = open(self.log_path, "wb")  # noqa: SIM115 (the server process keeps it)
         self.proc = subprocess.Popen(
-            [*command, "--host", HOST, "--port", str(self.port), "--log-level", "warning", *self.args],
-            env=self.env(), stdout=log, stderr=subprocess.STDOUT, cwd=str(self.db.tmp),
+            [
+                *command,
+                "--host",
+                HOST,
+                "--port",
+                str(self.port),
+                "--log-level",
+                "warning",
+                *self.args,
+            ],
+            env=self.env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=str(self.db.tmp),
         )
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"server {self.name} exited:\n{self.log_path.read_text()[-3000:]}")
+                raise RuntimeError(
+                    f"server {self.name} exited:\n{self.log_path.read_text()[-3000:]}"
+                )
             try:
                 if httpx.get(self.base_url + "/api/health", timeout=2).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass
             time.sleep(0.2)
-        raise RuntimeError(f"server {self.name} did not start:\n{self.log_path.read_text()[-3000:]}")
+        raise RuntimeError(
+            f"server {self.name} did not start:\n{self.log_path.read_text()[-3000:]}"
+        )
 
     @property
     def pid(self) -> int:
@@ -326,7 +366,10 @@ class ServerProcess:
         try:
             self.proc.wait(timeout=20)
             if os.environ.get("BENCH_DEBUG"):
-                print(f"   (server {self.name} stopped in {time.perf_counter() - t0:.1f} s)", flush=True)
+                print(
+                    f"   (server {self.name} stopped in {time.perf_counter() - t0:.1f} s)",
+                    flush=True,
+                )
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
@@ -347,7 +390,9 @@ def client(base_url: str, *, timeout: float = 120) -> httpx.AsyncClient:
     64+ concurrent requests spends most of its CPU in httpcore's pool bookkeeping, which
     made the client the bottleneck; one each keeps the client side cheap (it is measured)."""
     return httpx.AsyncClient(
-        base_url=base_url, timeout=timeout, limits=httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        base_url=base_url,
+        timeout=timeout,
+        limits=httpx.Limits(max_connections=1, max_keepalive_connections=1),
     )
 
 
@@ -387,7 +432,8 @@ class LeanClient:
         head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
         self._writer.write(
             f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n{head}"
-            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+            + body
         )
         status = int((await self._reader.readline()).split(b" ", 2)[1])
         length = 0

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import datetime as dt
 import json
 import logging
+import os
 import statistics
 import sys
 import time
@@ -23,14 +23,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import httpx  # noqa: E402
-import uvloop  # noqa: E402
+import httpx
+import uvloop
 
-from lib import (  # noqa: E402
+from lib import (
     ROOT,
+    VENV_BIN,
     BenchDatabase,
     ServerProcess,
-    VENV_BIN,
     loadavg,
     machine,
     ms,
@@ -93,12 +93,18 @@ def section_floor(rep: Report, quick: bool) -> dict[str, Any]:
     for message in (TOOL_MESSAGE, PLAIN_MESSAGE):
         r = uvloop.run(measure_floor(message, warmup=30, turns=turns))
         res[message] = r
-        rep.add(f"| `{message}` | {r['turns']} | {ms(r['p50'])} | {ms(r['p99'])} | {ms(r['cpu_per_turn'])} |")
+        rep.add(
+            f"| `{message}` | {r['turns']} | {ms(r['p50'])} | {ms(r['p99'])} | {ms(r['cpu_per_turn'])} |"
+        )
     rep.add()
-    rep.add("Run on uvloop, the event loop `parley serve` runs on (uvicorn picks it when installed); "
-            "on the plain asyncio loop the floor is ~5% slower.")
+    rep.add(
+        "Run on uvloop, the event loop `parley serve` runs on (uvicorn picks it when installed); "
+        "on the plain asyncio loop the floor is ~5% slower."
+    )
     rep.add()
-    rep.add(f"Reply of the floor to `{TOOL_MESSAGE}`: \"{res[TOOL_MESSAGE]['reply']}\" (history capped at 50 messages, as in the server).")
+    rep.add(
+        f'Reply of the floor to `{TOOL_MESSAGE}`: "{res[TOOL_MESSAGE]["reply"]}" (history capped at 50 messages, as in the server).'
+    )
     rep.add()
     return res
 
@@ -111,39 +117,56 @@ def section_http(rep: Report, db: BenchDatabase, quick: bool) -> dict[str, Any]:
     rep.add()
     server = ServerProcess(db, name="chat").start()
     plan = [  # (concurrency, message, lean client?, warm-up turns per worker, measured turns per worker)
-        (1, TOOL_MESSAGE, True, 30, 100 if quick else 400),
-        (1, PLAIN_MESSAGE, True, 30, 100 if quick else 400),
-        (1, TOOL_MESSAGE, False, 30, 60 if quick else 200),
-        (1, PLAIN_MESSAGE, False, 30, 60 if quick else 200),
-        (16, TOOL_MESSAGE, False, 3, 8 if quick else 25),
-        (64, TOOL_MESSAGE, False, 2, 3 if quick else 10),
+        (1, TOOL_MESSAGE, True, 10 if quick else 30, 30 if quick else 400),
+        (1, PLAIN_MESSAGE, True, 10 if quick else 30, 30 if quick else 400),
+        (1, TOOL_MESSAGE, False, 10 if quick else 30, 20 if quick else 200),
+        (1, PLAIN_MESSAGE, False, 10 if quick else 30, 20 if quick else 200),
+        (16, TOOL_MESSAGE, False, 3, 4 if quick else 25),
+        (64, TOOL_MESSAGE, False, 1 if quick else 2, 2 if quick else 10),
     ]
     results = []
     try:
         for concurrency, message, lean, warmup, turns in plan:
             tag = "tool" if message == TOOL_MESSAGE else "plain"
-            r = asyncio.run(chat_load(
-                server.base_url, concurrency=concurrency, turns_per_worker=turns, warmup_per_worker=warmup,
-                message=message, tag=tag, server_pid=server.pid, pgdata=db.pgdata, lean=lean,
-            ))
+            r = asyncio.run(
+                chat_load(
+                    server.base_url,
+                    concurrency=concurrency,
+                    turns_per_worker=turns,
+                    warmup_per_worker=warmup,
+                    message=message,
+                    tag=tag,
+                    server_pid=server.pid,
+                    pgdata=db.pgdata,
+                    lean=lean,
+                )
+            )
             r["message"] = message
             results.append(r)
-            say(f"   c={concurrency} `{message}` ({r['client']}): p50 {ms(r['p50'])}, p99 {ms(r['p99'])}, "
-                f"{r['throughput']:.1f} turns/s")
+            say(
+                f"   c={concurrency} `{message}` ({r['client']}): p50 {ms(r['p50'])}, p99 {ms(r['p99'])}, "
+                f"{r['throughput']:.1f} turns/s"
+            )
     finally:
         server.stop()
-    rep.add("One user and one conversation per concurrent worker (closed loop: each worker sends its next turn "
-            "when the previous reply arrives); each worker has its own keep-alive connection: an `httpx.AsyncClient`, "
-            "or for the *lean* rows `bench/lib.py`'s `LeanClient` (request bytes out, status + Content-Length body "
-            "back; ~0.2 ms of client CPU a request against httpx's ~1.3 ms, which one-at-a-time latency would "
-            "otherwise charge to the server). "
-            "Conversations were warmed up first, so each turn loads a full 50-message history. "
-            "CPU columns: CPU seconds used during the measured window divided by the turns "
-            "(server = the `parley serve` process, PostgreSQL = the postmaster and its backends, client = this "
-            "benchmark process); util = CPU seconds / wall seconds (1.0 = one core).")
+    rep.add(
+        "One user and one conversation per concurrent worker (closed loop: each worker sends its next turn "
+        "when the previous reply arrives); each worker has its own keep-alive connection: an `httpx.AsyncClient`, "
+        "or for the *lean* rows `bench/lib.py`'s `LeanClient` (request bytes out, status + Content-Length body "
+        "back; ~0.2 ms of client CPU a request against httpx's ~1.3 ms, which one-at-a-time latency would "
+        "otherwise charge to the server). "
+        "Conversations were warmed up first, so each turn loads a full 50-message history. "
+        "CPU columns: CPU seconds used during the measured window divided by the turns "
+        "(server = the `parley serve` process, PostgreSQL = the postmaster and its backends, client = this "
+        "benchmark process); util = CPU seconds / wall seconds (1.0 = one core)."
+    )
     rep.add()
-    rep.add("| concurrency | message | client | turns | p50 | p99 | throughput | server CPU/turn | PostgreSQL CPU/turn | client CPU/turn | server util | PG util | client util |")
-    rep.add("| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    rep.add(
+        "| concurrency | message | client | turns | p50 | p99 | throughput | server CPU/turn | PostgreSQL CPU/turn | client CPU/turn | server util | PG util | client util |"
+    )
+    rep.add(
+        "| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    )
     for r in results:
         rep.add(
             f"| {r['concurrency']} | `{r['message']}` | {r['client']} | {r['turns']} | {ms(r['p50'])} | {ms(r['p99'])} | "
@@ -155,27 +178,34 @@ def section_http(rep: Report, db: BenchDatabase, quick: bool) -> dict[str, Any]:
     rep.add(
         f"Is the client the bottleneck? At concurrency {top['concurrency']} the client used {top['client_cpu_util']:.2f} "
         f"of a core against the server's {top['server_cpu_util']:.2f}"
-        + (" — the server, a single process (one event loop), is the saturated side."
-           if top["server_cpu_util"] > 0.8 and top["client_cpu_util"] < 0.5 else
-           " — see the utilisation columns; on 2 cores the server, PostgreSQL and the client share the machine.")
+        + (
+            " — the server, a single process (one event loop), is the saturated side."
+            if top["server_cpu_util"] > 0.8 and top["client_cpu_util"] < 0.5
+            else " — see the utilisation columns; on 2 cores the server, PostgreSQL and the client share the machine."
+        )
     )
     rep.add()
     return {"runs": results}
 
 
-def section_ratio(rep: Report, db: BenchDatabase, floor: dict[str, Any], http: dict[str, Any],
-                  quick: bool) -> None:
+def section_ratio(
+    rep: Report, db: BenchDatabase, floor: dict[str, Any], http: dict[str, Any], quick: bool
+) -> None:
     rep.begin("2b")
     rep.add("### Server turn cost vs the floor")
     rep.add()
-    rep.add("*Server turn cost* = p50 latency of a turn through HTTP at concurrency 1 with the lean client (one "
-            "request at a time, so latency = the server's full cost of a turn: HTTP, auth, the claim and the DB work "
-            "(see the anatomy below), agent + tools, JSON, and PostgreSQL's own time). The floor is the p50 of the "
-            "same turn run in-process, on the same event loop. The httpx rows are shown too: the same turns with "
-            "~1.1 ms more client work inside each latency. The CPU ratios compare CPU time per turn: the server "
-            "process alone, and server + PostgreSQL.")
+    rep.add(
+        "*Server turn cost* = p50 latency of a turn through HTTP at concurrency 1 with the lean client (one "
+        "request at a time, so latency = the server's full cost of a turn: HTTP, auth, the claim and the DB work "
+        "(see the anatomy below), agent + tools, JSON, and PostgreSQL's own time). The floor is the p50 of the "
+        "same turn run in-process, on the same event loop. The httpx rows are shown too: the same turns with "
+        "~1.1 ms more client work inside each latency. The CPU ratios compare CPU time per turn: the server "
+        "process alone, and server + PostgreSQL."
+    )
     rep.add()
-    rep.add("| message | client | server p50 (c=1) | floor p50 | ratio | server CPU/turn ÷ floor CPU/turn | (server + PG) CPU/turn ÷ floor |")
+    rep.add(
+        "| message | client | server p50 (c=1) | floor p50 | ratio | server CPU/turn ÷ floor CPU/turn | (server + PG) CPU/turn ÷ floor |"
+    )
     rep.add("| --- | --- | ---: | ---: | ---: | ---: | ---: |")
     ratios = {}
     for r in http["runs"]:
@@ -186,63 +216,154 @@ def section_ratio(rep: Report, db: BenchDatabase, floor: dict[str, Any], http: d
         cpu_ratio = r["server_cpu_per_turn"] / f["cpu_per_turn"]
         total_ratio = (r["server_cpu_per_turn"] + r["postgres_cpu_per_turn"]) / f["cpu_per_turn"]
         ratios[(r["message"], r["client"])] = (ratio, r, f, cpu_ratio)
-        rep.add(f"| `{r['message']}` | {r['client']} | {ms(r['p50'])} | {ms(f['p50'])} | **{ratio:.2f}×** | "
-                f"{cpu_ratio:.2f}× | {total_ratio:.2f}× |")
+        rep.add(
+            f"| `{r['message']}` | {r['client']} | {ms(r['p50'])} | {ms(f['p50'])} | **{ratio:.2f}×** | "
+            f"{cpu_ratio:.2f}× | {total_ratio:.2f}× |"
+        )
     rep.add()
     _, _, _, cpu_ratio = ratios[(TOOL_MESSAGE, "lean HTTP/1.1")]
     pairs = _paired_ratios(db, quick)
     lean = statistics.median(p["lean"] for p in pairs)
     via_httpx = statistics.median(p["httpx"] for p in pairs)
-    rep.add(f"The floor drifts by ~10% between runs on this shared machine, so the verdict uses {len(pairs)} "
-            f"interleaved pairs (each: the floor, then the same server at concurrency 1 through the lean "
-            f"client and through httpx, {pairs[0]['turns']} `{TOOL_MESSAGE}` turns each) and takes the median "
-            "ratio:")
+    rep.add(
+        f"The floor drifts by ~10% between runs on this shared machine, so the verdict uses {len(pairs)} "
+        f"interleaved pairs (each: the floor, then the same server at concurrency 1 through the lean "
+        f"client and through httpx, {pairs[0]['turns']} `{TOOL_MESSAGE}` turns each) and takes the median "
+        "ratio:"
+    )
     rep.add()
     rep.add("| pair | floor p50 | lean p50 | ratio | httpx p50 | ratio |")
     rep.add("| ---: | ---: | ---: | ---: | ---: | ---: |")
     for i, p in enumerate(pairs, 1):
-        rep.add(f"| {i} | {ms(p['floor_p50'])} | {ms(p['lean_p50'])} | {p['lean']:.2f}× | {ms(p['httpx_p50'])} | "
-                f"{p['httpx']:.2f}× |")
+        rep.add(
+            f"| {i} | {ms(p['floor_p50'])} | {ms(p['lean_p50'])} | {p['lean']:.2f}× | {ms(p['httpx_p50'])} | "
+            f"{p['httpx']:.2f}× |"
+        )
     rep.add()
-    rep.add(f"Median ratio: **{lean:.2f}×** through the lean client, {via_httpx:.2f}× through httpx.")
+    rep.add(
+        f"Median ratio: **{lean:.2f}×** through the lean client, {via_httpx:.2f}× through httpx."
+    )
     rep.add()
-    rep.goal("Server turn cost ≤ 2× the floor", "≤ 2.00×",
-             f"{lean:.2f}× (median of {len(pairs)} interleaved pairs, `{TOOL_MESSAGE}`, lean client; "
-             f"{via_httpx:.2f}× through httpx); CPU {cpu_ratio:.2f}×", lean <= 2.0)
+    rep.goal(
+        "Server turn cost ≤ 2× the floor",
+        "≤ 2.00×",
+        f"{lean:.2f}× (median of {len(pairs)} interleaved pairs, `{TOOL_MESSAGE}`, lean client; "
+        f"{via_httpx:.2f}× through httpx); CPU {cpu_ratio:.2f}×",
+        lean <= 2.0,
+    )
 
 
 def _paired_ratios(db: BenchDatabase, quick: bool) -> list[dict[str, Any]]:
     from chat_load import chat_load
     from floor import measure_floor
 
-    turns = 80 if quick else 150
+    turns = 30 if quick else 150
     server = ServerProcess(db, name="pairs").start()
     pairs = []
     try:
-        for i in range(3 if quick else 5):
+        for i in range(1 if quick else 5):
             f = uvloop.run(measure_floor(TOOL_MESSAGE, warmup=20, turns=turns))
             runs = {
-                lean: asyncio.run(chat_load(
-                    server.base_url, concurrency=1, turns_per_worker=turns, warmup_per_worker=20,
-                    message=TOOL_MESSAGE, tag=f"pair{i}", server_pid=server.pid, pgdata=db.pgdata, lean=lean,
-                ))
+                lean: asyncio.run(
+                    chat_load(
+                        server.base_url,
+                        concurrency=1,
+                        turns_per_worker=turns,
+                        warmup_per_worker=20,
+                        message=TOOL_MESSAGE,
+                        tag=f"pair{i}",
+                        server_pid=server.pid,
+                        pgdata=db.pgdata,
+                        lean=lean,
+                    )
+                )
                 for lean in (True, False)
             }
-            pairs.append({
-                "turns": turns, "floor_p50": f["p50"], "lean_p50": runs[True]["p50"], "httpx_p50": runs[False]["p50"],
-                "lean": runs[True]["p50"] / f["p50"], "httpx": runs[False]["p50"] / f["p50"],
-            })
-            say(f"   pair {i + 1}: floor {ms(f['p50'])}, lean {ms(runs[True]['p50'])}, httpx {ms(runs[False]['p50'])}")
+            pairs.append(
+                {
+                    "turns": turns,
+                    "floor_p50": f["p50"],
+                    "lean_p50": runs[True]["p50"],
+                    "httpx_p50": runs[False]["p50"],
+                    "lean": runs[True]["p50"] / f["p50"],
+                    "httpx": runs[False]["p50"] / f["p50"],
+                }
+            )
+            say(
+                f"   pair {i + 1}: floor {ms(f['p50'])}, lean {ms(runs[True]['p50'])}, httpx {ms(runs[False]['p50'])}"
+            )
     finally:
         server.stop()
     return pairs
 
 
 CATEGORIES = [  # package -> what it is, for the anatomy of a turn
-    ("HTTP stack: uvicorn, starlette, FastAPI, pydantic, JSON", ("uvicorn", "starlette", "fastapi", "pydantic", "pydantic_core", "httptools", "h11", "sse_starlette", "python stdlib: json", "python stdlib: encoder", "python stdlib: decoder", "parley.api", "parley.schemas", "jwt", "parley.auth")),
-    ("database client: asyncpg and Parley's SQL functions", ("sqlalchemy", "asyncpg", "greenlet", "sqlmodel", "parley.db", "parley.conversations", "parley.chat", "parley.tasks")),
-    ("agent + MCP tools (what the floor also does)", ("agents", "mcp", "mcp_types", "openai", "parley.assistant", "parley.tools", "anyio", "opentelemetry", "typing_extensions", "python stdlib: copy", "python stdlib: dataclasses", "python stdlib: uuid", "python stdlib: re")),
-    ("asyncio event loop", ("python stdlib: base_events", "python stdlib: events", "python stdlib: tasks", "python stdlib: futures", "python stdlib: selector_events", "python stdlib: selectors", "python stdlib: locks", "python stdlib: queues", "python stdlib: transports", "python stdlib: timeouts")),
+    (
+        "HTTP stack: uvicorn, starlette, FastAPI, pydantic, JSON",
+        (
+            "uvicorn",
+            "starlette",
+            "fastapi",
+            "pydantic",
+            "pydantic_core",
+            "httptools",
+            "h11",
+            "sse_starlette",
+            "python stdlib: json",
+            "python stdlib: encoder",
+            "python stdlib: decoder",
+            "parley.api",
+            "parley.schemas",
+            "jwt",
+            "parley.auth",
+        ),
+    ),
+    (
+        "database client: asyncpg and Parley's SQL functions",
+        (
+            "sqlalchemy",
+            "asyncpg",
+            "greenlet",
+            "sqlmodel",
+            "parley.db",
+            "parley.conversations",
+            "parley.chat",
+            "parley.tasks",
+        ),
+    ),
+    (
+        "agent + MCP tools (what the floor also does)",
+        (
+            "agents",
+            "mcp",
+            "mcp_types",
+            "openai",
+            "parley.assistant",
+            "parley.tools",
+            "anyio",
+            "opentelemetry",
+            "typing_extensions",
+            "python stdlib: copy",
+            "python stdlib: dataclasses",
+            "python stdlib: uuid",
+            "python stdlib: re",
+        ),
+    ),
+    (
+        "asyncio event loop",
+        (
+            "python stdlib: base_events",
+            "python stdlib: events",
+            "python stdlib: tasks",
+            "python stdlib: futures",
+            "python stdlib: selector_events",
+            "python stdlib: selectors",
+            "python stdlib: locks",
+            "python stdlib: queues",
+            "python stdlib: transports",
+            "python stdlib: timeouts",
+        ),
+    ),
 ]
 
 
@@ -257,8 +378,11 @@ def section_anatomy(rep: Report, db: BenchDatabase, quick: bool) -> None:
     """Where a turn's server CPU goes: the instrumented app at concurrency 1."""
     from lib import auth, client, create_conversation
 
-    turns = 40 if quick else 100
-    command = [str(VENV_BIN / "python"), str(Path(__file__).resolve().parent / "_instrumented_server.py")]
+    turns = 15 if quick else 100
+    command = [
+        str(VENV_BIN / "python"),
+        str(Path(__file__).resolve().parent / "_instrumented_server.py"),
+    ]
     server = ServerProcess(db, name="anatomy", command=command).start()
 
     async def go() -> tuple[dict[str, Any], dict[str, float]]:
@@ -268,24 +392,36 @@ def section_anatomy(rep: Report, db: BenchDatabase, quick: bool) -> None:
             cid = await create_conversation(cl, user)
             body = {"conversation_id": cid, "message": TOOL_MESSAGE}
             for _ in range(30):
-                (await cl.post(f"/api/{user}/chat", json=body, headers=auth(user))).raise_for_status()
+                (
+                    await cl.post(f"/api/{user}/chat", json=body, headers=auth(user))
+                ).raise_for_status()
             await cl.get("/__bench/stats", params={"reset": "true"})
             notifies.reset()
             for _ in range(turns):
-                (await cl.post(f"/api/{user}/chat", json=body, headers=auth(user))).raise_for_status()
+                (
+                    await cl.post(f"/api/{user}/chat", json=body, headers=auth(user))
+                ).raise_for_status()
             stats = (await cl.get("/__bench/stats")).json()
             stats["notifies"] = await notifies.settle()
-            await cl.get("/__bench/profile", params={"action": "start"})  # separately: cProfile slows the loop
+            await cl.get(
+                "/__bench/profile", params={"action": "start"}
+            )  # separately: cProfile slows the loop
             for _ in range(turns // 2):
-                (await cl.post(f"/api/{user}/chat", json=body, headers=auth(user))).raise_for_status()
+                (
+                    await cl.post(f"/api/{user}/chat", json=body, headers=auth(user))
+                ).raise_for_status()
             profile = (await cl.get("/__bench/profile", params={"action": "stop"})).json()
             await cl.get("/__bench/stats", params={"reset": "true"})
             notifies.reset()
             plain = {"conversation_id": cid, "message": PLAIN_MESSAGE}
             for _ in range(20):
-                (await cl.post(f"/api/{user}/chat", json=plain, headers=auth(user))).raise_for_status()
+                (
+                    await cl.post(f"/api/{user}/chat", json=plain, headers=auth(user))
+                ).raise_for_status()
             plain_stats = (await cl.get("/__bench/stats")).json()
-            stats["plain_live_events"] = {k: v / 20 for k, v in plain_stats["live_events_published"].items()}
+            stats["plain_live_events"] = {
+                k: v / 20 for k, v in plain_stats["live_events_published"].items()
+            }
             stats["plain_notifies"] = {k: v / 20 for k, v in (await notifies.settle()).items()}
         await notifies.close()
         return stats, profile
@@ -298,53 +434,94 @@ def section_anatomy(rep: Report, db: BenchDatabase, quick: bool) -> None:
     rep.begin("2c")
     rep.add("### Anatomy of one server turn")
     rep.add()
-    rep.add(f"The same app run by `bench/_instrumented_server.py` (see section 4), {turns} `{TOOL_MESSAGE}` turns at "
-            "concurrency 1 on a conversation with a full history, counted per turn:")
+    rep.add(
+        f"The same app run by `bench/_instrumented_server.py` (see section 4), {turns} `{TOOL_MESSAGE}` turns at "
+        "concurrency 1 on a conversation with a full history, counted per turn:"
+    )
     rep.add()
     hops = stats["threadpool_hops"]
     sql = stats["sql_statements"]
-    rep.add(f"- SQL statements: {sum(sql.values()) / turns:.1f} — " + ", ".join(
-        f"{k} × {v / turns:.1f}" for k, v in sorted(sql.items(), key=lambda kv: -kv[1])))
+    rep.add(
+        f"- SQL statements: {sum(sql.values()) / turns:.1f} — "
+        + ", ".join(f"{k} × {v / turns:.1f}" for k, v in sorted(sql.items(), key=lambda kv: -kv[1]))
+    )
     live = stats.get("live_events_published", {})
     plain_live = stats.get("plain_live_events", {})
     note = stats.get("notifies", {})
     plain_note = stats.get("plain_notifies", {})
 
     def counts(d: dict[str, float], per: float) -> str:
-        return ", ".join(f"{k} × {v / per:.1f}" for k, v in sorted(d.items(), key=lambda kv: -kv[1])) or "none"
+        return (
+            ", ".join(f"{k} × {v / per:.1f}" for k, v in sorted(d.items(), key=lambda kv: -kv[1]))
+            or "none"
+        )
 
-    rep.add(f"- live events published to watchers: {counts(live, turns)}; for `{PLAIN_MESSAGE}` (a "
-            f"{plain_live.get('delta', 0):.0f}-word help text): {counts(plain_live, 1)}")
-    rep.add(f"- NOTIFYs seen on the database (a listener of the bench on the server's channels): {counts(note, turns)}; "
-            f"for `{PLAIN_MESSAGE}`: {counts(plain_note, 1)}"
-            + (f". One NOTIFY sent and received back by the same asyncpg connection, measured apart: "
-               f"{notify_cpu * 1e6:.0f} µs of CPU" if notify_cpu else ""))
+    rep.add(
+        f"- live events published to watchers: {counts(live, turns)}; for `{PLAIN_MESSAGE}` (a "
+        f"{plain_live.get('delta', 0):.0f}-word help text): {counts(plain_live, 1)}"
+    )
+    rep.add(
+        f"- NOTIFYs seen on the database (a listener of the bench on the server's channels): {counts(note, turns)}; "
+        f"for `{PLAIN_MESSAGE}`: {counts(plain_note, 1)}"
+        + (
+            f". One NOTIFY sent and received back by the same asyncpg connection, measured apart: "
+            f"{notify_cpu * 1e6:.0f} µs of CPU"
+            if notify_cpu
+            else ""
+        )
+    )
     tx = stats.get("db_transactions", {})
-    rep.add(f"- pool checkouts: {stats['db_checkouts'] / turns:.1f}; transactions: "
-            + (f"{tx.get('BEGIN', 0) / turns:.1f} ({counts(tx, turns)}: round trips of their own, "
-               "not among the SQL statements above)" if tx else "none (every statement commits on its own)"))
-    rep.add(f"- hops to the worker-thread pool: {sum(hops.values()) / turns:.1f}" + (" — " + ", ".join(
-        f"`{k.rsplit('.', 1)[-1]}` × {v / turns:.1f}" for k, v in sorted(hops.items(), key=lambda kv: -kv[1]))
-        + " (FastAPI runs plain `def` dependencies in a thread)" if hops else ""))
-    rep.add(f"- event-loop CPU per turn: {ms(stats['loop_busy_cpu'] / turns)}; garbage-collector pauses: "
-            + ", ".join(f"gen {g} × {d['count']} ({ms(d['total_cpu'] / turns)} CPU/turn, longest {ms(d['max_cpu'])} CPU / "
-                        f"{ms(d['max'])} wall)" for g, d in stats["gc"].items())
-            + f"; objects tracked by the GC: {stats['gc_objects']['at_reset']:,} before these turns, "
-              f"{stats['gc_objects']['now']:,} after ({(stats['gc_objects']['now'] - stats['gc_objects']['at_reset']) / turns:+,.0f}/turn)")
+    rep.add(
+        f"- pool checkouts: {stats['db_checkouts'] / turns:.1f}; transactions: "
+        + (
+            f"{tx.get('BEGIN', 0) / turns:.1f} ({counts(tx, turns)}: round trips of their own, "
+            "not among the SQL statements above)"
+            if tx
+            else "none (every statement commits on its own)"
+        )
+    )
+    rep.add(
+        f"- hops to the worker-thread pool: {sum(hops.values()) / turns:.1f}"
+        + (
+            " — "
+            + ", ".join(
+                f"`{k.rsplit('.', 1)[-1]}` × {v / turns:.1f}"
+                for k, v in sorted(hops.items(), key=lambda kv: -kv[1])
+            )
+            + " (FastAPI runs plain `def` dependencies in a thread)"
+            if hops
+            else ""
+        )
+    )
+    rep.add(
+        f"- event-loop CPU per turn: {ms(stats['loop_busy_cpu'] / turns)}; garbage-collector pauses: "
+        + ", ".join(
+            f"gen {g} × {d['count']} ({ms(d['total_cpu'] / turns)} CPU/turn, longest {ms(d['max_cpu'])} CPU / "
+            f"{ms(d['max'])} wall)"
+            for g, d in stats["gc"].items()
+        )
+        + f"; objects tracked by the GC: {stats['gc_objects']['at_reset']:,} before these turns, "
+        f"{stats['gc_objects']['now']:,} after ({(stats['gc_objects']['now'] - stats['gc_objects']['at_reset']) / turns:+,.0f}/turn)"
+    )
     rep.add()
     total = sum(profile.values()) or 1.0
     cats: dict[str, float] = {}
     for package, seconds in profile.items():
         cats[_category(package)] = cats.get(_category(package), 0.0) + seconds
-    rep.add(f"CPU of the loop thread by package over {turns // 2} more turns (cProfile self time, C functions charged "
-            "to their caller, I/O waits left out; cProfile inflates many-small-call code, so read the shares only):")
+    rep.add(
+        f"CPU of the loop thread by package over {turns // 2} more turns (cProfile self time, C functions charged "
+        "to their caller, I/O waits left out; cProfile inflates many-small-call code, so read the shares only):"
+    )
     rep.add()
     rep.add("| share | category |")
     rep.add("| ---: | --- |")
     for name, seconds in sorted(cats.items(), key=lambda kv: -kv[1]):
         rep.add(f"| {seconds / total * 100:.0f}% | {name} |")
     rep.add()
-    rep.add("Top packages: " + ", ".join(f"{p} {v / total * 100:.0f}%" for p, v in list(profile.items())[:12]))
+    rep.add(
+        "Top packages: "
+        + ", ".join(f"{p} {v / total * 100:.0f}%" for p, v in list(profile.items())[:12])
+    )
     rep.add()
 
 
@@ -359,7 +536,6 @@ class NotifyCounter:
     @classmethod
     async def open(cls, url: str) -> NotifyCounter:
         import asyncpg
-
         from parley.db import asyncpg_dsn
 
         channels = []
@@ -399,7 +575,6 @@ async def _live_notify_cost(url: str, n: int = 2000) -> float | None:
     that also LISTENs to the channel, and json.loads of the copy that comes back."""
     try:
         import asyncpg
-
         from parley.db import asyncpg_dsn
         from parley.realtime.notifier import LIVE_CHANNEL
     except ImportError:
@@ -414,14 +589,19 @@ async def _live_notify_cost(url: str, n: int = 2000) -> float | None:
 
     try:
         await conn.add_listener(LIVE_CHANNEL, on_live)
-        event = {"instance": "0" * 32, "conversation_id": 0, "event": "delta", "data": {"text": "word "}}
+        event = {
+            "instance": "0" * 32,
+            "conversation_id": 0,
+            "event": "delta",
+            "data": {"text": "word "},
+        }
         for _ in range(100):
             await conn.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, json.dumps(event))
         await asyncio.sleep(0.2)
         cpu0 = time.process_time()
         for _ in range(n):
             await conn.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, json.dumps(event))
-        while received < n + 100:
+        while received < n + 100:  # noqa: ASYNC110 (counted by a listener callback)
             await asyncio.sleep(0.01)
         return (time.process_time() - cpu0) / n
     finally:
@@ -432,13 +612,15 @@ def section_burst(rep: Report, db: BenchDatabase, quick: bool) -> None:
     from burst import burst
 
     n = 50 if quick else 200
-    rounds = 3
+    rounds = 1 if quick else 3
     rep.begin("4")
     rep.add(f"## 4. {n} concurrent turns on {n} conversations, model sleeping 1 s per call")
     rep.add()
-    rep.add(f"`PARLEY_MODEL_DELAY=1`, message `{PLAIN_MESSAGE}` (one model call, so ≥ 1 s per turn). {n} users, "
-            f"one conversation and one keep-alive connection each, all {n} turns sent at once; {rounds} rounds. "
-            "Goal: the median round finishes within 2 s.")
+    rep.add(
+        f"`PARLEY_MODEL_DELAY=1`, message `{PLAIN_MESSAGE}` (one model call, so ≥ 1 s per turn). {n} users, "
+        f"one conversation and one keep-alive connection each, all {n} turns sent at once; {rounds} rounds. "
+        "Goal: the median round finishes within 2 s."
+    )
     rep.add()
     rows: list[tuple[str, int, dict[str, Any]]] = []
     verdicts: list[tuple[str, float, list[dict[str, Any]]]] = []
@@ -447,17 +629,27 @@ def section_burst(rep: Report, db: BenchDatabase, quick: bool) -> None:
     def run_config(label: str, env: dict[str, str], args: list[str] | None, rounds: int) -> None:
         server = ServerProcess(db, name=f"burst{len(verdicts)}", env=env, args=args).start()
         try:
-            res = asyncio.run(burst(server.base_url, n=n, rounds=rounds, tag=f"b{len(verdicts)}",
-                                    server_pid=server.pid, pgdata=db.pgdata))
+            res = asyncio.run(
+                burst(
+                    server.base_url,
+                    n=n,
+                    rounds=rounds,
+                    tag=f"b{len(verdicts)}",
+                    server_pid=server.pid,
+                    pgdata=db.pgdata,
+                )
+            )
         finally:
             server.stop()
         for i, r in enumerate(res):
             rows.append((label, i + 1, r))
-            say(f"   {label} round {i + 1}: {r['wall']:.2f} s wall, server CPU {r['server_cpu']:.2f} s")
+            say(
+                f"   {label} round {i + 1}: {r['wall']:.2f} s wall, server CPU {r['server_cpu']:.2f} s"
+            )
         verdicts.append((label, statistics.median(r["wall"] for r in res), res))
 
     run_config("`parley serve`, defaults (1 process, DB pool of 20)", slow, None, rounds)
-    default_label, default_median, default_res = verdicts[0]
+    _, default_median, default_res = verdicts[0]
 
     diag: dict[str, Any] | None = None
     if default_median > 2.0:
@@ -465,56 +657,89 @@ def section_burst(rep: Report, db: BenchDatabase, quick: bool) -> None:
         for i, r in enumerate(diag["rounds"]):
             rows.append(("instrumented copy of the same app (asyncio loop, see below)", i + 1, r))
         if diag["stats"] and max(s["db_pool_max_in_use"] for s in diag["stats"]) >= 20:
-            run_config("`parley serve`, PARLEY_DB_POOL_SIZE=60 (DB pool of 60)",
-                       {**slow, "PARLEY_DB_POOL_SIZE": "60"}, None, 2)
+            run_config(
+                "`parley serve`, PARLEY_DB_POOL_SIZE=60 (DB pool of 60)",
+                {**slow, "PARLEY_DB_POOL_SIZE": "60"},
+                None,
+                2,
+            )
         if _serve_has_workers() and (os.cpu_count() or 1) > 1:
             run_config("`parley serve --workers 2`", slow, ["--workers", "2"], rounds)
 
-    rep.add("| server | round | wall | fastest turn | p50 turn | p99 turn | slowest | errors | server CPU | server runnable-but-waiting | PostgreSQL CPU | client CPU |")
+    rep.add(
+        "| server | round | wall | fastest turn | p50 turn | p99 turn | slowest | errors | server CPU | server runnable-but-waiting | PostgreSQL CPU | client CPU |"
+    )
     rep.add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for label, i, r in rows:
-        rep.add(f"| {label} | {i} | **{r['wall']:.2f} s** | {r['min']:.2f} s | {r['p50']:.2f} s | {r['p99']:.2f} s | "
-                f"{r['max']:.2f} s | {r['errors']} | {r['server_cpu']:.2f} s | {r['server_runqueue_wait']:.2f} s | "
-                f"{r['postgres_cpu']:.2f} s | {r['client_cpu']:.2f} s |")
+        rep.add(
+            f"| {label} | {i} | **{r['wall']:.2f} s** | {r['min']:.2f} s | {r['p50']:.2f} s | {r['p99']:.2f} s | "
+            f"{r['max']:.2f} s | {r['errors']} | {r['server_cpu']:.2f} s | {r['server_runqueue_wait']:.2f} s | "
+            f"{r['postgres_cpu']:.2f} s | {r['client_cpu']:.2f} s |"
+        )
     rep.add()
-    rep.add("*server runnable-but-waiting* = time the server's threads were ready to run but had no CPU "
-            "(from `/proc/<pid>/task/*/schedstat`): contention with PostgreSQL, the client and anything else on the machine.")
+    rep.add(
+        "*server runnable-but-waiting* = time the server's threads were ready to run but had no CPU "
+        "(from `/proc/<pid>/task/*/schedstat`): contention with PostgreSQL, the client and anything else on the machine."
+    )
     rep.add()
-    best_label, best_median, best_res = min(verdicts, key=lambda v: v[1])
+    _, best_median, _ = min(verdicts, key=lambda v: v[1])
     per_turn = statistics.median(r["server_cpu"] for r in default_res) / n
-    rep.add(f"Median round with the defaults: **{default_median:.2f} s**. Server CPU per turn in the burst: "
-            f"{ms(per_turn)}, so {per_turn * n:.2f} s of work for one event loop. The last turn's 1 s sleep cannot "
-            f"start before the loop has done the pre-model part of all {n} turns, and the replies go out only as the "
-            f"loop works through the rest: roughly, everything but the sleep must fit in the other second, "
-            f"≤ {1000 / n:.1f} ms of loop CPU per turn for one process.")
+    rep.add(
+        f"Median round with the defaults: **{default_median:.2f} s**. Server CPU per turn in the burst: "
+        f"{ms(per_turn)}, so {per_turn * n:.2f} s of work for one event loop. The last turn's 1 s sleep cannot "
+        f"start before the loop has done the pre-model part of all {n} turns, and the replies go out only as the "
+        f"loop works through the rest: roughly, everything but the sleep must fit in the other second, "
+        f"≤ {1000 / n:.1f} ms of loop CPU per turn for one process."
+    )
     rep.add()
     if diag is not None:
         _report_diagnosis(rep, diag, n)
-    measured = "; ".join(f"{label.replace('`parley serve`, ', '')}: {median:.2f} s" for label, median, _ in verdicts)
-    rep.goal(f"{n} turns with a 1 s model finish within 2 s", "≤ 2.00 s (median round)",
-             f"median round — {measured}", best_median <= 2.0)
+    measured = "; ".join(
+        f"{label.replace('`parley serve`, ', '')}: {median:.2f} s" for label, median, _ in verdicts
+    )
+    rep.goal(
+        f"{n} turns with a 1 s model finish within 2 s",
+        "≤ 2.00 s (median round)",
+        f"median round — {measured}",
+        best_median <= 2.0,
+    )
 
 
 def _serve_has_workers() -> bool:
     import subprocess
 
-    out = subprocess.run([str(VENV_BIN / "parley"), "serve", "--help"], capture_output=True, text=True).stdout
+    out = subprocess.run(
+        [str(VENV_BIN / "parley"), "serve", "--help"], capture_output=True, text=True
+    ).stdout
     return "--workers" in out
 
 
 def _burst_diagnosis(db: BenchDatabase, n: int, env: dict[str, str]) -> dict[str, Any]:
     from burst import burst
 
-    command = [str(VENV_BIN / "python"), str(Path(__file__).resolve().parent / "_instrumented_server.py")]
+    command = [
+        str(VENV_BIN / "python"),
+        str(Path(__file__).resolve().parent / "_instrumented_server.py"),
+    ]
     server = ServerProcess(db, name="burst-instrumented", env=env, command=command).start()
     rounds: list[dict[str, Any]] = []
     stats: list[dict[str, Any]] = []
     try:
         for i in range(2):
             httpx.get(server.base_url + "/__bench/stats?reset=true", timeout=10)
-            res = asyncio.run(burst(server.base_url, n=n, rounds=1, tag=f"bi{i}",
-                                    server_pid=server.pid, pgdata=db.pgdata))
-            stats.append(httpx.get(server.base_url + "/__bench/stats?reset=true", timeout=10).json())
+            res = asyncio.run(
+                burst(
+                    server.base_url,
+                    n=n,
+                    rounds=1,
+                    tag=f"bi{i}",
+                    server_pid=server.pid,
+                    pgdata=db.pgdata,
+                )
+            )
+            stats.append(
+                httpx.get(server.base_url + "/__bench/stats?reset=true", timeout=10).json()
+            )
             rounds.extend(res)
     finally:
         server.stop()
@@ -524,32 +749,45 @@ def _burst_diagnosis(db: BenchDatabase, n: int, env: dict[str, str]) -> dict[str
 def _report_diagnosis(rep: Report, diag: dict[str, Any], n: int) -> None:
     rep.add("### Why: the same app with the event loop instrumented")
     rep.add()
-    rep.add("`bench/_instrumented_server.py` runs the same `create_app` with every event-loop callback timed, "
-            "a 2 ms sleeper measuring how late the loop wakes it, hops to the worker-thread pool counted, and the "
-            "DB pool's connections in use sampled. (Plain asyncio loop instead of uvloop, so callbacks can be timed; "
-            "the window also includes creating the conversations for that round.)")
+    rep.add(
+        "`bench/_instrumented_server.py` runs the same `create_app` with every event-loop callback timed, "
+        "a 2 ms sleeper measuring how late the loop wakes it, hops to the worker-thread pool counted, and the "
+        "DB pool's connections in use sampled. (Plain asyncio loop instead of uvloop, so callbacks can be timed; "
+        "the window also includes creating the conversations for that round.)"
+    )
     rep.add()
     for i, (s, r) in enumerate(zip(diag["stats"], diag["rounds"], strict=True)):
         hops = s["threadpool_hops"]
         total_hops = sum(hops.values())
-        rep.add(f"Round {i + 1}: burst wall {r['wall']:.2f} s; stats window {s['wall']:.2f} s with the loop running "
-                f"callbacks for {s['loop_busy']:.2f} s wall / {s['loop_busy_cpu']:.2f} s CPU ({s['callbacks']} callbacks); "
-                f"longest single callback {s['longest_callbacks'][0]['cpu'] * 1000:.1f} ms CPU "
-                f"({s['longest_callbacks'][0]['wall'] * 1000:.1f} ms wall); sleeper late by up to "
-                f"{s['sleeper_lateness_max'] * 1000:.0f} ms (p99 {s['sleeper_lateness_p99'] * 1000:.0f} ms); "
-                f"{total_hops} thread-pool hops ({total_hops / (2 * n):.1f} per request) taking "
-                f"{s['threadpool_hop_wall']:.2f} s summed; DB connections in use at most {s['db_pool_max_in_use']}; "
-                f"garbage-collector pauses: " + ", ".join(
-                    f"gen {g} × {d['count']} (longest {d['max_cpu'] * 1000:.0f} ms CPU / {d['max'] * 1000:.0f} ms wall)"
-                    for g, d in s["gc"].items()) + ".")
+        rep.add(
+            f"Round {i + 1}: burst wall {r['wall']:.2f} s; stats window {s['wall']:.2f} s with the loop running "
+            f"callbacks for {s['loop_busy']:.2f} s wall / {s['loop_busy_cpu']:.2f} s CPU ({s['callbacks']} callbacks); "
+            f"longest single callback {s['longest_callbacks'][0]['cpu'] * 1000:.1f} ms CPU "
+            f"({s['longest_callbacks'][0]['wall'] * 1000:.1f} ms wall); sleeper late by up to "
+            f"{s['sleeper_lateness_max'] * 1000:.0f} ms (p99 {s['sleeper_lateness_p99'] * 1000:.0f} ms); "
+            f"{total_hops} thread-pool hops ({total_hops / (2 * n):.1f} per request) taking "
+            f"{s['threadpool_hop_wall']:.2f} s summed; DB connections in use at most {s['db_pool_max_in_use']}; "
+            f"garbage-collector pauses: "
+            + ", ".join(
+                f"gen {g} × {d['count']} (longest {d['max_cpu'] * 1000:.0f} ms CPU / {d['max'] * 1000:.0f} ms wall)"
+                for g, d in s["gc"].items()
+            )
+            + "."
+        )
         rep.add()
     s = diag["stats"][-1]
     gen2 = s["gc"]["2"]
-    rep.add(f"Last round: {s['callbacks_over_50ms_cpu']} callback(s) took over 50 ms of CPU; the garbage collector ran "
-            f"{gen2['count']} full (generation 2) collection(s), the longest {gen2['max_cpu'] * 1000:.0f} ms — a full "
-            "collection stops the event loop inside whatever callback triggered it, so it shows up among the longest "
-            "callbacks below."
-            + (" The thread-pool hops wait for the saturated loop to take their results back." if s["threadpool_hops"] else ""))
+    rep.add(
+        f"Last round: {s['callbacks_over_50ms_cpu']} callback(s) took over 50 ms of CPU; the garbage collector ran "
+        f"{gen2['count']} full (generation 2) collection(s), the longest {gen2['max_cpu'] * 1000:.0f} ms — a full "
+        "collection stops the event loop inside whatever callback triggered it, so it shows up among the longest "
+        "callbacks below."
+        + (
+            " The thread-pool hops wait for the saturated loop to take their results back."
+            if s["threadpool_hops"]
+            else ""
+        )
+    )
     rep.add()
     rep.add("Longest callbacks by CPU time (last round):")
     rep.add()
@@ -557,31 +795,44 @@ def _report_diagnosis(rep: Report, diag: dict[str, Any], n: int) -> None:
         rep.add(f"- {c['cpu'] * 1000:.1f} ms CPU ({c['wall'] * 1000:.1f} ms wall) — {c['what']}")
     rep.add()
     if s["threadpool_hops"]:
-        rep.add("Thread-pool hops by function (last round): " + ", ".join(f"`{k}` × {v}" for k, v in sorted(
-            s["threadpool_hops"].items(), key=lambda kv: -kv[1])))
+        rep.add(
+            "Thread-pool hops by function (last round): "
+            + ", ".join(
+                f"`{k}` × {v}"
+                for k, v in sorted(s["threadpool_hops"].items(), key=lambda kv: -kv[1])
+            )
+        )
         rep.add()
 
 
 def section_history(rep: Report, db: BenchDatabase, quick: bool) -> None:
     from history import INDEX, OTHER_CONVERSATIONS, OTHER_MESSAGES, measure_history
 
-    sizes = (100, 100_000 if quick else 1_000_000)
-    reps = 300 if quick else 1000
+    sizes = (100, 20_000 if quick else 1_000_000)
+    reps = 100 if quick else 1000
     rep.begin("3")
-    rep.add(f"## 3. History load: the last 50 messages of a conversation of {sizes[0]:,} and of {sizes[1]:,} messages")
+    rep.add(
+        f"## 3. History load: the last 50 messages of a conversation of {sizes[0]:,} and of {sizes[1]:,} messages"
+    )
     rep.add()
     out = asyncio.run(measure_history(db.url, sizes=sizes, reps=reps, cleanup=db.external))
     ins = out["insert_seconds"]
     a, b = out["scenarios"]["A"], out["scenarios"]["B"]
-    rep.add(f"Rows written with one `INSERT ... SELECT generate_series` per batch ({sizes[1]:,} rows in "
-            f"{ins[sizes[1]]:.1f} s), then `VACUUM ANALYZE`. Each load is `parley.conversations.last_messages(conn, "
-            f"conversation_id=…, limit=50)` on a connection checked out of a `parley.db.Database` pool for each load "
-            f"(checkout included, as in the server); up to {reps} loads per size, the two sizes interleaved.")
+    rep.add(
+        f"Rows written with one `INSERT ... SELECT generate_series` per batch ({sizes[1]:,} rows in "
+        f"{ins[sizes[1]]:.1f} s), then `VACUUM ANALYZE`. Each load is `parley.conversations.last_messages(conn, "
+        f"conversation_id=…, limit=50)` on a connection checked out of a `parley.db.Database` pool for each load "
+        f"(checkout included, as in the server); up to {reps} loads per size, the two sizes interleaved."
+    )
     rep.add()
-    rep.add(f"- **A** — the {sizes[1]:,}-message conversation was written last (its messages are the newest rows; "
-            f"table: {a['table_rows']:,} rows).")
-    rep.add(f"- **B** — then {OTHER_MESSAGES:,} newer messages arrive in {OTHER_CONVERSATIONS} other conversations, as in "
-            f"a hub where other people keep chatting (table: {b['table_rows']:,} rows; written in {ins['other']:.1f} s).")
+    rep.add(
+        f"- **A** — the {sizes[1]:,}-message conversation was written last (its messages are the newest rows; "
+        f"table: {a['table_rows']:,} rows)."
+    )
+    rep.add(
+        f"- **B** — then {OTHER_MESSAGES:,} newer messages arrive in {OTHER_CONVERSATIONS} other conversations, as in "
+        f"a hub where other people keep chatting (table: {b['table_rows']:,} rows; written in {ins['other']:.1f} s)."
+    )
     rep.add()
     rep.add("| situation | query | messages in conversation | loads | p50 | p99 | plan |")
     rep.add("| --- | --- | ---: | ---: | ---: | ---: | --- |")
@@ -591,29 +842,47 @@ def section_history(rep: Report, db: BenchDatabase, quick: bool) -> None:
         return first_scan.split(" on ")[0].replace("->  ", "")
 
     same = out["statement"] == out["alternative_statement"]
-    rows = [("A", "`last_messages`", a["times"], a["plans"]), ("B", "`last_messages`", b["times"], b["plans"])]
+    rows = [
+        ("A", "`last_messages`", a["times"], a["plans"]),
+        ("B", "`last_messages`", b["times"], b["plans"]),
+    ]
     if not same:
-        rows.append(("B", "alternative (`= ANY(array)`, see below)", b["alternative"], b["alternative_plans"]))
+        rows.append(
+            (
+                "B",
+                "alternative (`= ANY(array)`, see below)",
+                b["alternative"],
+                b["alternative_plans"],
+            )
+        )
     for situation, query, times, plans in rows:
         for n in sizes:
             t = times[n]
-            rep.add(f"| {situation} | {query} | {n:,} | {t['reps']} | {ms(t['p50'])} | {ms(t['p99'])} | "
-                    f"{plan_name(plans[n])} |")
+            rep.add(
+                f"| {situation} | {query} | {n:,} | {t['reps']} | {ms(t['p50'])} | {ms(t['p99'])} | "
+                f"{plan_name(plans[n])} |"
+            )
     rep.add()
     rep.add(f"Statement sent by `last_messages`: `{out['statement']}`")
     rep.add()
-    shown = [("A", a["plans"]), ("B", b["plans"])] + ([] if same else [("B, alternative statement", b["alternative_plans"])])
+    shown = [("A", a["plans"]), ("B", b["plans"])] + (
+        [] if same else [("B, alternative statement", b["alternative_plans"])]
+    )
     for situation, plans in shown:
         for n in sizes:
-            rep.add(f"`EXPLAIN (ANALYZE, BUFFERS)` — situation {situation}, {n:,}-message conversation:")
+            rep.add(
+                f"`EXPLAIN (ANALYZE, BUFFERS)` — situation {situation}, {n:,}-message conversation:"
+            )
             rep.add()
             rep.add("```")
             rep.add(plans[n])
             rep.add("```")
             rep.add()
     if same:
-        rep.add("(`last_messages` already sends the alternative statement this bench compares against: "
-                "`conversation_id = ANY($1::int[]) ORDER BY conversation_id, id DESC`.)")
+        rep.add(
+            "(`last_messages` already sends the alternative statement this bench compares against: "
+            "`conversation_id = ANY($1::int[]) ORDER BY conversation_id, id DESC`.)"
+        )
     else:
         rep.add(f"Alternative statement: `{out['alternative_statement']}`")
     rep.add()
@@ -625,24 +894,33 @@ def section_history(rep: Report, db: BenchDatabase, quick: bool) -> None:
         index_used = all(INDEX in sc["plans"][n] for n in sizes)
         flat = abs(p50_ratio - 1) <= 0.25
         verdicts.append((situation, flat, index_used, p50_ratio, p99_ratio))
-        rep.add(f"Situation {situation}: p50 {ms(t[sizes[0]]['p50'])} vs {ms(t[sizes[1]]['p50'])} "
-                f"({(p50_ratio - 1) * 100:+.0f}%), p99 {(p99_ratio - 1) * 100:+.0f}% — "
-                f"{'flat' if flat else 'NOT flat'}; `{INDEX}` used for both: {'yes' if index_used else 'NO'}.")
+        rep.add(
+            f"Situation {situation}: p50 {ms(t[sizes[0]]['p50'])} vs {ms(t[sizes[1]]['p50'])} "
+            f"({(p50_ratio - 1) * 100:+.0f}%), p99 {(p99_ratio - 1) * 100:+.0f}% — "
+            f"{'flat' if flat else 'NOT flat'}; `{INDEX}` used for both: {'yes' if index_used else 'NO'}."
+        )
         rep.add()
     if not all(index_used for _, _, index_used, _, _ in verdicts):
-        rep.add(f"Where `{INDEX}` is not used, PostgreSQL walks the primary key backwards (`ORDER BY id DESC`) and "
-                "filters on `conversation_id`: its statistics say the big conversation holds most of the table, so it "
-                "expects 50 matches within the first few rows. True in A (those rows are the newest), false in B, "
-                f"where the scan first reads and discards every newer message of the other conversations "
-                f"(`Rows Removed by Filter` above): the cost then grows with the traffic since the conversation's "
-                "last message, not with 50. The alternative statement (`WHERE conversation_id = ANY($1::int[]) "
-                "ORDER BY conversation_id, id DESC`) can only be served in order by the composite index and stays flat.")
+        rep.add(
+            f"Where `{INDEX}` is not used, PostgreSQL walks the primary key backwards (`ORDER BY id DESC`) and "
+            "filters on `conversation_id`: its statistics say the big conversation holds most of the table, so it "
+            "expects 50 matches within the first few rows. True in A (those rows are the newest), false in B, "
+            f"where the scan first reads and discards every newer message of the other conversations "
+            f"(`Rows Removed by Filter` above): the cost then grows with the traffic since the conversation's "
+            "last message, not with 50. The alternative statement (`WHERE conversation_id = ANY($1::int[]) "
+            "ORDER BY conversation_id, id DESC`) can only be served in order by the composite index and stays flat."
+        )
         rep.add()
     measured = "; ".join(
         f"{s}: p50 {(r50 - 1) * 100:+.0f}%, p99 {(r99 - 1) * 100:+.0f}%, index {'yes' if used else 'NO'}"
-        for s, _, used, r50, r99 in verdicts)
-    rep.goal(f"History load flat ({sizes[0]:,} vs {sizes[1]:,} messages)", "p50 within 25%, index used",
-             measured, all(flat and used for _, flat, used, _, _ in verdicts))
+        for s, _, used, r50, r99 in verdicts
+    )
+    rep.goal(
+        f"History load flat ({sizes[0]:,} vs {sizes[1]:,} messages)",
+        "p50 within 25%, index used",
+        measured,
+        all(flat and used for _, flat, used, _, _ in verdicts),
+    )
 
 
 def section_sse(rep: Report, db: BenchDatabase, quick: bool) -> None:
@@ -672,7 +950,7 @@ def guarded(rep: Report, key: str, name: str, section: Any) -> None:
     try:
         section()
         say(f"   [{name}: {time.perf_counter() - t0:.0f} s]")
-    except Exception as exc:  # noqa: BLE001 - the bench reports it and goes on
+    except Exception as exc:
         import traceback
 
         traceback.print_exc()
@@ -696,10 +974,18 @@ def cleanup_external(db: BenchDatabase) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="smaller counts; RESULTS.md is not written")
-    parser.add_argument("--only", nargs="*", choices=["http", "floor", "burst", "history", "sse", "questions"],
-                        help="run only these sections (RESULTS.md is not written)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="smaller counts; RESULTS.md is not written"
+    )
+    parser.add_argument(
+        "--only",
+        nargs="*",
+        choices=["http", "floor", "burst", "history", "sse", "questions"],
+        help="run only these sections (RESULTS.md is not written)",
+    )
     args = parser.parse_args()
     only = set(args.only or ["http", "floor", "burst", "history", "sse", "questions"])
     record = not args.quick and not args.only
@@ -727,10 +1013,13 @@ def main() -> int:
         if "floor" in only or "http" in only:
             guarded(rep, "2a", "floor", lambda: floor.update(section_floor(rep, args.quick)))
         if "http" in only:
-            guarded(rep, "1", "HTTP chat turns", lambda: http.update(section_http(rep, db, args.quick)))
+            guarded(
+                rep, "1", "HTTP chat turns", lambda: http.update(section_http(rep, db, args.quick))
+            )
             if floor and http:
                 guarded(rep, "2b", "ratio", lambda: section_ratio(rep, db, floor, http, args.quick))
-            guarded(rep, "2c", "anatomy", lambda: section_anatomy(rep, db, args.quick))
+            if not args.quick:  # a diagnosis, not a goal: the smoke run skips it
+                guarded(rep, "2c", "anatomy", lambda: section_anatomy(rep, db, args.quick))
         if "burst" in only:
             guarded(rep, "4", "burst", lambda: section_burst(rep, db, args.quick))
         if "history" in only:
@@ -767,8 +1056,16 @@ def _pg_version(url: str) -> str:
     return str(asyncio.run(go()))
 
 
-def _write_results(rep: Report, info: dict[str, str], when: str, pg_version: str, load_before: str,
-                   load_after: str, elapsed: float, external: bool) -> None:
+def _write_results(
+    rep: Report,
+    info: dict[str, str],
+    when: str,
+    pg_version: str,
+    load_before: str,
+    load_after: str,
+    elapsed: float,
+    external: bool,
+) -> None:
     head = [
         "# Parley benchmark results",
         "",

@@ -12,7 +12,17 @@ import json
 import time
 from typing import Any
 
-from lib import HOST, VENV_BIN, BenchDatabase, ServerProcess, auth, client, create_conversation, ms, pct
+from lib import (
+    HOST,
+    VENV_BIN,
+    BenchDatabase,
+    ServerProcess,
+    auth,
+    client,
+    create_conversation,
+    ms,
+    pct,
+)
 
 FANOUT = 1000
 MEMORY_STREAMS = 200
@@ -46,7 +56,10 @@ class SSEClient(asyncio.Protocol):
                 return
             lines = head.decode("latin-1").split("\r\n")
             self.status = int(lines[0].split()[1])
-            self.chunked = any(line.lower().startswith("transfer-encoding:") and "chunked" in line.lower() for line in lines)
+            self.chunked = any(
+                line.lower().startswith("transfer-encoding:") and "chunked" in line.lower()
+                for line in lines
+            )
             self.raw = rest
             if not self.headers_received.done():
                 self.headers_received.set_result(None)
@@ -64,7 +77,7 @@ class SSEClient(asyncio.Protocol):
                         self.closed.set_result(None)
                     break
                 self.body += rest[:size]
-                self.raw = rest[size + 2:]
+                self.raw = rest[size + 2 :]
         else:
             self.body += self.raw
             self.raw = b""
@@ -105,20 +118,35 @@ class SSEClient(asyncio.Protocol):
             self.transport.close()
 
 
-def _request(method: str, path: str, user: str, port: int, body: dict[str, Any] | None = None) -> bytes:
-    headers = {"Host": f"{HOST}:{port}", "Accept": "text/event-stream", "Connection": "close", **auth(user)}
+def _request(
+    method: str, path: str, user: str, port: int, body: dict[str, Any] | None = None
+) -> bytes:
+    headers = {
+        "Host": f"{HOST}:{port}",
+        "Accept": "text/event-stream",
+        "Connection": "close",
+        **auth(user),
+    }
     payload = b""
     if body is not None:
         payload = json.dumps(body).encode()
         headers["Content-Type"] = "application/json"
         headers["Content-Length"] = str(len(payload))
-    head = f"{method} {path} HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in headers.items()) + "\r\n"
+    head = (
+        f"{method} {path} HTTP/1.1\r\n"
+        + "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+        + "\r\n"
+    )
     return head.encode() + payload
 
 
-async def open_sse(port: int, method: str, path: str, user: str, body: dict[str, Any] | None = None) -> SSEClient:
+async def open_sse(
+    port: int, method: str, path: str, user: str, body: dict[str, Any] | None = None
+) -> SSEClient:
     loop = asyncio.get_running_loop()
-    _, proto = await loop.create_connection(lambda: SSEClient(_request(method, path, user, port, body)), HOST, port)
+    _, proto = await loop.create_connection(
+        lambda: SSEClient(_request(method, path, user, port, body)), HOST, port
+    )
     await proto.headers_received
     if proto.status != 200:
         raise RuntimeError(f"{method} {path}: HTTP {proto.status}")
@@ -129,7 +157,9 @@ async def open_sse(port: int, method: str, path: str, user: str, body: dict[str,
 
 
 async def _turn(port: int, user: str, cid: int) -> SSEClient:
-    stream = await open_sse(port, "POST", f"/api/{user}/chat", user, {"conversation_id": cid, "message": "hello"})
+    stream = await open_sse(
+        port, "POST", f"/api/{user}/chat", user, {"conversation_id": cid, "message": "hello"}
+    )
     await asyncio.wait_for(stream.closed, timeout=60)
     kinds = [e[1] for e in stream.events]
     if "done" not in kinds:
@@ -149,19 +179,25 @@ async def delta_delay(port: int, base_url: str, *, turns: int, warmup: int = 3) 
     last_delays: list[float] = []
     for _ in range(turns):
         stream = await _turn(port, user, cid)
-        delays = [(t - int(json.loads(d)["text"])) / 1e9 for t, e, _, d in stream.events if e == "delta"]
+        delays = [
+            (t - int(json.loads(d)["text"])) / 1e9 for t, e, _, d in stream.events if e == "delta"
+        ]
         turn_delays += delays
         last_delays.append(delays[-1])
     await asyncio.sleep(0.3)
     watcher.close()
-    watch_delays = [(t - int(json.loads(d)["text"])) / 1e9 for t, e, _, d in watcher.events if e == "delta"]
+    watch_delays = [
+        (t - int(json.loads(d)["text"])) / 1e9 for t, e, _, d in watcher.events if e == "delta"
+    ]
     return {"turn": turn_delays, "watcher": watch_delays, "last": last_delays}
 
 
 # ---------------------------------------------------------------------------- fan-out
 
 
-async def fanout(server: ServerProcess, db: BenchDatabase, *, subscribers: int, messages: int) -> dict[str, Any]:
+async def fanout(
+    server: ServerProcess, db: BenchDatabase, *, subscribers: int, messages: int
+) -> dict[str, Any]:
     from parley import conversations
     from parley.db import Database
     from parley.models import Role
@@ -181,7 +217,12 @@ async def fanout(server: ServerProcess, db: BenchDatabase, *, subscribers: int, 
     subs: list[SSEClient] = []
     t_open = time.perf_counter()
     for start in range(0, subscribers, 100):  # 100 at a time: each subscription reads the DB once
-        subs += await asyncio.gather(*(open_sse(server.port, "GET", path, user) for _ in range(min(100, subscribers - start))))
+        subs += await asyncio.gather(
+            *(
+                open_sse(server.port, "GET", path, user)
+                for _ in range(min(100, subscribers - start))
+            )
+        )
     open_seconds = time.perf_counter() - t_open
     await asyncio.sleep(3.0)  # idle: every subscription registered, nothing to send
     rss1 = server.rss()
@@ -192,8 +233,12 @@ async def fanout(server: ServerProcess, db: BenchDatabase, *, subscribers: int, 
         for i in range(messages):
             async with db_.transaction() as conn:
                 stored = await conversations.append_message(
-                    conn, conversation_id=cid, user_id=user, role=Role.agent,
-                    content=f"fan-out message {i}", author="bench-agent",
+                    conn,
+                    conversation_id=cid,
+                    user_id=user,
+                    role=Role.agent,
+                    content=f"fan-out message {i}",
+                    author="bench-agent",
                 )
             committed[str(stored.id)] = time.monotonic_ns()  # the commit (and its NOTIFY) is done
             await asyncio.sleep(0.4)
@@ -209,11 +254,23 @@ async def fanout(server: ServerProcess, db: BenchDatabase, *, subscribers: int, 
         s.close()
     per_message_p99 = []
     for eid, t_commit in committed.items():
-        arrivals = [(t - t_commit) / 1e9 for s in subs for tt, e, i, _ in s.events if e == "message" and i == eid for t in [tt]]
+        arrivals = [
+            (t - t_commit) / 1e9
+            for s in subs
+            for tt, e, i, _ in s.events
+            if e == "message" and i == eid
+            for t in [tt]
+        ]
         per_message_p99.append(max(arrivals) if arrivals else float("nan"))
     return {
-        "subscribers": subscribers, "messages": messages, "delays": delays, "complete": complete,
-        "open_seconds": open_seconds, "rss0": rss0, "rss1": rss1, "last_arrival_per_message": per_message_p99,
+        "subscribers": subscribers,
+        "messages": messages,
+        "delays": delays,
+        "complete": complete,
+        "open_seconds": open_seconds,
+        "rss0": rss0,
+        "rss1": rss1,
+        "last_arrival_per_message": per_message_p99,
     }
 
 
@@ -232,7 +289,12 @@ async def stream_memory(server: ServerProcess, *, streams: int) -> dict[str, Any
         rss0 = server.rss()
         subs: list[SSEClient] = []
         for start in range(0, streams, 100):
-            subs += await asyncio.gather(*(open_sse(server.port, "GET", path, user) for _ in range(min(100, streams - start))))
+            subs += await asyncio.gather(
+                *(
+                    open_sse(server.port, "GET", path, user)
+                    for _ in range(min(100, streams - start))
+                )
+            )
         await asyncio.sleep(2.0)
         rss1 = server.rss()
         report: dict[str, Any] = (await cl.get("/__bench/memory", params={"action": "stop"})).json()
@@ -246,48 +308,71 @@ async def stream_memory(server: ServerProcess, *, streams: int) -> dict[str, Any
 
 
 def run_sse(rep: Any, db: BenchDatabase, quick: bool) -> None:
-    turns = 5 if quick else 20
+    turns = 3 if quick else 20
     deltas, interval = 50, 0.005
-    command = [str(VENV_BIN / "python"), str(__import__("pathlib").Path(__file__).resolve().parent / "_sse_server.py")]
-    stamp = ServerProcess(db, name="sse-delta", command=command,
-                          env={"BENCH_DELTAS": str(deltas), "BENCH_DELTA_INTERVAL": str(interval)}).start()
+    command = [
+        str(VENV_BIN / "python"),
+        str(__import__("pathlib").Path(__file__).resolve().parent / "_sse_server.py"),
+    ]
+    stamp = ServerProcess(
+        db,
+        name="sse-delta",
+        command=command,
+        env={"BENCH_DELTAS": str(deltas), "BENCH_DELTA_INTERVAL": str(interval)},
+    ).start()
     try:
         d = asyncio.run(delta_delay(stamp.port, stamp.base_url, turns=turns))
     finally:
         stamp.stop()
     rep.add("### Delay from a model delta to the SSE client")
     rep.add()
-    rep.add(f"`bench/_sse_server.py`: the app `parley serve` runs, with a model that streams {deltas} deltas "
-            f"{interval * 1000:.0f} ms apart, each carrying `time.monotonic_ns()` taken as the model yields it; the "
-            "client subtracts it from the arrival time of the event's last byte (CLOCK_MONOTONIC, one clock for every "
-            f"process). {turns} turns after 3 warm-up turns, one after another; `POST /api/{{user}}/chat` with `Accept: text/event-stream` "
-            "(the requester) and, at the same time, a watcher on `GET /api/{user}/conversations/{id}/events`.")
+    rep.add(
+        f"`bench/_sse_server.py`: the app `parley serve` runs, with a model that streams {deltas} deltas "
+        f"{interval * 1000:.0f} ms apart, each carrying `time.monotonic_ns()` taken as the model yields it; the "
+        "client subtracts it from the arrival time of the event's last byte (CLOCK_MONOTONIC, one clock for every "
+        f"process). {turns} turns after 3 warm-up turns, one after another; `POST /api/{{user}}/chat` with `Accept: text/event-stream` "
+        "(the requester) and, at the same time, a watcher on `GET /api/{user}/conversations/{id}/events`."
+    )
     rep.add()
     rep.add("| SSE client | deltas | p50 | p99 | max |")
     rep.add("| --- | ---: | ---: | ---: | ---: |")
-    for name, key in (("streamed turn (`POST …/chat`)", "turn"), ("conversation watcher (`GET …/events`)", "watcher")):
+    for name, key in (
+        ("streamed turn (`POST …/chat`)", "turn"),
+        ("conversation watcher (`GET …/events`)", "watcher"),
+    ):
         v = d[key]
-        rep.add(f"| {name} | {len(v)} | {ms(pct(v, 50))} | {ms(pct(v, 99))} | {ms(max(v)) if v else '—'} |")
+        rep.add(
+            f"| {name} | {len(v)} | {ms(pct(v, 50))} | {ms(pct(v, 99))} | {ms(max(v)) if v else '—'} |"
+        )
     rep.add()
     rest = sorted(d["turn"])
     for x in d["last"]:
         rest.remove(x)
-    rep.add(f"Of those, the last delta of each reply: p50 {ms(pct(d['last'], 50))}, max {ms(max(d['last']))}; every other "
-            f"delta: p99 {ms(pct(rest, 99))}. The model's final delta is followed at once by its `output_item.done` "
-            "and `response.completed` events, and the Agents SDK finishes the model response and the run without "
-            "yielding the event loop, so the runner's consumer — and the SSE writer — get the last delta only after "
-            "that work (in-process: ~1 ms, ~45 ms on the first run; gone when the model awaits `asyncio.sleep(0)` "
-            "after each event).")
+    rep.add(
+        f"Of those, the last delta of each reply: p50 {ms(pct(d['last'], 50))}, max {ms(max(d['last']))}; every other "
+        f"delta: p99 {ms(pct(rest, 99))}. The model's final delta is followed at once by its `output_item.done` "
+        "and `response.completed` events, and the Agents SDK finishes the model response and the run without "
+        "yielding the event loop, so the runner's consumer — and the SSE writer — get the last delta only after "
+        "that work (in-process: ~1 ms, ~45 ms on the first run; gone when the model awaits `asyncio.sleep(0)` "
+        "after each event)."
+    )
     rep.add()
     expected = turns * deltas
     worst = max(pct(d["turn"], 99), pct(d["watcher"], 99))
     all_there = len(d["turn"]) == expected and len(d["watcher"]) == expected
-    rep.goal("Delta → SSE client p99 ≤ 10 ms (loopback)", "≤ 10 ms",
-             f"streamed turn p99 {ms(pct(d['turn'], 99))}, watcher p99 {ms(pct(d['watcher'], 99))}"
-             + ("" if all_there else f" (deltas received: {len(d['turn'])} and {len(d['watcher'])} of {expected})"),
-             worst <= 0.010 and all_there)
+    rep.goal(
+        "Delta → SSE client p99 ≤ 10 ms (loopback)",
+        "≤ 10 ms",
+        f"streamed turn p99 {ms(pct(d['turn'], 99))}, watcher p99 {ms(pct(d['watcher'], 99))}"
+        + (
+            ""
+            if all_there
+            else f" (deltas received: {len(d['turn'])} and {len(d['watcher'])} of {expected})"
+        ),
+        worst <= 0.010 and all_there,
+    )
 
-    subscribers = 200 if quick else FANOUT
+    subscribers = 50 if quick else FANOUT
     server = ServerProcess(db, name="sse-fanout").start()
     try:
         f = asyncio.run(fanout(server, db, subscribers=subscribers, messages=10))
@@ -296,41 +381,64 @@ def run_sse(rep: Any, db: BenchDatabase, quick: bool) -> None:
     per_stream = (f["rss1"] - f["rss0"]) / subscribers
     rep.add(f"### Fan-out: {subscribers:,} subscribers on one conversation")
     rep.add()
-    rep.add(f"`parley serve`; {subscribers:,} SSE streams on `GET /api/{{user}}/conversations/{{id}}/events` of one "
-            f"conversation (opened 100 at a time in {f['open_seconds']:.1f} s, then left idle 3 s). Then {f['messages']} "
-            "messages were stored 0.4 s apart by an agent writing straight to the database "
-            "(`parley.conversations.append_message` in its own transaction, whose NOTIFY reaches the server's listener); "
-            "delivery = arrival at the subscriber − the moment the commit returned.")
+    rep.add(
+        f"`parley serve`; {subscribers:,} SSE streams on `GET /api/{{user}}/conversations/{{id}}/events` of one "
+        f"conversation (opened 100 at a time in {f['open_seconds']:.1f} s, then left idle 3 s). Then {f['messages']} "
+        "messages were stored 0.4 s apart by an agent writing straight to the database "
+        "(`parley.conversations.append_message` in its own transaction, whose NOTIFY reaches the server's listener); "
+        "delivery = arrival at the subscriber − the moment the commit returned."
+    )
     rep.add()
     v = f["delays"]
-    rep.add("| deliveries | subscribers with every message | p50 | p99 | max | slowest subscriber per message (median) |")
+    rep.add(
+        "| deliveries | subscribers with every message | p50 | p99 | max | slowest subscriber per message (median) |"
+    )
     rep.add("| ---: | ---: | ---: | ---: | ---: | ---: |")
-    rep.add(f"| {len(v):,} | {f['complete']:,} / {subscribers:,} | {ms(pct(v, 50))} | {ms(pct(v, 99))} | "
-            f"{ms(max(v)) if v else '—'} | {ms(pct(f['last_arrival_per_message'], 50))} |")
+    rep.add(
+        f"| {len(v):,} | {f['complete']:,} / {subscribers:,} | {ms(pct(v, 50))} | {ms(pct(v, 99))} | "
+        f"{ms(max(v)) if v else '—'} | {ms(pct(f['last_arrival_per_message'], 50))} |"
+    )
     rep.add()
-    rep.add(f"Server memory: RSS {f['rss0'] / 2**20:.1f} MiB after a warm-up of 20 streams, {f['rss1'] / 2**20:.1f} MiB "
-            f"with {subscribers:,} idle streams: **{per_stream / 1024:.1f} KiB per idle stream**.")
+    rep.add(
+        f"Server memory: RSS {f['rss0'] / 2**20:.1f} MiB after a warm-up of 20 streams, {f['rss1'] / 2**20:.1f} MiB "
+        f"with {subscribers:,} idle streams: **{per_stream / 1024:.1f} KiB per idle stream**."
+    )
     rep.add()
     if per_stream > 50 * 1024:
-        command = [str(VENV_BIN / "python"), str(__import__("pathlib").Path(__file__).resolve().parent / "_instrumented_server.py")]
+        command = [
+            str(VENV_BIN / "python"),
+            str(__import__("pathlib").Path(__file__).resolve().parent / "_instrumented_server.py"),
+        ]
         inst = ServerProcess(db, name="sse-memory", command=command).start()
         try:
             m = asyncio.run(stream_memory(inst, streams=MEMORY_STREAMS))
         finally:
             inst.stop()
-        rep.add(f"Where it goes — {MEMORY_STREAMS} more idle streams on the instrumented app (`tracemalloc`, Python allocations "
-                f"made while they opened and still alive; RSS there grew {m['rss_per_stream'] / 1024:.1f} KiB per stream, "
-                f"of which Python objects {m['total'] / MEMORY_STREAMS / 1024:.1f} KiB; the rest is allocator slack, C buffers "
-                "and tracemalloc's own bookkeeping). Per stream, by the innermost library frame that allocated (standard-library "
-                "allocations are charged to the nearest library frame above them, so asyncio's own, made from the loop, "
-                "land on uvicorn's runner):")
+        rep.add(
+            f"Where it goes — {MEMORY_STREAMS} more idle streams on the instrumented app (`tracemalloc`, Python allocations "
+            f"made while they opened and still alive; RSS there grew {m['rss_per_stream'] / 1024:.1f} KiB per stream, "
+            f"of which Python objects {m['total'] / MEMORY_STREAMS / 1024:.1f} KiB; the rest is allocator slack, C buffers "
+            "and tracemalloc's own bookkeeping). Per stream, by the innermost library frame that allocated (standard-library "
+            "allocations are charged to the nearest library frame above them, so asyncio's own, made from the loop, "
+            "land on uvicorn's runner):"
+        )
         rep.add()
         rep.add("| KiB per stream | package | | KiB per stream | line |")
         rep.add("| ---: | --- | --- | ---: | --- |")
         for (pk, pv), (lk, lv) in zip(m["by_package"].items(), m["by_line"].items(), strict=False):
-            rep.add(f"| {pv / MEMORY_STREAMS / 1024:.2f} | {pk} | | {lv / MEMORY_STREAMS / 1024:.2f} | `{lk}` |")
+            rep.add(
+                f"| {pv / MEMORY_STREAMS / 1024:.2f} | {pk} | | {lv / MEMORY_STREAMS / 1024:.2f} | `{lk}` |"
+            )
         rep.add()
-    rep.goal(f"Fan-out to {subscribers:,} subscribers", "every message delivered; p99 reported",
-             f"p99 {ms(pct(v, 99))}, {f['complete']:,}/{subscribers:,} got every message",
-             f["complete"] == subscribers)
-    rep.goal("Memory per idle SSE stream ≤ 50 KiB", "≤ 50 KiB", f"{per_stream / 1024:.1f} KiB", per_stream <= 50 * 1024)
+    rep.goal(
+        f"Fan-out to {subscribers:,} subscribers",
+        "every message delivered; p99 reported",
+        f"p99 {ms(pct(v, 99))}, {f['complete']:,}/{subscribers:,} got every message",
+        f["complete"] == subscribers,
+    )
+    rep.goal(
+        "Memory per idle SSE stream ≤ 50 KiB",
+        "≤ 50 KiB",
+        f"{per_stream / 1024:.1f} KiB",
+        per_stream <= 50 * 1024,
+    )

@@ -33,9 +33,12 @@ def _exit_on_sigterm() -> None:
 
 
 def _database_url() -> tuple[str, object | None]:
-    from parley.db import resolve_database_url
+    from parley.db import describe_database, resolve_database_url
 
-    return asyncio.run(resolve_database_url(get_settings()))
+    settings = get_settings()
+    url, embedded = asyncio.run(resolve_database_url(settings))
+    print(f"parley: {describe_database(settings, url)}", file=sys.stderr)
+    return url, embedded
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -92,7 +95,7 @@ def cmd_token(args: argparse.Namespace) -> int:
     from parley.auth import mint_token
 
     settings = get_settings()
-    if "PARLEY_AUTH_SECRET" not in os.environ:
+    if not settings.auth_secret_configured:
         print(
             "PARLEY_AUTH_SECRET is not set: the token would be useless to any server.",
             file=sys.stderr,
@@ -112,6 +115,7 @@ def cmd_token(args: argparse.Namespace) -> int:
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
+    from parley.db import describe_database
     from parley.tools.stdio import (
         IdentityError,
         exit_now_on_sigterm,
@@ -131,6 +135,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     _exit_on_sigterm()
     with stdout_to_stderr():
         url, embedded = prepare_database(settings)
+    print(f"parley mcp: {describe_database(settings, url)}", file=sys.stderr)
     exit_now_on_sigterm(embedded)
     try:
         asyncio.run(serve(database_url=url, identity=identity, settings=settings))

@@ -6,6 +6,7 @@ import secrets
 from functools import lru_cache
 from pathlib import Path
 
+import platformdirs
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -18,7 +19,11 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="", extra="ignore", populate_by_name=True)
 
     database_url: str | None = Field(default=None, alias="DATABASE_URL")
-    data_dir: Path = Field(default=Path(".parley"), alias="PARLEY_DATA_DIR")
+    # The embedded PostgreSQL's home: one absolute per-user directory by default, so
+    # `parley serve` and `parley mcp` find the same database from any working directory.
+    data_dir: Path = Field(
+        default_factory=lambda: platformdirs.user_data_path("parley"), alias="PARLEY_DATA_DIR"
+    )
     auth_secret: str = Field(default=_EPHEMERAL_SECRET, alias="PARLEY_AUTH_SECRET")
     dev_login: bool = Field(default=False, alias="PARLEY_DEV_LOGIN")
     model: str | None = Field(default=None, alias="PARLEY_MODEL")
@@ -36,12 +41,14 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = Field(default=120, ge=0, alias="PARLEY_RATE_LIMIT_PER_MINUTE")
     # Seconds between SSE heartbeat comments, which keep idle streams open through proxies.
     sse_ping_seconds: float = Field(default=15.0, gt=0, alias="PARLEY_SSE_PING_SECONDS")
-    # Statements are short (a turn holds a connection for three of ~1 ms each): a small pool
-    # serves hundreds of concurrent turns, and on a small machine fewer backends run faster
-    # (200 concurrent turns: 1.5 s with 10 or 20 connections, 1.7 s with 40, on 2 cores).
+    # Statements are short (a turn holds a connection for three of about a millisecond each):
+    # a small pool serves hundreds of concurrent turns, and on a small machine fewer
+    # backends run faster.
     db_pool_size: int = Field(default=20, ge=1, alias="PARLEY_DB_POOL_SIZE")
     # `parley mcp` (stdio) acts for this token's user; verified with auth_secret.
     mcp_token: str | None = Field(default=None, alias="PARLEY_TOKEN")
+    # Where clients reach this server: names the `/mcp` resource in its OAuth metadata.
+    public_url: str = Field(default="http://127.0.0.1:8000", alias="PARLEY_PUBLIC_URL")
     # Host headers `/mcp` accepts, comma-separated ("api.example.com,127.0.0.1:*"). Empty: any
     # host, because every /mcp request must carry a bearer token anyway, which is what a
     # DNS-rebinding page cannot supply; set it to add the MCP SDK's Host/Origin check on top.
@@ -56,6 +63,11 @@ class Settings(BaseSettings):
     run_silence_timeout: float = Field(default=600.0, gt=0, alias="PARLEY_RUN_SILENCE_TIMEOUT")
     # How often each instance looks for silent runs and overdue questions.
     sweep_seconds: float = Field(default=5.0, gt=0, alias="PARLEY_SWEEP_SECONDS")
+
+    @field_validator("data_dir")
+    @classmethod
+    def _absolute(cls, value: Path) -> Path:
+        return value.expanduser().resolve()
 
     @field_validator("database_url")
     @classmethod
@@ -73,6 +85,11 @@ class Settings(BaseSettings):
         if self.model:
             return self.model
         return "gpt-4.1-mini" if self.openai_api_key else "offline"
+
+    @property
+    def auth_secret_configured(self) -> bool:
+        """Whether PARLEY_AUTH_SECRET was given (else tokens die with the process)."""
+        return "auth_secret" in self.model_fields_set
 
     @property
     def offline_model(self) -> bool:

@@ -65,6 +65,13 @@ async def resolve_database_url(settings: Settings) -> tuple[str, EmbeddedPostgre
     return url, embedded
 
 
+def describe_database(settings: Settings, url: str) -> str:
+    """Which database a command uses, for its first line on stderr (no password)."""
+    if settings.database_url:
+        return "database: " + make_url(url).render_as_string(hide_password=True)
+    return f"database: embedded PostgreSQL in {settings.data_dir}"
+
+
 # What a dropped connection raises: mid-statement, reconnecting to a server that is down or
 # still starting, or (InternalClientError) when the server's goodbye arrived unasked on an
 # idle connection and the next statement finds the protocol in the wrong state.
@@ -121,8 +128,8 @@ class Database:
     """The connection pool one process shares; built once in the app lifespan.
 
     Services run plain SQL through asyncpg. SQLAlchemy stays for the schema (the SQLModel
-    tables Alembic migrates): its session cost ~1.5 ms of CPU per transaction, several
-    times what the statements themselves cost.
+    tables Alembic migrates): a session costs several times the CPU of the statements
+    themselves.
     """
 
     def __init__(self, pool: asyncpg.Pool) -> None:

@@ -151,12 +151,9 @@ def token_for(user: str, ttl: int = 3600, agent: str | None = None) -> str:
 
 
 @asynccontextmanager
-async def serve(
-    database_url: str, *, model: Model | None = None, **overrides: Any
-) -> AsyncIterator[Server]:
-    settings = settings_for(**overrides)
-    app = create_app(settings, database_url=database_url, model=model)
-    port = free_port()
+async def on_loopback(app: Any, port: int, *, force_exit: bool = False) -> AsyncIterator[str]:
+    """Serve an ASGI app with uvicorn on 127.0.0.1:`port` for the block; yields its base URL.
+    `force_exit` ends open responses at once on the way out (a hanging stream, say)."""
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on")
     server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
@@ -164,13 +161,26 @@ async def serve(
         if task.done():
             task.result()
         await asyncio.sleep(0.01)
-    base = f"http://127.0.0.1:{port}"
     try:
-        async with httpx.AsyncClient(base_url=base, timeout=60) as client:
-            yield Server(base, client, settings)
+        yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
+        server.force_exit = force_exit
         await task
+
+
+@asynccontextmanager
+async def serve(
+    database_url: str, *, model: Model | None = None, **overrides: Any
+) -> AsyncIterator[Server]:
+    port = free_port()
+    settings = settings_for(PARLEY_PUBLIC_URL=f"http://127.0.0.1:{port}", **overrides)
+    app = create_app(settings, database_url=database_url, model=model)
+    async with (
+        on_loopback(app, port) as base,
+        httpx.AsyncClient(base_url=base, timeout=60) as client,
+    ):
+        yield Server(base, client, settings)
 
 
 @pytest.fixture

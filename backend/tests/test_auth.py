@@ -15,6 +15,8 @@ import pytest
 from parley.auth import Caller, mint_token, verify_caller, verify_token
 from parley.errors import InvalidInput, Unauthorized
 
+pytestmark = pytest.mark.unit
+
 SECRET = "s" * 32
 
 

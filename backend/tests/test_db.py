@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+from tests.conftest import eventually
+
 
 async def _kill_connections(server, db) -> None:
     """What a database restart does to the server: every connection dies at once."""
@@ -39,14 +41,31 @@ async def test_reads_after_a_restart_are_answered_on_fresh_connections(server, d
 
 async def test_a_write_on_a_dead_connection_is_a_clear_503_and_changes_nothing(server, db):
     """Adding a task is not safe to repeat blindly, so it is not retried: the caller is
-    told, and the next attempt works."""
-    await _kill_connections(server, db)
+    told, and the next attempt works. The write's connection dies mid-statement: it waits
+    on a row lock this test holds, and its backend is killed while it waits."""
     headers = server.headers("alice")
     first = await server.client.post("/api/alice/tasks", json={"title": "a"}, headers=headers)
-    if first.status_code == 503:  # (unless the pool saw the connection close first: 201)
-        assert first.json()["error"]["code"] == "database_unavailable"
-        assert (await server.client.get("/api/alice/tasks", headers=headers)).json() == []
-        first = await server.client.post("/api/alice/tasks", json={"title": "a"}, headers=headers)
     assert first.status_code == 201, first.text
+    async with db.connection() as holder, holder.transaction():
+        await holder.execute("SELECT 1 FROM task_counters WHERE user_id = 'alice' FOR UPDATE")
+        write = asyncio.create_task(
+            server.client.post("/api/alice/tasks", json={"title": "b"}, headers=headers)
+        )
+        waiting: list[int] = []
+
+        async def blocked() -> bool:
+            waiting[:] = await holder.fetch(
+                "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND query LIKE '%task_counters%' AND pid <> pg_backend_pid()"
+            )
+            return len(waiting) == 1
+
+        await eventually(blocked)
+        await holder.execute("SELECT pg_terminate_backend($1)", waiting[0]["pid"])
+        refused = await write
+    assert refused.status_code == 503, refused.text
+    assert refused.json()["error"]["code"] == "database_unavailable"
     tasks = (await server.client.get("/api/alice/tasks", headers=headers)).json()
     assert [t["title"] for t in tasks] == ["a"]
+    again = await server.client.post("/api/alice/tasks", json={"title": "b"}, headers=headers)
+    assert again.status_code == 201, again.text

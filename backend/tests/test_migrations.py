@@ -79,6 +79,9 @@ async def test_several_instances_migrating_at_once_all_succeed(fresh_database):
     ]
     results = [await p.communicate() for p in processes]
     assert [p.returncode for p in processes] == [0, 0, 0], [r[1].decode()[-500:] for r in results]
+    # Each says which database it uses (no password), as `parley serve` does.
+    named = make_url(fresh_database).render_as_string(hide_password=True)
+    assert all(f"parley: database: {named}" in r[1].decode() for r in results)
     assert await _tables(fresh_database) == TABLES
 
 

@@ -21,6 +21,16 @@ export function hasRealTitle(conversation: Conversation): boolean {
   return title !== "" && title.toLowerCase() !== PLACEHOLDER_TITLE;
 }
 
+/** A reply's first words without Markdown marks ("- **first** item" → "first item"). */
+export function plainPreview(text: string): string {
+  return text
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/^\s*(?:[-+*]|\d+\.|#{1,6}|>)\s+/gm, "")
+    .replace(/[*`~|]+/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
 export function conversationTitle(conversation: Conversation): string {
   return hasRealTitle(conversation) ? (conversation.title ?? "").trim() : `Untitled ${conversation.mode} #${conversation.id}`;
 }
@@ -89,7 +99,7 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
             {conversation.mode !== "chat" && <span className="mode-tag">{conversation.mode}</span>}
             {title}
           </span>
-          {conversation.preview && <span className="conversation-preview muted">{conversation.preview}</span>}
+          {conversation.preview && <span className="conversation-preview muted">{plainPreview(conversation.preview)}</span>}
           {when && (
             <time className="conversation-time muted" dateTime={when} title={fullTime(when)}>
               {shortTime(when)}

@@ -17,6 +17,11 @@ import { Drawer } from "./drawer";
 import { StatusBanners } from "./status-banners";
 import { TasksPanel } from "./tasks-panel";
 
+const DRAWERS = [
+  { name: "conversations", side: "left", title: "Conversations" },
+  { name: "tasks", side: "right", title: "Tasks" },
+] as const;
+
 /**
  * The signed-in screen: conversations | chat | tasks side by side on wide screens; at phone
  * width the chat alone, with conversations and tasks in drawers.
@@ -48,7 +53,7 @@ export function Workspace({ session }: { session: Session }) {
   useConversationUrl(session.userId, chat.state.conversationId, select);
 
   useUserEvents(session, {
-    onTaskChange: refreshTasks,
+    onTaskChange: tasks.apply,
     onConversationChange: applyConversation,
     onResync: () => {
       refreshTasks();
@@ -126,28 +131,19 @@ export function Workspace({ session }: { session: Session }) {
         <ChatPanel chat={chat} conversation={current} />
         {!phone && tasksPanel}
       </main>
-      {phone && (
-        <>
+      {phone &&
+        DRAWERS.map(({ name, side, title }) => (
           <Drawer
-            open={drawer === "conversations"}
-            onOpenChange={(value) => setDrawer(value ? "conversations" : null)}
-            side="left"
-            title="Conversations"
-            testId="conversations-drawer"
+            key={name}
+            open={drawer === name}
+            onOpenChange={(value) => setDrawer(value ? name : null)}
+            side={side}
+            title={title}
+            testId={`${name}-drawer`}
           >
-            {conversationsPanel}
+            {name === "conversations" ? conversationsPanel : tasksPanel}
           </Drawer>
-          <Drawer
-            open={drawer === "tasks"}
-            onOpenChange={(value) => setDrawer(value ? "tasks" : null)}
-            side="right"
-            title="Tasks"
-            testId="tasks-drawer"
-          >
-            {tasksPanel}
-          </Drawer>
-        </>
-      )}
+        ))}
     </div>
   );
 }

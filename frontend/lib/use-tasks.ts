@@ -15,6 +15,8 @@ export interface TasksApi {
   tasks: Task[] | null;
   error: string | null;
   refresh: () => void;
+  /** Applies a change the person's event stream reported, without a refetch. */
+  apply: (change: { action: string; number: number; task: Task | null }) => void;
   add: (title: string) => Promise<void>;
   update: (number: number, patch: TaskPatch) => Promise<void>;
   /** Hides the task now and deletes it after UNDO_MS unless `undoRemove` is called. */
@@ -31,6 +33,22 @@ export function useTasks(session: Session): TasksApi {
   const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
 
   const refresh = useCallback(() => void mutate(), [mutate]);
+  const apply = useCallback<TasksApi["apply"]>(
+    ({ action, number, task }) => {
+      void mutate(
+        (list) => {
+          const rest = (list ?? []).filter((t) => t.number !== number);
+          if (action === "deleted" || !task) return rest;
+          const at = (list ?? []).findIndex((t) => t.number === number);
+          if (at === -1) return [...rest, task];
+          return (list ?? []).map((t) => (t.number === number ? task : t));
+        },
+        { revalidate: false },
+      );
+    },
+    [mutate],
+  );
+
   const taskPath = useCallback((number: number) => userPath(session, `/tasks/${number}`), [session]);
 
   const add = useCallback(
@@ -106,5 +124,5 @@ export function useTasks(session: Session): TasksApi {
 
   const hidden = new Set(removing.map((t) => t.number));
   const tasks = data ? data.filter((t) => !hidden.has(t.number)) : null;
-  return { tasks, error: errorText, refresh, add, update, remove, undoRemove, removing };
+  return { tasks, error: errorText, refresh, apply, add, update, remove, undoRemove, removing };
 }

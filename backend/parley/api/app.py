@@ -35,7 +35,7 @@ from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
 from parley.realtime.waits import EVENTS_CHANNEL, Waits
 from parley.runs.sweeper import sweep_forever
-from parley.tools.http import McpHttp, mcp_route
+from parley.tools.http import McpHttp, mcp_routes
 from parley.tools.identity import from_request_meta
 from parley.tools.server import build_server
 
@@ -119,7 +119,7 @@ def create_app(
         routes_delegations,
     ):
         app.include_router(module.router)
-    app.router.routes.append(mcp_route())  # MCP over streamable HTTP, for remote agents
+    app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents
     return app
 
 

@@ -21,19 +21,10 @@ from agents.items import (
     TResponseOutputItem,
     TResponseStreamEvent,
 )
-from agents.models.interface import Model
+from agents.models.interface import Model, ModelTracing
+from agents.testing import ScriptedModel, assistant_message, function_call
 from agents.usage import Usage
-from openai.types.responses import (
-    Response,
-    ResponseCompletedEvent,
-    ResponseCreatedEvent,
-    ResponseFunctionToolCall,
-    ResponseOutputItemAddedEvent,
-    ResponseOutputItemDoneEvent,
-    ResponseOutputMessage,
-    ResponseOutputText,
-    ResponseTextDeltaEvent,
-)
+from openai.types.responses import ResponseTextDeltaEvent
 
 HELP = (
     "I'm Parley's offline assistant. I understand plain task commands, for example: "
@@ -246,40 +237,11 @@ def decide(
         return [_message(HELP)]
     if intent.tool not in tool_names:
         return [_message(UNAVAILABLE.get(intent.tool, f"I can't use {intent.tool} here."))]
-    return [
-        ResponseFunctionToolCall(
-            id=f"fc_{uuid.uuid4().hex[:12]}",
-            call_id=f"call_{uuid.uuid4().hex[:12]}",
-            type="function_call",
-            name=intent.tool,
-            arguments=json.dumps(intent.arguments),
-        )
-    ]
+    return [function_call(intent.tool, intent.arguments, call_id=f"call_{uuid.uuid4().hex[:12]}")]
 
 
-def _message(text: str) -> ResponseOutputMessage:
-    return ResponseOutputMessage(
-        id=f"msg_{uuid.uuid4().hex[:12]}",
-        type="message",
-        role="assistant",
-        status="completed",
-        content=[ResponseOutputText(type="output_text", text=text, annotations=[], logprobs=[])],
-    )
-
-
-def _response(output: list[TResponseOutputItem], status: str = "completed") -> Response:
-    return Response(
-        id=f"resp_{uuid.uuid4().hex[:12]}",
-        created_at=0,
-        model="offline",
-        object="response",
-        output=output,
-        tool_choice="auto",
-        tools=[],
-        top_p=None,
-        parallel_tool_calls=False,
-        status=status,  # type: ignore[arg-type]
-    )
+def _message(text: str) -> TResponseOutputItem:
+    return assistant_message(text, item_id=f"msg_{uuid.uuid4().hex[:12]}")
 
 
 def _chunks(text: str) -> list[str]:
@@ -288,15 +250,25 @@ def _chunks(text: str) -> list[str]:
 
 class OfflineModel(Model):
     """`delay` stands in for a model's thinking time; `word_pause` for its typing speed
-    (tests use it to join a reply half-way)."""
+    (tests use it to join a reply half-way). The response events are the Agents SDK's own
+    (its scripted model's), with the reply's text split into one delta per word."""
 
     def __init__(self, *, delay: float = 0.0, word_pause: float = 0.0) -> None:
         self.delay = delay
         self.word_pause = word_pause
 
-    async def _think(self) -> None:
-        if self.delay:
-            await asyncio.sleep(self.delay)
+    def answer(
+        self, input: str | list[TResponseInputItem], tool_names: set[str]
+    ) -> list[TResponseOutputItem]:
+        """The output of one model call."""
+        return decide(input, tool_names)
+
+    async def text_deltas(self, text: str) -> AsyncIterator[str]:
+        """How a reply's text is streamed: word by word."""
+        for chunk in _chunks(text):
+            if self.word_pause:
+                await asyncio.sleep(self.word_pause)
+            yield chunk
 
     async def get_response(
         self,
@@ -309,9 +281,10 @@ class OfflineModel(Model):
         tracing: Any,
         **kwargs: Any,
     ) -> ModelResponse:
-        await self._think()
-        output = decide(input, {t.name for t in tools})
-        return ModelResponse(output=output, usage=Usage(), response_id=None)
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        output = self.answer(input, {t.name for t in tools})
+        return ModelResponse(output=output, usage=Usage(requests=1), response_id=None)
 
     async def stream_response(  # type: ignore[override]
         self,
@@ -324,42 +297,29 @@ class OfflineModel(Model):
         tracing: Any,
         **kwargs: Any,
     ) -> AsyncIterator[TResponseStreamEvent]:
-        await self._think()
-        output = decide(input, {t.name for t in tools})
-        seq = 0
-        yield ResponseCreatedEvent(
-            type="response.created", response=_response([], "in_progress"), sequence_number=seq
+        if self.delay:
+            await asyncio.sleep(self.delay)
+        output = self.answer(input, {t.name for t in tools})
+        # The SDK's scripted model turns a known output into its stream events; it is given
+        # no input (it would copy it, twice, to record the call).
+        scripted = ScriptedModel([output]).stream_response(
+            None,
+            [],
+            model_settings,
+            [],
+            None,
+            [],
+            ModelTracing.DISABLED,
+            previous_response_id=None,
+            conversation_id=None,
+            prompt=None,
         )
-        for index, item in enumerate(output):
-            seq += 1
-            yield ResponseOutputItemAddedEvent(
-                type="response.output_item.added",
-                item=item,
-                output_index=index,
-                sequence_number=seq,
-            )
-            if isinstance(item, ResponseOutputMessage):
-                for chunk in _chunks(item.content[0].text):  # type: ignore[union-attr]
-                    if self.word_pause:
-                        await asyncio.sleep(self.word_pause)
-                    seq += 1
-                    yield ResponseTextDeltaEvent(
-                        type="response.output_text.delta",
-                        item_id=item.id,
-                        output_index=index,
-                        content_index=0,
-                        delta=chunk,
-                        logprobs=[],
-                        sequence_number=seq,
-                    )
+        async for event in scripted:
+            if isinstance(event, ResponseTextDeltaEvent):
+                async for chunk in self.text_deltas(event.delta):
+                    yield event.model_copy(update={"delta": chunk})
                 # Let the last delta reach the stream before the runner wraps up the reply
                 # (it does so without yielding the event loop).
                 await asyncio.sleep(0)
-            seq += 1
-            yield ResponseOutputItemDoneEvent(
-                type="response.output_item.done", item=item, output_index=index, sequence_number=seq
-            )
-        seq += 1
-        yield ResponseCompletedEvent(
-            type="response.completed", response=_response(output), sequence_number=seq
-        )
+            else:
+                yield event

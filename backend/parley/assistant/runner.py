@@ -96,7 +96,7 @@ class Assistant:
                                 reply.deltas.append(event.data.delta)
                                 send(events.DELTA, {"text": event.data.delta})
                         elif isinstance(event, RunItemStreamEvent):
-                            self._on_item(event, reply, pending, send)
+                            record_item(event, reply, pending, send)
                 except asyncio.CancelledError:
                     result.cancel()  # the run goes on in its own task otherwise
                     raise
@@ -107,35 +107,37 @@ class Assistant:
             raise AssistantFailed(f"The model failed: {exc}", reply) from exc
         return reply
 
-    @staticmethod
-    def _on_item(
-        event: RunItemStreamEvent, reply: Reply, pending: dict[str, dict[str, Any]], send: Emit
-    ) -> None:
-        item = event.item
-        if isinstance(item, ToolCallItem):
-            raw: Any = item.raw_item
-            call_id = getattr(raw, "call_id", None) or ""
-            try:
-                parameters = json.loads(getattr(raw, "arguments", "") or "{}")
-            except json.JSONDecodeError:
-                parameters = {"raw": getattr(raw, "arguments", "")}
-            record = {
-                "tool": getattr(raw, "name", "unknown"),
-                "parameters": parameters,
-                "result": None,
-            }
-            pending[call_id] = record
-            reply.tool_calls.append(record)
-            send(
-                events.TOOL_CALL,
-                {"call_id": call_id, "tool": record["tool"], "parameters": parameters},
-            )
-        elif isinstance(item, ToolCallOutputItem):
-            raw_out: Any = item.raw_item
-            call_id = raw_out.get("call_id", "") if isinstance(raw_out, dict) else ""
-            record = pending.get(call_id) or {"tool": "unknown", "parameters": {}, "result": None}
-            record["result"] = _result_value(item.output)
-            send(
-                events.TOOL_RESULT,
-                {"call_id": call_id, "tool": record["tool"], "result": record["result"]},
-            )
+
+def record_item(
+    event: RunItemStreamEvent, reply: Reply, pending: dict[str, dict[str, Any]], send: Emit
+) -> None:
+    """Add a tool call (or its result) to `reply.tool_calls` and announce it; `pending` maps
+    the run's call ids to their records."""
+    item = event.item
+    if isinstance(item, ToolCallItem):
+        raw: Any = item.raw_item
+        call_id = getattr(raw, "call_id", None) or ""
+        try:
+            parameters = json.loads(getattr(raw, "arguments", "") or "{}")
+        except json.JSONDecodeError:
+            parameters = {"raw": getattr(raw, "arguments", "")}
+        record = {
+            "tool": getattr(raw, "name", "unknown"),
+            "parameters": parameters,
+            "result": None,
+        }
+        pending[call_id] = record
+        reply.tool_calls.append(record)
+        send(
+            events.TOOL_CALL,
+            {"call_id": call_id, "tool": record["tool"], "parameters": parameters},
+        )
+    elif isinstance(item, ToolCallOutputItem):
+        raw_out: Any = item.raw_item
+        call_id = raw_out.get("call_id", "") if isinstance(raw_out, dict) else ""
+        record = pending.get(call_id) or {"tool": "unknown", "parameters": {}, "result": None}
+        record["result"] = _result_value(item.output)
+        send(
+            events.TOOL_RESULT,
+            {"call_id": call_id, "tool": record["tool"], "result": record["result"]},
+        )

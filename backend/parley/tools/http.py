@@ -1,10 +1,12 @@
 """MCP over streamable HTTP at `/mcp`, for agents running anywhere.
 
-The identity is the bearer token's and nothing else's: `McpHttp` verifies the token before
-the MCP SDK sees the request and stores the user in the ASGI scope under a key no client
-can write; the tools' resolver reads it back from the request the SDK attaches to each
-call. The in-process server's `_meta` resolver is never wired to this server, so a remote
-caller cannot name a user.
+Authentication is the MCP SDK's own: a `TokenVerifier` checks Parley's bearer token, and a
+request without a valid one gets `401` with a `WWW-Authenticate` header pointing at the
+OAuth protected-resource metadata (RFC 9728, served at
+`/.well-known/oauth-protected-resource/mcp`), which MCP clients read as "authentication
+required". The identity is the token's and nothing else's: the tools' resolver reads the
+user the SDK's middleware put in the ASGI scope (clients cannot write scope keys). The
+in-process server's `_meta` resolver is never wired to this server.
 
 Stateless mode: every POST is verified and served on its own, so any instance behind a
 load balancer can answer any request and an expired token stops working at once.
@@ -17,19 +19,23 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken, TokenVerifier
+from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from parley.auth import Caller, bearer_token, verify_caller
+from parley.auth import Caller, bearer_token, verify_caller, verify_token
 from parley.config import Settings
 from parley.db import Database
-from parley.errors import ParleyError, Unauthorized
+from parley.errors import ParleyError, RateLimited
 from parley.limits import RateLimiter
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
@@ -38,23 +44,45 @@ from parley.tools.server import build_server
 
 log = logging.getLogger(__name__)
 
-# A scope key, not a header: headers come from the client, scope keys only from the server.
-USER_SCOPE_KEY = "parley.mcp.user_id"
+PATH = "/mcp"
+METADATA_PATH = "/.well-known/oauth-protected-resource/mcp"
 # Tool arguments are a few KiB at most; a bigger body is a mistake or an attack.
 MAX_BODY_BYTES = 1024 * 1024
 
 
-def caller_from_verified_request(ctx: Context[Any]) -> Caller:
-    """The caller `McpHttp` verified for this HTTP request; fails closed without one."""
-    request = getattr(ctx.request_context, "request", None)
-    caller = request.scope.get(USER_SCOPE_KEY) if isinstance(request, Request) else None
-    if not isinstance(caller, Caller):
-        raise ToolError("No authenticated user for this tool call")
-    return caller
+class ParleyTokens(TokenVerifier):
+    """Parley's bearer tokens (`parley token`, dev sign-in) for the SDK's auth middleware."""
+
+    def __init__(self, secret: str) -> None:
+        self.secret = secret
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        try:
+            caller = verify_caller(secret=self.secret, token=token)
+        except ParleyError:
+            return None
+        return AccessToken(token=token, client_id=caller.author, subject=caller.user_id, scopes=[])
+
+    def caller(self, ctx: Context[Any]) -> Caller:
+        """The person, and agent, of the token the SDK's middleware verified for this
+        request (read again from the token itself: checked once, then cached)."""
+        request = getattr(ctx.request_context, "request", None)
+        user = request.scope.get("user") if isinstance(request, Request) else None
+        if not isinstance(user, AuthenticatedUser) or not user.access_token.subject:
+            raise ToolError("No authenticated user for this tool call")
+        try:
+            return verify_caller(secret=self.secret, token=user.access_token.token)
+        except ParleyError as exc:
+            raise ToolError(exc.message) from exc
 
 
 def from_verified_request(ctx: Context[Any]) -> str:
-    return caller_from_verified_request(ctx).user_id
+    """The user the SDK's auth middleware verified for this HTTP request; fails closed."""
+    request = getattr(ctx.request_context, "request", None)
+    user = request.scope.get("user") if isinstance(request, Request) else None
+    if not isinstance(user, AuthenticatedUser) or not user.access_token.subject:
+        raise ToolError("No authenticated user for this tool call")
+    return user.access_token.subject
 
 
 def transport_security(settings: Settings) -> TransportSecuritySettings:
@@ -68,8 +96,8 @@ def transport_security(settings: Settings) -> TransportSecuritySettings:
 
 
 class McpHttp:
-    """The `/mcp` ASGI app: bearer auth and the per-user rate cap in front of the SDK's
-    streamable-HTTP session manager."""
+    """The `/mcp` ASGI app: the per-user rate cap in front of the SDK's authenticated
+    streamable-HTTP app."""
 
     def __init__(
         self,
@@ -82,19 +110,23 @@ class McpHttp:
     ) -> None:
         self.settings = settings
         self.limiter = limiter
-        agent_tools = AgentToolDeps(
-            db=db,
-            hub=hub,
-            waits=waits,
-            settings=settings,
-            resolve_caller=caller_from_verified_request,
-        )
+        public = settings.public_url.rstrip("/")
+        tokens = ParleyTokens(settings.auth_secret)
         self.server: MCPServer = build_server(
-            db=db, resolve_user=from_verified_request, agent_tools=agent_tools
+            db=db,
+            resolve_user=from_verified_request,
+            agent_tools=AgentToolDeps(
+                db=db, hub=hub, waits=waits, settings=settings, resolve_caller=tokens.caller
+            ),
+            token_verifier=tokens,
+            auth=AuthSettings(
+                issuer_url=public,  # type: ignore[arg-type]
+                resource_server_url=public + PATH,  # type: ignore[arg-type]
+                validate_token_resource=False,  # Parley's tokens name no audience
+            ),
         )
-        # Builds the session manager; the Starlette app it returns is not used, because
-        # Parley mounts the manager itself behind its own auth.
-        self.server.streamable_http_app(
+        self.app: Starlette = self.server.streamable_http_app(
+            streamable_http_path=PATH,
             stateless_http=True,
             transport_security=transport_security(settings),
             max_request_body_size=MAX_BODY_BYTES,
@@ -106,38 +138,33 @@ class McpHttp:
         async with self.server.session_manager.run():
             yield self
 
-    def authenticate(self, scope: Scope) -> Caller:
-        caller = verify_caller(
-            secret=self.settings.auth_secret,
-            token=bearer_token(Headers(scope=scope).get("authorization")),
-        )
-        if self.limiter is not None:
-            self.limiter.check(caller.user_id)
-        return caller
+    def _rate_limited(self, scope: Scope) -> RateLimited | None:
+        if self.limiter is None or scope["path"] != PATH:
+            return None
+        try:
+            token = bearer_token(Headers(scope=scope).get("authorization"))
+            user_id = verify_token(secret=self.settings.auth_secret, token=token)
+        except ParleyError:
+            return None  # the SDK's middleware answers 401
+        try:
+            self.limiter.check(user_id)
+        except RateLimited as exc:
+            return exc
+        return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        try:
-            caller = self.authenticate(scope)
-        except ParleyError as exc:
-            headers = {}
-            if isinstance(exc, Unauthorized):
-                # RFC 6750: no error code when the request simply had no credentials.
-                sent = "authorization" in Headers(scope=scope)
-                challenge = 'Bearer realm="parley"' + (', error="invalid_token"' if sent else "")
-                headers["WWW-Authenticate"] = challenge
-            if "retry_after_seconds" in exc.extra:
-                headers["Retry-After"] = str(exc.extra["retry_after_seconds"])
-            response = JSONResponse(exc.body(), status_code=exc.status, headers=headers)
+        refused = self._rate_limited(scope)
+        if refused is not None:
+            headers = {"Retry-After": str(refused.extra["retry_after_seconds"])}
+            response = JSONResponse(refused.body(), status_code=refused.status, headers=headers)
             await response(scope, receive, send)
             return
-        await self.server.session_manager.handle_request(
-            {**scope, USER_SCOPE_KEY: caller}, receive, send
-        )
+        await self.app(scope, receive, send)
 
 
 class McpRoute:
-    """What the app routes `/mcp` to when it is created; forwards to the `McpHttp` its
-    lifespan builds (the tools need the database, which exists only from then on).
+    """What the app routes `/mcp` (and its metadata) to when it is created; forwards to the
+    `McpHttp` its lifespan builds (the tools need the database, which exists only then).
 
     A class instance, not a function, so Starlette's `Route` treats it as a raw ASGI app.
     """
@@ -151,6 +178,9 @@ class McpRoute:
         await mcp(scope, receive, send)
 
 
-def mcp_route(path: str = "/mcp") -> Route:
-    """A plain route, not a `Mount`: a mount would redirect `/mcp` to `/mcp/`."""
-    return Route(path, endpoint=McpRoute(), include_in_schema=False)
+def mcp_routes() -> list[Route]:
+    """Plain routes, not a `Mount`: a mount would redirect `/mcp` to `/mcp/`."""
+    endpoint = McpRoute()
+    return [
+        Route(path, endpoint=endpoint, include_in_schema=False) for path in (PATH, METADATA_PATH)
+    ]

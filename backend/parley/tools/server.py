@@ -46,11 +46,15 @@ def build_server(
     resolve_user: UserResolver,
     name: str = "parley",
     agent_tools: AgentToolDeps | None = None,
+    **options: Any,
 ) -> MCPServer:
     """A server whose tools act for the user `resolve_user` finds in each request; with
-    `agent_tools`, also the tools agents use to talk to the person (remote transports)."""
+    `agent_tools`, also the tools agents use to talk to the person (remote transports);
+    `options` go to the SDK's MCPServer (its auth, for the HTTP transport)."""
     server: MCPServer = MCPServer(
-        name=name, instructions=INSTRUCTIONS + (AGENT_INSTRUCTIONS if agent_tools else "")
+        name=name,
+        instructions=INSTRUCTIONS + (AGENT_INSTRUCTIONS if agent_tools else ""),
+        **options,
     )
     if agent_tools is not None:
         register_agent_tools(server, agent_tools)

@@ -72,7 +72,7 @@ def resolve_identity(settings: Settings, user: str | None, agent: str | None = N
         try:
             token_caller = verify_caller(secret=settings.auth_secret, token=settings.mcp_token)
         except ParleyError as exc:
-            hint = "" if "PARLEY_AUTH_SECRET" in os.environ else " (PARLEY_AUTH_SECRET is not set)"
+            hint = "" if settings.auth_secret_configured else " (PARLEY_AUTH_SECRET is not set)"
             raise IdentityError(f"PARLEY_TOKEN: {exc.message}{hint}") from exc
     if agent is not None:
         try:

@@ -1,4 +1,4 @@
-"""Every route's 401/403/404 matrix (DESIGN §9), over real HTTP against real PostgreSQL.
+"""Every route's 401/403/404 matrix, over real HTTP against real PostgreSQL.
 
 The routes are read from the app itself, so a route added later is checked without anyone
 remembering to list it here: it must refuse a missing or bad token, refuse another user's
@@ -19,7 +19,14 @@ from tests.conftest import SECRET, settings_for, snapshot, token_for
 
 # Routes that are public on purpose, or not part of the REST API.
 PUBLIC = {"/api/health", "/api/auth/dev-login"}
-NOT_REST = {"/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json", "/mcp"}
+NOT_REST = {
+    "/docs",
+    "/docs/oauth2-redirect",
+    "/redoc",
+    "/openapi.json",
+    "/mcp",
+    "/.well-known/oauth-protected-resource/mcp",
+}
 
 # A valid body for each route that takes one, so a refusal can only come from auth.
 BODIES: dict[tuple[str, str], dict[str, Any]] = {

@@ -1,4 +1,4 @@
-"""The REST API the web UI uses (issue 2, item 7), over real HTTP against real PostgreSQL:
+"""The REST API the web UI uses, over real HTTP against real PostgreSQL:
 the task list, the conversation list with titles and previews, message paging, rename and
 delete, and an OpenAPI schema that documents every route and its errors."""
 

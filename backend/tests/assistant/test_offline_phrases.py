@@ -1,4 +1,4 @@
-"""Each plain command the offline model must understand (issue 2, item 6), end to end: the
+"""Each plain command the offline model must understand, end to end: the
 real HTTP chat endpoint, the real agent runner, the real MCP tools and real PostgreSQL.
 
 For each phrase: the tool call recorded (in the response and in the stored reply), what

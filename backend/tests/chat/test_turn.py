@@ -1,4 +1,4 @@
-"""The chat turn's rules (DESIGN §3) against real PostgreSQL, the real runner and real HTTP."""
+"""The chat turn's rules against real PostgreSQL, the real runner and real HTTP."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from agents.testing import ScriptedModel, assistant_message
 
 from parley.assistant.history import FAILED_NOTE
 from parley.conversations import StoredMessage, messages_after
+from tests.conftest import eventually
 
 
 async def _messages(db, conversation_id: int) -> list[StoredMessage]:
@@ -21,6 +22,10 @@ async def _conversation(db, conversation_id: int) -> SimpleNamespace:
         row = await conn.fetchrow("SELECT * FROM conversations WHERE id = $1", conversation_id)
     assert row is not None
     return SimpleNamespace(**dict(row))
+
+
+async def _claimed(db, conversation_id: int) -> bool:
+    return (await _conversation(db, conversation_id)).turn_id is not None
 
 
 def _input_texts(call) -> list[str]:
@@ -154,7 +159,7 @@ async def test_a_refused_turn_stores_nothing_and_runs_no_tool(make_server, db):
     async with make_server(PARLEY_MODEL_DELAY=0.5) as server:
         conversation_id = (await server.chat("alice", "hello")).json()["conversation_id"]
         slow = asyncio.create_task(server.chat("alice", "add a task to first", conversation_id))
-        await asyncio.sleep(0.2)
+        await eventually(lambda: _claimed(db, conversation_id))
         refused = await server.chat("alice", "add a task to second", conversation_id)
         assert refused.status_code == 409
         assert refused.json()["error"]["conversation_id"] == conversation_id

@@ -15,13 +15,12 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from tests.conftest import free_port
+from tests.conftest import free_port, on_loopback
 
 
 @dataclass
@@ -139,18 +138,6 @@ def _completion(step: Step) -> dict[str, Any]:
 @asynccontextmanager
 async def running(fake: FakeOpenAI) -> AsyncIterator[FakeOpenAI]:
     """Serve `fake` on a loopback port; `fake.base_url` is what OPENAI_BASE_URL takes."""
-    port = free_port()
-    config = uvicorn.Config(fake.app(), host="127.0.0.1", port=port, log_level="warning")
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    while not server.started:
-        if task.done():
-            task.result()
-        await asyncio.sleep(0.01)
-    fake.base_url = f"http://127.0.0.1:{port}/v1"
-    try:
+    async with on_loopback(fake.app(), free_port(), force_exit=True) as base:
+        fake.base_url = f"{base}/v1"
         yield fake
-    finally:
-        server.should_exit = True
-        server.force_exit = True  # a hanging stream must not hold the shutdown
-        await task

@@ -51,19 +51,30 @@ async def post_initialize(server: Server, headers: dict[str, str]) -> httpx2.Res
         )
 
 
-def assert_401(response: httpx2.Response) -> None:
+def assert_401(response: httpx2.Response, base_url: str) -> None:
+    """The MCP SDK's answer to a missing or bad token: 401 with the OAuth protected-resource
+    metadata's address (RFC 9728), which MCP clients read as "authentication required"."""
     assert response.status_code == 401, response.text
     assert response.headers["content-type"].startswith("application/json")
-    assert response.json()["error"]["code"] == "unauthorized"
-    assert response.headers["www-authenticate"].startswith("Bearer")
+    assert response.json()["error"] == "invalid_token"
+    challenge = response.headers["www-authenticate"]
+    assert challenge.startswith("Bearer ")
+    metadata = f"{base_url}/.well-known/oauth-protected-resource/mcp"
+    assert f'resource_metadata="{metadata}"' in challenge
 
 
-# --- authentication --------------------------------------------------------------------
+async def test_the_protected_resource_metadata_names_the_mcp_endpoint(server: Server) -> None:
+    async with httpx2.AsyncClient(timeout=30) as http:
+        response = await http.get(f"{server.base_url}/.well-known/oauth-protected-resource/mcp")
+    assert response.status_code == 200, response.text
+    assert response.json()["resource"] == f"{server.base_url}/mcp"
 
 
 async def test_no_token_is_a_401_json_error(server: Server) -> None:
-    assert_401(await post_initialize(server, {}))
-    assert_401(await post_initialize(server, {"Authorization": "Basic YWxpY2U6eA=="}))
+    assert_401(await post_initialize(server, {}), server.base_url)
+    assert_401(
+        await post_initialize(server, {"Authorization": "Basic YWxpY2U6eA=="}), server.base_url
+    )
     statuses: list[int] = []
     with pytest.raises(Exception):  # noqa: B017 (the SDK wraps the 401 in its own error)
         async with mcp_client(server.base_url, None, statuses=statuses) as client:
@@ -83,7 +94,7 @@ async def test_no_token_is_a_401_json_error(server: Server) -> None:
     ids=["garbage", "wrong-secret", "expired", "no-exp", "alg-none"],
 )
 async def test_invalid_tokens_are_401_and_touch_nothing(server: Server, token: str) -> None:
-    assert_401(await post_initialize(server, {"Authorization": f"Bearer {token}"}))
+    assert_401(await post_initialize(server, {"Authorization": f"Bearer {token}"}), server.base_url)
     statuses: list[int] = []
     with pytest.raises(Exception):  # noqa: B017
         async with mcp_client(server.base_url, token, statuses=statuses) as client:
@@ -203,12 +214,8 @@ async def test_bad_arguments_are_tool_errors_and_the_server_keeps_serving(server
 
 async def test_unknown_tool_is_an_error_not_a_crash(server: Server) -> None:
     async with mcp_client(server.base_url, token_for("alice")) as client:
-        try:
-            result = await client.call_tool("drop_database", {})
-        except Exception as exc:  # a JSON-RPC error is as good as an error result
-            assert "drop_database" in str(exc) or "unknown" in str(exc).lower()
-        else:
-            assert result.is_error
+        result = await client.call_tool("drop_database", {})
+        assert result.is_error and "Unknown tool: drop_database" in text(result)
         assert data(await client.call_tool("list_tasks", {}))["count"] == 0
 
 
@@ -230,7 +237,7 @@ async def test_allowed_hosts_turn_on_the_host_check(make_server: Any) -> None:
         good = await post_initialize(server, {**auth, "Host": "parley.example.com"})
         assert good.status_code == 200, good.text
         # Authentication still comes first: no token, no hint about hosts.
-        assert_401(await post_initialize(server, {"Host": "evil.example.net"}))
+        assert_401(await post_initialize(server, {"Host": "evil.example.net"}), server.base_url)
 
 
 async def test_mcp_requests_count_against_the_rate_cap(make_server: Any) -> None:

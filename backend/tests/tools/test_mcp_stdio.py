@@ -221,6 +221,8 @@ async def test_embedded_database_when_no_url_is_set(tmp_path: Path) -> None:
                 return count
 
     assert await add_and_count("alone") == 1
+    said = (tmp_path / "stderr.log").read_text()
+    assert f"parley mcp: database: embedded PostgreSQL in {data_dir.resolve()}" in said
     for _ in range(100):
         if not pid_file.exists():
             break

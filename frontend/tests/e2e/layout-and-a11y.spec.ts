@@ -22,7 +22,7 @@ test("desktop: main screens have no serious accessibility violations", async ({ 
   await page.goto("/");
   await expect(page.getByLabel("Name")).toBeVisible();
   await expectNoSeriousA11yViolations(page);
-  await screenshot(page, "desktop-sign-in");
+  await screenshot(page, "desktop-light-sign-in");
 
   await signIn(page, userName);
   await expectNoSeriousA11yViolations(page);
@@ -96,6 +96,9 @@ for (const scheme of ["light", "dark"] as const) {
 
 test("desktop dark: a dark page, readable, no serious accessibility violations", async ({ page, userName }) => {
   await page.emulateMedia({ colorScheme: "dark" });
+  await page.goto("/");
+  await expectNoSeriousA11yViolations(page);
+  await screenshot(page, "desktop-dark-sign-in");
   await signIn(page, userName);
   await sendMessage(page, "add a task to buy milk");
   await expect(lastReply(page)).toContainText("buy milk");

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from "@playwright/test";
-import { expect, lastReply, modelTest as test, screenshot, sendMessage, signIn } from "./support/fixtures";
+import { collectDialogs, expect, lastReply, modelTest as test, screenshot, sendMessage, signIn } from "./support/fixtures";
 
 /** The API's OpenAPI schema, to tell whether a route this test needs exists yet. */
 async function apiSchema(request: APIRequestContext, apiUrl: string): Promise<string> {
@@ -8,11 +8,7 @@ async function apiSchema(request: APIRequestContext, apiUrl: string): Promise<st
 }
 
 test("assistant Markdown: lists, tables, code with a copy button; no HTML, no javascript: links", async ({ page, userName }) => {
-  const dialogs: string[] = [];
-  page.on("dialog", (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
+  const dialogs = collectDialogs(page);
   await signIn(page, userName);
   await sendMessage(page, "markdown please, with **stars** kept literal");
   const reply = lastReply(page);

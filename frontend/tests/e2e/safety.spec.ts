@@ -1,14 +1,10 @@
-import { expect, lastReply, sendMessage, signIn, test } from "./support/fixtures";
+import { collectDialogs, expect, lastReply, sendMessage, signIn, test } from "./support/fixtures";
 
 const PAYLOAD = "<img src=x onerror=alert(1)>";
 const MARKDOWN_PAYLOAD = "[x](javascript:alert(1)) <img src=y onerror=alert(2)>";
 
 test("message text is shown literally and never runs as HTML", async ({ page, userName }) => {
-  const dialogs: string[] = [];
-  page.on("dialog", (dialog) => {
-    dialogs.push(dialog.message());
-    void dialog.dismiss();
-  });
+  const dialogs = collectDialogs(page);
   await signIn(page, userName);
   await sendMessage(page, PAYLOAD);
   const mine = page.locator('[data-testid="message"][data-role="user"]').first();

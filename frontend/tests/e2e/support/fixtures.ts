@@ -85,6 +85,16 @@ export async function tasksRegion(page: Page) {
   return region;
 }
 
+/** Collects (and dismisses) every alert/confirm the page opens: a script that ran would show here. */
+export function collectDialogs(page: Page): string[] {
+  const dialogs: string[] = [];
+  page.on("dialog", (dialog) => {
+    dialogs.push(dialog.message());
+    void dialog.dismiss();
+  });
+  return dialogs;
+}
+
 /** Types a message and sends it with Enter. */
 export async function sendMessage(page: Page, text: string): Promise<void> {
   const box = page.getByRole("textbox", { name: "Message" });
