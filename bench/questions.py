@@ -33,24 +33,6 @@ def _token(user: str, agent: str | None = None) -> str:
     return mint_token(secret=SECRET, user_id=user, ttl_seconds=3600, agent=agent)
 
 
-class LeanGet(LeanClient):
-    """`LeanClient` plus a GET that reads a Content-Length response (sse-free routes)."""
-
-    async def get(self, path: str, headers: dict[str, str]) -> tuple[int, bytes]:
-        assert self._reader is not None and self._writer is not None
-        head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
-        self._writer.write(
-            f"GET {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n{head}\r\n".encode()
-        )
-        status = int((await self._reader.readline()).split(b" ", 2)[1])
-        length = 0
-        while (line := await self._reader.readline()) not in (b"\r\n", b""):
-            name, _, value = line.partition(b":")
-            if name.strip().lower() == b"content-length":
-                length = int(value)
-        return status, await self._reader.readexactly(length)
-
-
 async def _ask(base_url: str, users: list[str]) -> list[tuple[str, int, int]]:
     """Each user's agent asks one question; returns (user, question id, inbox id)."""
     asked: list[tuple[str, int, int]] = []
@@ -79,14 +61,14 @@ async def measure(
 ) -> dict[str, Any]:
     users = [f"{SECRET_USER_PREFIX}-{tag}-{i}" for i in range(agents)]
     asked = await _ask(waits_on.base_url, users)
-    clients = [LeanGet(waits_on.base_url) for _ in asked]
+    clients = [LeanClient(waits_on.base_url) for _ in asked]
     for start in range(0, len(clients), 100):
         await asyncio.gather(*(c.__aenter__() for c in clients[start : start + 100]))
     rss_before = waits_on.rss()
     returned: dict[int, tuple[float, dict[str, Any]]] = {}
     arrived = {q: asyncio.Event() for (_u, q, _i) in asked}
 
-    async def wait(client: LeanGet, user: str, question: int) -> None:
+    async def wait(client: LeanClient, user: str, question: int) -> None:
         headers = {"Authorization": f"Bearer {_token(user, 'bench-agent')}"}
         status, body = await client.get(f"/api/{user}/questions/{question}?wait=55", headers)
         returned[question] = (time.perf_counter(), {"status": status, **json.loads(body)})
