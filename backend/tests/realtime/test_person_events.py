@@ -9,7 +9,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
-from httpx_sse import ServerSentEvent
+from httpx_sse import ServerSentEvent as Event
 
 from tests.conftest import Server, spawn_server, token_for
 from tests.realtime.sse import events, take
@@ -22,7 +22,7 @@ KINDS = {"task", "conversation", "unread", "run", "question"}
 @asynccontextmanager
 async def person_stream(
     base_url: str, user: str = "alice", **headers: str
-) -> AsyncIterator[AsyncIterator[ServerSentEvent]]:
+) -> AsyncIterator[AsyncIterator[Event]]:
     async with (
         httpx.AsyncClient(base_url=base_url, timeout=30) as client,
         client.stream(
@@ -38,11 +38,9 @@ async def person_stream(
         yield stream
 
 
-async def until(
-    stream: AsyncIterator[ServerSentEvent], last: tuple[Any, ...]
-) -> list[ServerSentEvent]:
+async def until(stream: AsyncIterator[Event], last: tuple[Any, ...]) -> list[Event]:
     """Events (heartbeats aside) up to the one whose summary is `last`, within 10 s."""
-    seen: list[ServerSentEvent] = []
+    seen: list[Event] = []
 
     async def collect() -> None:
         async for event in stream:
@@ -55,7 +53,7 @@ async def until(
     return seen
 
 
-def summary(event: ServerSentEvent) -> tuple[str, Any, ...]:
+def summary(event: Event) -> tuple[str, Any, ...]:
     data = event.json()
     if event.event == "task":
         return ("task", data["action"], data["task"]["title"] if data["task"] else None)
@@ -119,7 +117,7 @@ async def test_resuming_replays_exactly_what_was_missed(server: Server) -> None:
     assert seen.id is not None
     for title in ("two", "three"):
         await person.ok("POST", "/tasks", 201, json={"title": title})
-    async with person_stream(server.base_url, **{"Last-ServerSentEvent-ID": seen.id}) as stream:
+    async with person_stream(server.base_url, **{"Last-Event-ID": seen.id}) as stream:
         missed = await take(stream, 2, kinds=KINDS)
     assert [e.json()["task"]["title"] for e in missed] == ["two", "three"]
     assert int(missed[0].id or 0) > int(seen.id)
@@ -141,7 +139,7 @@ async def test_the_stream_is_private_and_checks_its_cursor(server: Server) -> No
     response = await server.client.get("/api/alice/events", headers=server.headers("mallory"))
     assert response.status_code == 403
     response = await server.client.get(
-        "/api/alice/events", headers={**server.headers("alice"), "Last-ServerSentEvent-ID": "x1"}
+        "/api/alice/events", headers={**server.headers("alice"), "Last-Event-ID": "x1"}
     )
     assert response.status_code == 400
     # Mallory's own stream never shows Alice's changes.
