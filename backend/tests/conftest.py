@@ -35,7 +35,10 @@ from parley.migrate import upgrade
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
 SECRET = "test-secret-" + "x" * 32
-TABLES = "user_events, questions, messages, agent_runs, conversations, tasks, task_counters"
+TABLES = (
+    "user_events, questions, delegations, messages, agent_runs, conversations, tasks,"
+    " task_counters"
+)
 
 
 @pytest.fixture(scope="session")

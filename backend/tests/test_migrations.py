@@ -23,6 +23,7 @@ TABLES = {
     "messages",
     "agent_runs",
     "questions",
+    "delegations",
     "user_events",
 }
 
