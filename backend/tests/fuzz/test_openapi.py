@@ -1,7 +1,7 @@
 """Schema fuzzing: schemathesis generates requests from /openapi.json (valid and invalid,
 and sequences of them) against a real `parley serve` and checks every answer: no server
 error, every response as the schema says (status code, content type, headers, body), auth
-required where declared. Bounded by PARLEY_FUZZ_SECONDS (default 60).
+required where declared. Bounded by PARLEY_FUZZ_SECONDS (default 30).
 
 By hand: `PARLEY_FUZZ_SECONDS=300 .venv/bin/pytest backend/tests/fuzz -m fuzz`."""
 
@@ -24,7 +24,7 @@ USER = "fuzz"
 @pytest.mark.fuzz
 @pytest.mark.timeout(600)
 async def test_fuzzing_the_openapi_schema_finds_nothing(migrated, db, tmp_path):
-    seconds = os.environ.get("PARLEY_FUZZ_SECONDS", "60")
+    seconds = os.environ.get("PARLEY_FUZZ_SECONDS", "30")
     _, base = await spawn_server(migrated, PARLEY_DEV_LOGIN="1")
     process = await asyncio.create_subprocess_exec(
         ST,
