@@ -57,6 +57,7 @@ async def test_fuzzing_the_openapi_schema_finds_nothing(migrated, db, tmp_path):
             "PARLEY_FUZZ_TOKEN": token_for(USER, ttl=7200),
             "PARLEY_FUZZ_USER": USER,
         },
+        cwd=tmp_path,  # schemathesis keeps a cache in its working directory
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
     )
