@@ -36,8 +36,7 @@ warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
 SECRET = "test-secret-" + "x" * 32
 TABLES = (
-    "user_events, questions, delegations, messages, agent_runs, conversations, tasks,"
-    " task_counters"
+    "user_events, questions, delegations, messages, agent_runs, conversations, tasks, task_counters"
 )
 
 

@@ -142,3 +142,22 @@ async def test_stop_reaches_a_turn_running_on_another_instance(make_server):
             answer = await asyncio.wait_for(turn, timeout=10)
     assert stopped.json() == {"stopped": True}
     assert answer.status_code == 200 and answer.json()["response"] == "Half an answer"
+
+
+async def test_a_stopped_reply_keeps_the_tool_calls_already_made(make_server):
+    async with with_fake(make_server) as (server, fake):
+        fake.enqueue(call("add_task", title="buy milk"), hang("I added"))
+        turn = asyncio.create_task(server.chat("alice", "add a task to buy milk"))
+        await asyncio.wait_for(fake.hanging.wait(), timeout=10)
+        [conversation] = (
+            await server.client.get("/api/alice/conversations", headers=server.headers("alice"))
+        ).json()
+        await server.client.post(
+            f"/api/alice/conversations/{conversation['id']}/stop", headers=server.headers("alice")
+        )
+        answer = (await asyncio.wait_for(turn, timeout=10)).json()
+        stored = await _stored(server, conversation["id"])
+    assert answer["response"] == "I added"
+    [record] = stored[-1]["tool_calls"]
+    assert (record["tool"], record["result"]["title"]) == ("add_task", "buy milk")
+    assert stored[-1]["meta"] == {"stopped": True}
