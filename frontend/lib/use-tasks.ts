@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch, apiJson, userPath } from "./api-client";
 import type { Session } from "./auth-store";
+import { applyChange } from "./list-change";
 import type { Task } from "./types";
 import { useUserResource } from "./use-user-resource";
 
@@ -35,16 +36,7 @@ export function useTasks(session: Session): TasksApi {
   const refresh = useCallback(() => void mutate(), [mutate]);
   const apply = useCallback<TasksApi["apply"]>(
     ({ action, number, task }) => {
-      void mutate(
-        (list) => {
-          const rest = (list ?? []).filter((t) => t.number !== number);
-          if (action === "deleted" || !task) return rest;
-          const at = (list ?? []).findIndex((t) => t.number === number);
-          if (at === -1) return [...rest, task];
-          return (list ?? []).map((t) => (t.number === number ? task : t));
-        },
-        { revalidate: false },
-      );
+      void mutate((list) => applyChange(list, (t) => t.number === number, task, action === "deleted"), { revalidate: false });
     },
     [mutate],
   );
