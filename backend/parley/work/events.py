@@ -66,8 +66,9 @@ def _result_text(content: Any) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def outputs(message: Any) -> list[Output]:
-    """The messages to store for one SDK message (most store none)."""
+def outputs(message: Any, *, stopped: bool = False) -> list[Output]:
+    """The messages to store for one SDK message (most store none). `stopped`: the person
+    stopped this prompt, so its result says so instead of reporting a failure."""
     if isinstance(message, AssistantMessage):
         found: list[Output] = []
         if message.error:  # an API error, reported as a synthetic reply: one error message
@@ -99,11 +100,11 @@ def outputs(message: Any) -> list[Output]:
                 found.append(Output(_clip(text), result_meta, bool(block.is_error)))
         return found
     if isinstance(message, ResultMessage):
-        return [result_output(message)]
+        return [result_output(message, stopped=stopped)]
     return []
 
 
-def result_output(message: ResultMessage) -> Output:
+def result_output(message: ResultMessage, *, stopped: bool = False) -> Output:
     meta: dict[str, Any] = {
         "type": "error" if message.is_error else "result",
         "cost_usd": message.total_cost_usd or 0.0,
@@ -112,6 +113,9 @@ def result_output(message: ResultMessage) -> Output:
         "session_id": message.session_id,
         "stop_reason": message.stop_reason,
     }
+    if stopped:
+        meta.update(type="result", stopped=True)
+        return Output("Stopped.", meta)
     if message.is_error:
         detail = "; ".join(message.errors or []) or (message.result or message.subtype)
         return Output(f"Claude Code could not finish this prompt: {detail}", meta, True)

@@ -71,6 +71,8 @@ class Prompt:
     )
     listener: Emit | None = None
     backlog: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    # Set by Stop: the interrupted prompt's result is a stop the person asked for, not a failure.
+    stopped: bool = False
 
     def publish(self, event: str, data: dict[str, Any]) -> None:
         if self.listener is not None:
@@ -146,6 +148,8 @@ class Session:
     async def interrupt(self) -> bool:
         if self.status not in ("working", "waiting_permission") or self.client is None:
             return False
+        if self.current is not None:
+            self.current.stopped = True
         await self.client.interrupt()
         return True
 
@@ -301,7 +305,7 @@ class Session:
                 self.session_id = session_id
                 await store.update_session(self.db, self.conversation_id, session_id=session_id)
             return
-        for output in outputs(message):
+        for output in outputs(message, stopped=prompt is not None and prompt.stopped):
             stored = await self._store(output.content, output.meta, error=output.error)
             if prompt is not None:
                 prompt.publish(events.MESSAGE, message_json(stored))

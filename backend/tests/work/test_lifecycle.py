@@ -83,6 +83,9 @@ async def test_stop_interrupts_a_long_reply_and_the_session_carries_on(
         assert stop.json() == {"stopped": True}
         await wait_for_message(server, "ann", conversation, is_end, within=10)
         assert loop.time() - started < 8  # the 15 s reply did not run to its end
+        [end] = await results(server, "ann", conversation)
+        # A stop the person asked for reads as one, not as a failure.
+        assert (end["content"], end["error"], end["meta"]["stopped"]) == ("Stopped.", False, True)
         pid = (await run_of(db, conversation))["pid"]
         reply = await server.chat("ann", "are you there?", conversation)
         assert reply.json()["response"] == "Still here"
