@@ -328,3 +328,21 @@ async def append_message(
     )
     assert row is not None
     return StoredMessage(**row)
+
+
+async def title_untitled(
+    db: Database, *, user_id: str, conversation_id: int, first_message_id: int, text: str
+) -> None:
+    """A conversation created empty (from the UI's New button, or a work session) is named
+    after the person's first message, like one created by that message."""
+    async with db.connection() as conn:
+        await conn.execute(
+            "UPDATE conversations SET title = $3 WHERE id = $1 AND user_id = $2 AND title = $4"
+            " AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = $1"
+            " AND role = 'user' AND id < $5)",
+            conversation_id,
+            user_id,
+            title_from(text),
+            DEFAULT_TITLE,
+            first_message_id,
+        )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,7 @@ from parley.assistant.history import history_items
 from parley.conversations import StoredMessage
 from parley.events import Emit
 
+log = logging.getLogger(__name__)
 MAX_MODEL_CALLS = 8
 
 
@@ -104,7 +106,10 @@ class Assistant:
         except TimeoutError as exc:
             raise AssistantFailed("The model took too long to answer", reply) from exc
         except Exception as exc:
-            raise AssistantFailed(f"The model failed: {exc}", reply) from exc
+            # The upstream's own words (status lines, stack details) go to the log only: the
+            # person and the stored reply get a sentence they can act on.
+            log.warning("model call failed: %r", exc)
+            raise AssistantFailed(_human_reason(exc), reply) from exc
         return reply
 
 
@@ -141,3 +146,13 @@ def record_item(
             events.TOOL_RESULT,
             {"call_id": call_id, "tool": record["tool"], "result": record["result"]},
         )
+
+
+def _human_reason(exc: Exception) -> str:
+    """What a person can understand of a failed model call."""
+    status = getattr(exc, "status_code", None)
+    if isinstance(status, int):
+        return f"The model service answered with an error (HTTP {status})"
+    if type(exc).__name__ in {"APIConnectionError", "ConnectError", "ConnectionError"}:
+        return "The model service could not be reached"
+    return "The model ran into an error"

@@ -102,6 +102,14 @@ async def start_turn(
 
     history = await claim_and_store()
     user_message = next(m for m in reversed(history) if m.role == Role.user.value)
+    if text is not None and conversation_id is not None:
+        await conversations.title_untitled(
+            db,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            first_message_id=user_message.id,
+            text=text,
+        )
     return StartedTurn(
         user_id, user_message.conversation_id, turn_id, user_message, history, retry=retry
     )

@@ -175,6 +175,20 @@ async def test_an_empty_conversation_is_listed_without_a_preview(server):
     }
 
 
+async def test_a_conversation_created_empty_is_named_by_its_first_message_only(server):
+    h = server.headers("alice")
+    empty = (await server.client.post("/api/alice/conversations", json={}, headers=h)).json()
+    named = (
+        await server.client.post("/api/alice/conversations", json={"title": "Groceries"}, headers=h)
+    ).json()
+    for conversation in (empty, named):
+        for text in ("add a task to buy milk", "list my tasks"):
+            response = await server.chat("alice", text, conversation["id"])
+            assert response.status_code == 200, response.text
+    titles = {c["id"]: c["title"] for c in await _conversations(server)}
+    assert titles == {empty["id"]: "add a task to buy milk", named["id"]: "Groceries"}
+
+
 async def _three_turns(server) -> tuple[int, list[dict[str, Any]]]:
     body = (await server.chat("alice", "add a task to buy milk")).json()
     conversation_id = body["conversation_id"]

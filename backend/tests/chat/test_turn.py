@@ -102,10 +102,13 @@ async def test_a_failing_model_stores_an_error_and_leaves_the_conversation_usabl
         failed = await server.chat("alice", "hello")
         assert failed.status_code == 502
         error = failed.json()["error"]
-        assert error["code"] == "model_error" and "upstream exploded" in error["message"]
+        assert error["code"] == "model_error"
+        # The upstream's own words go to the log, not to the person.
+        assert error["message"] == "The model ran into an error"
         conversation_id = error["conversation_id"]
         stored = await _messages(db, conversation_id)
         assert [(m.role, m.error) for m in stored] == [("user", False), ("assistant", True)]
+        assert "upstream exploded" not in stored[1].content
         assert stored[0].content == "hello"
 
         model.enqueue([assistant_message("all good now")])

@@ -223,7 +223,10 @@ async def test_a_lone_instance_keeps_live_events_off_the_database(make_server, m
         async with make_server() as alone:
             conversation_id = await _conversation(alone)
             assert (await alone.chat("alice", "hello", conversation_id)).status_code == 200
-            await asyncio.sleep(0.3)
+            # NOTIFYs arrive in commit order: once a marker sent after the reply is here,
+            # any live event of that reply would be here too.
+            await probe.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, '[{"marker": 1}]')
+            await eventually(lambda: _arrived(received, '[{"marker": 1}]'))
             assert _live_notes(received) == []  # (its hello on starting is all there is)
             async with make_server():
                 await eventually(lambda: _equals(instances(), 2))
@@ -235,6 +238,10 @@ async def test_a_lone_instance_keeps_live_events_off_the_database(make_server, m
 
 async def _equals(value: Awaitable[int], expected: int) -> bool:
     return await value == expected
+
+
+async def _arrived(payloads: list[str], payload: str) -> bool:
+    return payload in payloads
 
 
 def _live_notes(payloads: list[str]) -> list[dict[str, Any]]:
