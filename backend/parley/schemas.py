@@ -114,6 +114,9 @@ class ConversationOut(BaseModel):
     preview: str | None
     last_message_at: datetime | None
     unread: int = Field(description="Messages from others after the stored read position")
+    last_read_id: int = Field(
+        description="The person's read position (0: nothing read): an unread divider goes after it"
+    )
 
 
 def conversation_out(summary: Any) -> ConversationOut:
@@ -129,6 +132,7 @@ def conversation_out(summary: Any) -> ConversationOut:
         preview=summary.preview,
         last_message_at=summary.last_message_at,
         unread=summary.unread,
+        last_read_id=c.last_read_id,
     )
 
 
