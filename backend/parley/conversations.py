@@ -60,6 +60,7 @@ class ConversationRecord:
     version: int
     created_at: datetime
     updated_at: datetime
+    last_read_id: int  # the person's read position: messages from others after it are unread
 
 
 CONVERSATION_COLUMNS = columns(Conversation, ConversationRecord, alias="c")

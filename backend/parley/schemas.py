@@ -126,6 +126,9 @@ class ConversationOut(BaseModel):
     preview: str | None
     last_message_at: datetime | None
     unread: int = Field(description="Messages from others after the stored read position")
+    last_read_id: int = Field(
+        description="The person's read position (0: nothing read): an unread divider goes after it"
+    )
     work: WorkState | None = None
 
 
@@ -146,6 +149,7 @@ def conversation_out(summary: Any, work: dict[str, Any] | None = None) -> Conver
         preview=summary.preview,
         last_message_at=summary.last_message_at,
         unread=summary.unread,
+        last_read_id=c.last_read_id,
         work=state,
     )
 

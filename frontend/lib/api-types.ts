@@ -675,6 +675,11 @@ export interface components {
             id: number;
             /** Last Message At */
             last_message_at: string | null;
+            /**
+             * Last Read Id
+             * @description The person's read position (0: nothing read): an unread divider goes after it
+             */
+            last_read_id: number;
             /** Mode */
             mode: string;
             /** Preview */

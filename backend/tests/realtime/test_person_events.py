@@ -64,6 +64,8 @@ def summary(event: Event) -> tuple[str, Any, ...]:
         return ("unread", data["unread"])
     if event.event == "run":
         return ("run", data["run"]["status"], data["run"]["progress"])
+    if data["action"] == "opened":  # sent later, it may carry the answer given meanwhile
+        return ("question", "opened", None)
     return ("question", data["action"], data["answer"]["content"] if data["answer"] else None)
 
 
