@@ -104,4 +104,7 @@ async def test_startup_fails_a_dead_servers_sessions_and_kills_their_processes(
         assert row["status"] == "failed" and "stopped" in row["error"]
         for process in left:
             async with asyncio.timeout(10):
-                assert await process.wait() == -signal.SIGKILL
+                # Both sleep for two minutes, so ending now is the kill. The server runs in
+                # this test's process, whose children these are: when its kill reaps them
+                # before asyncio's watcher does, asyncio can only report 255 ("unknown").
+                assert await process.wait() in (-signal.SIGKILL, 255)
