@@ -65,7 +65,7 @@ async def post(
     "/conversations/{conversation_id}/messages",
     response_model=PostedOut,
     status_code=201,
-    responses=ERRORS(*AUTHED, 409, 413, 429, 503),
+    responses=ERRORS(*AUTHED, 409, 413, 429),
 )
 async def post_to_conversation(
     conversation_id: int,

@@ -14,7 +14,10 @@ WORKSPACE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
 
 
 class WorkUnavailable(ParleyError):
-    status = 503
+    """Work mode is off, or cannot run here: a setting, not a passing outage, so a 4xx that
+    no client retries (a 503 says "try again")."""
+
+    status = 409
     code = "work_unavailable"
 
 

@@ -231,7 +231,8 @@ async def test_work_mode_is_off_unless_enabled(work_server: Any) -> None:
     async with work_server(PARLEY_WORK_ENABLED=False) as server:
         conversation = await new_work(server, "ann")
         refused = await server.chat("ann", "hello", conversation)
-        assert refused.status_code == 503
+        assert refused.status_code == 409
+        assert refused.json()["error"]["code"] == "work_unavailable"
         assert "PARLEY_WORK_ENABLED" in refused.json()["error"]["message"]
         assert await messages(server, "ann", conversation) == []
         health = (await server.client.get("/api/health")).json()
