@@ -103,7 +103,9 @@ async def start_turn(
 
     history = await claim_and_store()
     user_message = next(m for m in reversed(history) if m.role == Role.user.value)
-    if text is not None and conversation_id is not None:
+    # Only a conversation's first message can name it: later turns skip the statement.
+    first = sum(m.role == Role.user.value for m in history) == 1
+    if text is not None and conversation_id is not None and first:
         await conversations.title_untitled(
             db,
             user_id=user_id,
