@@ -4,11 +4,14 @@ import { useEffect, useEffectEvent, useState } from "react";
 import { userPath } from "./api-client";
 import type { Session } from "./auth-store";
 import { followEvents } from "./event-stream";
+import type { Run } from "./agent-types";
 import type { Conversation } from "./types";
 
 export interface UserEventHandlers {
   onTaskChange: () => void;
   onConversationChange: (change: { action: string; id: number; conversation: Conversation | null }) => void;
+  /** A run started or changed (status, progress, latest status). */
+  onRunChange?: (run: Run) => void;
   /** The stream (re)connected: anything may have changed while it was away. */
   onResync: () => void;
 }
@@ -22,6 +25,7 @@ export function useUserEvents(session: Session, handlers: UserEventHandlers): bo
   const onTaskChange = useEffectEvent(handlers.onTaskChange);
   const onConversationChange = useEffectEvent(handlers.onConversationChange);
   const onResync = useEffectEvent(handlers.onResync);
+  const onRunChange = useEffectEvent((run: Run) => handlers.onRunChange?.(run));
   const [live, setLive] = useState(false);
 
   useEffect(() => {
@@ -45,7 +49,7 @@ export function useUserEvents(session: Session, handlers: UserEventHandlers): bo
             id: data.id,
             conversation: (data.conversation as Conversation | null) ?? null,
           });
-        }
+        } else if (event === "run" && data.run && typeof data.run === "object") onRunChange(data.run as Run);
       },
       onUnavailable: () => setLive(false),
       signal: controller.signal,
