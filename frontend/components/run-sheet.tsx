@@ -50,7 +50,8 @@ export function RunSheet({ session, run, onClose }: Props) {
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") onClose();
+      // Escape in a drawer or menu closes that first.
+      if (event.key === "Escape" && !document.querySelector('[role="dialog"], [role="menu"]')) onClose();
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

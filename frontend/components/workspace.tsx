@@ -64,6 +64,7 @@ export function Workspace({ session }: { session: Session }) {
     onTaskChange: refreshTasks,
     onConversationChange: applyConversation,
     onRunChange: runs.apply,
+    onUnread: conversations.setUnread,
     onResync: () => {
       refreshTasks();
       refreshConversations();
@@ -152,11 +153,11 @@ export function Workspace({ session }: { session: Session }) {
         extra={<RunsButton runs={runs.runs} onOpen={() => setDrawer("runs")} />}
       />
       <StatusBanners health={health} />
-      <main className="workspace" id="main">
+      <main className={`workspace${openRun && !phone ? " with-run" : ""}`} id="main">
         {!phone && conversationsPanel}
         <ChatPanel session={session} chat={chat} conversation={current} />
-        {!phone && tasksPanel}
-        {openRun && <RunSheet key={openRun.id} session={session} run={openRun} onClose={() => setOpenRunId(null)} />}
+        {/* A run opens beside the chat: in the tasks column on wide screens, over the chat on phones. */}
+        {openRun ? <RunSheet key={openRun.id} session={session} run={openRun} onClose={() => setOpenRunId(null)} /> : !phone && tasksPanel}
       </main>
       <Drawer open={drawer === "runs"} onOpenChange={(value) => setDrawer(value ? "runs" : null)} side="right" title="Runs" testId="runs-drawer">
         <RunsPanel

@@ -12,6 +12,8 @@ export interface UserEventHandlers {
   onConversationChange: (change: { action: string; id: number; conversation: Conversation | null }) => void;
   /** A run started or changed (status, progress, latest status). */
   onRunChange?: (run: Run) => void;
+  /** A conversation's unread count changed (a message from someone else, or a read position moved). */
+  onUnread?: (conversationId: number, unread: number) => void;
   /** The stream (re)connected: anything may have changed while it was away. */
   onResync: () => void;
 }
@@ -26,6 +28,7 @@ export function useUserEvents(session: Session, handlers: UserEventHandlers): bo
   const onConversationChange = useEffectEvent(handlers.onConversationChange);
   const onResync = useEffectEvent(handlers.onResync);
   const onRunChange = useEffectEvent((run: Run) => handlers.onRunChange?.(run));
+  const onUnread = useEffectEvent((id: number, unread: number) => handlers.onUnread?.(id, unread));
   const [live, setLive] = useState(false);
 
   useEffect(() => {
@@ -50,6 +53,9 @@ export function useUserEvents(session: Session, handlers: UserEventHandlers): bo
             conversation: (data.conversation as Conversation | null) ?? null,
           });
         } else if (event === "run" && data.run && typeof data.run === "object") onRunChange(data.run as Run);
+        else if (event === "unread" && typeof data.conversation_id === "number" && typeof data.unread === "number") {
+          onUnread(data.conversation_id, data.unread);
+        }
       },
       onUnavailable: () => setLive(false),
       signal: controller.signal,
