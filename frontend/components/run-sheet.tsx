@@ -48,15 +48,6 @@ export function RunSheet({ session, run, onClose }: Props) {
   const [sending, setSending] = useState(false);
   const readOnly = runFinished(run) || (thread !== undefined && CLOSED_THREAD.has(thread.status));
 
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      // Escape in a drawer or menu closes that first.
-      if (event.key === "Escape" && !document.querySelector('[role="dialog"], [role="menu"]')) onClose();
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
-
   async function answer(text: string, replyTo: number | null) {
     if (conversationId === null) return;
     feed.add([await postMessage(session, conversationId, { text, replyTo })]);
@@ -82,7 +73,15 @@ export function RunSheet({ session, run, onClose }: Props) {
   const render = agentMessageRenderer({ messages: feed.messages, onAnswer: answer, writable: !readOnly });
 
   return (
-    <aside className="run-sheet" aria-labelledby="run-sheet-title" data-testid="run-sheet" data-run-id={run.id}>
+    <aside
+      className="run-sheet"
+      aria-labelledby="run-sheet-title"
+      data-testid="run-sheet"
+      data-run-id={run.id}
+      onKeyDown={(event) => {
+        if (event.key === "Escape") onClose();
+      }}
+    >
       <div className="run-sheet-head">
         <div className="run-sheet-titles">
           <h2 id="run-sheet-title" className="run-sheet-title">

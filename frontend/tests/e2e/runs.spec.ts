@@ -81,6 +81,7 @@ test("a running agent shows in the Runs panel; the person chats with it beside t
   await page.keyboard.press("Escape");
   await expect(drawer).toHaveCount(0);
   await expect(sheet).toBeVisible();
+  await sheet.getByTestId("run-messages").focus();
   await page.keyboard.press("Escape");
   await expect(sheet).toHaveCount(0);
   await expect(page.getByRole("region", { name: "Tasks" })).toBeVisible();

@@ -17,7 +17,7 @@ test("Work mode: a real Claude Code session streams output, asks permission, run
 
   await sendMessage(page, "Write a note and read it back");
   // Streamed text, then the tool call it wants to make (the command readable at a glance).
-  await expect(page.getByText("I'll write the note and read it back.")).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("message-list").getByText("I'll write the note and read it back.")).toBeVisible({ timeout: 60_000 });
   const toolUse = page.getByTestId("work-tool-use");
   await expect(toolUse.getByTestId("work-tool-summary")).toContainText("echo parley-e2e > note.txt", { timeout: 30_000 });
 
@@ -37,7 +37,7 @@ test("Work mode: a real Claude Code session streams output, asks permission, run
   await expect(result).toBeVisible({ timeout: 30_000 });
   await result.locator("summary").click();
   await expect(result.getByTestId("work-tool-output")).toContainText("parley-e2e");
-  await expect(page.getByText("The note says parley-e2e. All done.")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId("message-list").getByText("The note says parley-e2e. All done.")).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("work-result").last()).toContainText("$", { timeout: 30_000 });
   await expect(page.getByTestId("work-status")).toHaveAttribute("data-status", "idle", { timeout: 15_000 });
   await expect(page.getByTestId("work-cost")).toHaveText(/Cost \$\d+\.\d{2,4}/);

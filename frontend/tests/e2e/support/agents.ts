@@ -31,13 +31,25 @@ export class RestAgent {
   }
 
   async call<T = Record<string, unknown>>(method: string, rest: string, body?: unknown): Promise<{ status: number; json: T }> {
-    const response = await fetch(`${this.stack.apiUrl}/api/${encodeURIComponent(this.user)}${rest}`, {
+    let response: Response;
+    try {
+      response = await this.send(method, rest, body);
+    } catch (error) {
+      // The API closes idle keep-alive connections after a few seconds; a request that met
+      // such a closing socket was never read, so sending it once more is safe.
+      if (!String((error as Error).cause ?? "").includes("other side closed")) throw error;
+      response = await this.send(method, rest, body);
+    }
+    const text = await response.text();
+    return { status: response.status, json: (text ? JSON.parse(text) : null) as T };
+  }
+
+  private send(method: string, rest: string, body?: unknown): Promise<Response> {
+    return fetch(`${this.stack.apiUrl}/api/${encodeURIComponent(this.user)}${rest}`, {
       method,
       headers: { authorization: `Bearer ${this.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const text = await response.text();
-    return { status: response.status, json: (text ? JSON.parse(text) : null) as T };
   }
 
   async ok<T = Record<string, unknown>>(method: string, rest: string, body?: unknown): Promise<T> {
