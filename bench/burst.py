@@ -12,7 +12,16 @@ from typing import Any
 
 import httpx
 
-from lib import CpuMeter, auth, client, create_conversation, pct
+from lib import (
+    VENV_BIN,
+    BenchDatabase,
+    CpuMeter,
+    ServerProcess,
+    auth,
+    client,
+    create_conversation,
+    pct,
+)
 
 
 async def burst(
@@ -72,3 +81,33 @@ async def burst(
         return results
     finally:
         await asyncio.gather(*(c.aclose() for c in clients))
+
+
+def burst_diagnosis(db: BenchDatabase, n: int, env: dict[str, str]) -> dict[str, Any]:
+    command = [
+        str(VENV_BIN / "python"),
+        str(Path(__file__).resolve().parent / "_instrumented_server.py"),
+    ]
+    server = ServerProcess(db, name="burst-instrumented", env=env, command=command).start()
+    rounds: list[dict[str, Any]] = []
+    stats: list[dict[str, Any]] = []
+    try:
+        for i in range(2):
+            httpx.get(server.base_url + "/__bench/stats?reset=true", timeout=10)
+            res = asyncio.run(
+                burst(
+                    server.base_url,
+                    n=n,
+                    rounds=1,
+                    tag=f"bi{i}",
+                    server_pid=server.pid,
+                    pgdata=db.pgdata,
+                )
+            )
+            stats.append(
+                httpx.get(server.base_url + "/__bench/stats?reset=true", timeout=10).json()
+            )
+            rounds.extend(res)
+    finally:
+        server.stop()
+    return {"rounds": rounds, "stats": stats}

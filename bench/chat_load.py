@@ -6,10 +6,23 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lib import CpuMeter, LeanClient, auth, client, create_conversation, pct
+import uvloop
+
+from lib import (
+    BenchDatabase,
+    CpuMeter,
+    LeanClient,
+    ServerProcess,
+    auth,
+    client,
+    create_conversation,
+    ms,
+    pct,
+)
 
 
 async def chat_load(
@@ -91,3 +104,50 @@ async def chat_load(
         "postgres_cpu_util": meter.used["postgres"].cpu / meter.wall,
         "server_runqueue_wait": meter.used["server"].runqueue_wait,
     }
+
+
+def paired_ratios(
+    db: BenchDatabase, message: str, *, quick: bool, progress: Callable[[str], None]
+) -> list[dict[str, Any]]:
+    """The floor, then the server at concurrency 1 through the lean client and httpx, in
+    interleaved pairs (the floor drifts between runs on a shared machine)."""
+    from floor import measure_floor
+
+    turns = 30 if quick else 150
+    server = ServerProcess(db, name="pairs").start()
+    pairs = []
+    try:
+        for i in range(1 if quick else 5):
+            f = uvloop.run(measure_floor(message, warmup=20, turns=turns))
+            runs = {
+                lean: asyncio.run(
+                    chat_load(
+                        server.base_url,
+                        concurrency=1,
+                        turns_per_worker=turns,
+                        warmup_per_worker=20,
+                        message=message,
+                        tag=f"pair{i}",
+                        server_pid=server.pid,
+                        pgdata=db.pgdata,
+                        lean=lean,
+                    )
+                )
+                for lean in (True, False)
+            }
+            pairs.append(
+                {
+                    "turns": turns,
+                    "floor_p50": f["p50"],
+                    "lean_p50": runs[True]["p50"],
+                    "httpx_p50": runs[False]["p50"],
+                    "lean": runs[True]["p50"] / f["p50"],
+                    "httpx": runs[False]["p50"] / f["p50"],
+                }
+            )
+            progress(
+                f"   pair {i + 1}: floor {ms(f['p50'])}, lean {ms(runs[True]['p50'])}, httpx {ms(runs[False]['p50'])}"
+            )
+    finally:
+        server.stop()
+    return pairs

@@ -408,7 +408,7 @@ def run(coro: Any) -> Any:
 
 
 class LeanClient:
-    """A minimal HTTP/1.1 keep-alive client for POSTing JSON: request bytes written, status
+    """A minimal HTTP/1.1 keep-alive client for POSTing JSON (and plain GETs): request bytes written, status
     line, headers and a Content-Length body read back, nothing else. httpx spends ~1.3 ms
     of CPU per request, which a one-at-a-time latency figure would charge to the server;
     this spends ~0.2 ms, so latency at concurrency 1 is the server's cost of a turn."""
@@ -428,13 +428,26 @@ class LeanClient:
             self._writer.close()
 
     async def post_json(self, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
-        assert self._reader is not None and self._writer is not None
+        assert self._writer is not None
         head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
         self._writer.write(
             f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n{head}"
             f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
             + body
         )
+        return await self._response()
+
+    async def get(self, path: str, headers: dict[str, str]) -> tuple[int, bytes]:
+        assert self._writer is not None
+        head = "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+        self._writer.write(
+            f"GET {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n{head}\r\n".encode()
+        )
+        return await self._response()
+
+    async def _response(self) -> tuple[int, bytes]:
+        """Status and a Content-Length body (no chunked or streamed responses)."""
+        assert self._reader is not None
         status = int((await self._reader.readline()).split(b" ", 2)[1])
         length = 0
         while (line := await self._reader.readline()) not in (b"\r\n", b""):

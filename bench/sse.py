@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 from lib import (
@@ -20,8 +21,6 @@ from lib import (
     auth,
     client,
     create_conversation,
-    ms,
-    pct,
 )
 
 FANOUT = 1000
@@ -304,141 +303,82 @@ async def stream_memory(server: ServerProcess, *, streams: int) -> dict[str, Any
     return report
 
 
-# ---------------------------------------------------------------------------- section
+# ---------------------------------------------------------------------------- measuring
 
 
-def run_sse(rep: Any, db: BenchDatabase, quick: bool) -> None:
+def measure_sse(db: BenchDatabase, quick: bool) -> dict[str, Any]:
+    """Every realtime figure, as data (run.py formats them): `delay` (per-delta delays of
+    the stamp model's replies), `fanout` (deliveries to many subscribers, server RSS) and,
+    only when an idle stream costs more than 50 KiB, `memory` (where it goes)."""
     turns = 3 if quick else 20
     deltas, interval = 50, 0.005
-    command = [
-        str(VENV_BIN / "python"),
-        str(__import__("pathlib").Path(__file__).resolve().parent / "_sse_server.py"),
-    ]
+    here = Path(__file__).resolve().parent
     stamp = ServerProcess(
         db,
         name="sse-delta",
-        command=command,
+        command=[str(VENV_BIN / "python"), str(here / "_sse_server.py")],
         env={"BENCH_DELTAS": str(deltas), "BENCH_DELTA_INTERVAL": str(interval)},
     ).start()
     try:
-        d = asyncio.run(delta_delay(stamp.port, stamp.base_url, turns=turns))
+        delay = asyncio.run(delta_delay(stamp.port, stamp.base_url, turns=turns))
     finally:
         stamp.stop()
-    rep.add("### Delay from a model delta to the SSE client")
-    rep.add()
-    rep.add(
-        f"`bench/_sse_server.py`: the app `parley serve` runs, with a model that streams {deltas} deltas "
-        f"{interval * 1000:.0f} ms apart, each carrying `time.monotonic_ns()` taken as the model yields it; the "
-        "client subtracts it from the arrival time of the event's last byte (CLOCK_MONOTONIC, one clock for every "
-        f"process). {turns} turns after 3 warm-up turns, one after another; `POST /api/{{user}}/chat` with `Accept: text/event-stream` "
-        "(the requester) and, at the same time, a watcher on `GET /api/{user}/conversations/{id}/events`."
-    )
-    rep.add()
-    rep.add("| SSE client | deltas | p50 | p99 | max |")
-    rep.add("| --- | ---: | ---: | ---: | ---: |")
-    for name, key in (
-        ("streamed turn (`POST …/chat`)", "turn"),
-        ("conversation watcher (`GET …/events`)", "watcher"),
-    ):
-        v = d[key]
-        rep.add(
-            f"| {name} | {len(v)} | {ms(pct(v, 50))} | {ms(pct(v, 99))} | {ms(max(v)) if v else '—'} |"
-        )
-    rep.add()
-    rest = sorted(d["turn"])
-    for x in d["last"]:
-        rest.remove(x)
-    rep.add(
-        f"Of those, the last delta of each reply: p50 {ms(pct(d['last'], 50))}, max {ms(max(d['last']))}; every other "
-        f"delta: p99 {ms(pct(rest, 99))}. The model's final delta is followed at once by its `output_item.done` "
-        "and `response.completed` events, and the Agents SDK finishes the model response and the run without "
-        "yielding the event loop, so the runner's consumer — and the SSE writer — get the last delta only after "
-        "that work (in-process: ~1 ms, ~45 ms on the first run; gone when the model awaits `asyncio.sleep(0)` "
-        "after each event)."
-    )
-    rep.add()
-    expected = turns * deltas
-    worst = max(pct(d["turn"], 99), pct(d["watcher"], 99))
-    all_there = len(d["turn"]) == expected and len(d["watcher"]) == expected
-    rep.goal(
-        "Delta → SSE client p99 ≤ 10 ms (loopback)",
-        "≤ 10 ms",
-        f"streamed turn p99 {ms(pct(d['turn'], 99))}, watcher p99 {ms(pct(d['watcher'], 99))}"
-        + (
-            ""
-            if all_there
-            else f" (deltas received: {len(d['turn'])} and {len(d['watcher'])} of {expected})"
-        ),
-        worst <= 0.010 and all_there,
-    )
-
     subscribers = 50 if quick else FANOUT
     server = ServerProcess(db, name="sse-fanout").start()
     try:
-        f = asyncio.run(fanout(server, db, subscribers=subscribers, messages=10))
+        spread = asyncio.run(fanout(server, db, subscribers=subscribers, messages=10))
     finally:
         server.stop()
-    per_stream = (f["rss1"] - f["rss0"]) / subscribers
-    rep.add(f"### Fan-out: {subscribers:,} subscribers on one conversation")
-    rep.add()
-    rep.add(
-        f"`parley serve`; {subscribers:,} SSE streams on `GET /api/{{user}}/conversations/{{id}}/events` of one "
-        f"conversation (opened 100 at a time in {f['open_seconds']:.1f} s, then left idle 3 s). Then {f['messages']} "
-        "messages were stored 0.4 s apart by an agent writing straight to the database "
-        "(`parley.conversations.append_message` in its own transaction, whose NOTIFY reaches the server's listener); "
-        "delivery = arrival at the subscriber − the moment the commit returned."
-    )
-    rep.add()
-    v = f["delays"]
-    rep.add(
-        "| deliveries | subscribers with every message | p50 | p99 | max | slowest subscriber per message (median) |"
-    )
-    rep.add("| ---: | ---: | ---: | ---: | ---: | ---: |")
-    rep.add(
-        f"| {len(v):,} | {f['complete']:,} / {subscribers:,} | {ms(pct(v, 50))} | {ms(pct(v, 99))} | "
-        f"{ms(max(v)) if v else '—'} | {ms(pct(f['last_arrival_per_message'], 50))} |"
-    )
-    rep.add()
-    rep.add(
-        f"Server memory: RSS {f['rss0'] / 2**20:.1f} MiB after a warm-up of 20 streams, {f['rss1'] / 2**20:.1f} MiB "
-        f"with {subscribers:,} idle streams: **{per_stream / 1024:.1f} KiB per idle stream**."
-    )
-    rep.add()
-    if per_stream > 50 * 1024:
-        command = [
-            str(VENV_BIN / "python"),
-            str(__import__("pathlib").Path(__file__).resolve().parent / "_instrumented_server.py"),
-        ]
+    spread["subscribers"] = subscribers
+    spread["per_stream"] = (spread["rss1"] - spread["rss0"]) / subscribers
+    memory = None
+    if spread["per_stream"] > 50 * 1024:
+        command = [str(VENV_BIN / "python"), str(here / "_instrumented_server.py")]
         inst = ServerProcess(db, name="sse-memory", command=command).start()
         try:
-            m = asyncio.run(stream_memory(inst, streams=MEMORY_STREAMS))
+            memory = asyncio.run(stream_memory(inst, streams=MEMORY_STREAMS))
         finally:
             inst.stop()
-        rep.add(
-            f"Where it goes — {MEMORY_STREAMS} more idle streams on the instrumented app (`tracemalloc`, Python allocations "
-            f"made while they opened and still alive; RSS there grew {m['rss_per_stream'] / 1024:.1f} KiB per stream, "
-            f"of which Python objects {m['total'] / MEMORY_STREAMS / 1024:.1f} KiB; the rest is allocator slack, C buffers "
-            "and tracemalloc's own bookkeeping). Per stream, by the innermost library frame that allocated (standard-library "
-            "allocations are charged to the nearest library frame above them, so asyncio's own, made from the loop, "
-            "land on uvicorn's runner):"
-        )
-        rep.add()
-        rep.add("| KiB per stream | package | | KiB per stream | line |")
-        rep.add("| ---: | --- | --- | ---: | --- |")
-        for (pk, pv), (lk, lv) in zip(m["by_package"].items(), m["by_line"].items(), strict=False):
-            rep.add(
-                f"| {pv / MEMORY_STREAMS / 1024:.2f} | {pk} | | {lv / MEMORY_STREAMS / 1024:.2f} | `{lk}` |"
-            )
-        rep.add()
-    rep.goal(
-        f"Fan-out to {subscribers:,} subscribers",
-        "every message delivered; p99 reported",
-        f"p99 {ms(pct(v, 99))}, {f['complete']:,}/{subscribers:,} got every message",
-        f["complete"] == subscribers,
-    )
-    rep.goal(
-        "Memory per idle SSE stream ≤ 50 KiB",
-        "≤ 50 KiB",
-        f"{per_stream / 1024:.1f} KiB",
-        per_stream <= 50 * 1024,
-    )
+    return {
+        "delay": {**delay, "turns": turns, "deltas": deltas, "interval": interval},
+        "fanout": spread,
+        "memory": memory,
+    }
+
+
+async def live_notify_cost(url: str, n: int = 2000) -> float | None:
+    """CPU per live event on the notifier's path: json.dumps, `SELECT pg_notify` on a connection
+    that also LISTENs to the channel, and json.loads of the copy that comes back."""
+    try:
+        import asyncpg
+        from parley.db import asyncpg_dsn
+        from parley.realtime.notifier import LIVE_CHANNEL
+    except ImportError:
+        return None
+    conn = await asyncpg.connect(asyncpg_dsn(url))
+    received = 0
+
+    def on_live(*args: Any) -> None:
+        nonlocal received
+        json.loads(args[3])
+        received += 1
+
+    try:
+        await conn.add_listener(LIVE_CHANNEL, on_live)
+        event = {
+            "instance": "0" * 32,
+            "conversation_id": 0,
+            "event": "delta",
+            "data": {"text": "word "},
+        }
+        for _ in range(100):
+            await conn.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, json.dumps(event))
+        await asyncio.sleep(0.2)
+        cpu0 = time.process_time()
+        for _ in range(n):
+            await conn.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, json.dumps(event))
+        while received < n + 100:  # noqa: ASYNC110 (counted by a listener callback)
+            await asyncio.sleep(0.01)
+        return (time.process_time() - cpu0) / n
+    finally:
+        await conn.close()

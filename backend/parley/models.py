@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import enum
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlmodel import Field, SQLModel
 
 NOW = sa.text("now()")
+
+
+T = TypeVar("T")
 
 
 def columns(table: type[SQLModel], record: type | None = None, *, alias: str = "") -> str:
@@ -24,6 +27,11 @@ def columns(table: type[SQLModel], record: type | None = None, *, alias: str = "
         for c in table.__table__.columns  # type: ignore[attr-defined]
         if wanted is None or c.name in wanted
     )
+
+
+def from_row(record: type[T], row: Any) -> T:
+    """A row (read with `columns(table, record)`) as its record, field by field by name."""
+    return record(**{name: row[name] for name in record.__slots__})  # type: ignore[attr-defined]
 
 
 def _created() -> Any:

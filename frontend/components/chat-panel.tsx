@@ -67,7 +67,7 @@ export function ChatPanel({ session, chat, conversation }: { session: Session; c
     }
     // The reply it waited for did not succeed: the queued text goes back to the box, never lost.
     restore(next);
-    setQueueNote("The reply failed, so your queued message wasn't sent. It's back in the message box.");
+    setQueueNote("Your queued message wasn't sent because the reply before it didn't finish. It's back in the message box.");
   }
 
   async function send(text: string): Promise<void> {

@@ -26,6 +26,7 @@ export function plainPreview(text: string): string {
   return text
     .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
     .replace(/^\s*(?:[-+*]|\d+\.|#{1,6}|>)\s+/gm, "")
+    .replace(/(^|\s)[-+*](?=\s)/g, "$1")
     .replace(/[*`~|]+/g, "")
     .replace(/\s+/g, " ")
     .trim();

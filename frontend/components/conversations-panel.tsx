@@ -3,6 +3,7 @@
 import { useState, type ReactNode } from "react";
 import { describeError } from "@/lib/api-error";
 import type { Conversation, NewConversationMode } from "@/lib/types";
+import { groupByDay } from "@/lib/format-time";
 import { ConversationItem } from "./conversation-item";
 
 interface Props {
@@ -72,26 +73,35 @@ export function ConversationsPanel(props: Props) {
       {conversations?.length === 0 && currentId !== null && (
         <p className="muted pad">No conversations yet. Say hello to start one.</p>
       )}
-      <ul className="conversation-list" data-testid="conversation-list">
+      <div className="conversation-list" data-testid="conversation-list">
         {currentId === null && (
-          <li className="conversation-item current draft" data-testid="conversation-draft">
-            <span className="conversation-open" aria-current="true">
-              <span className="conversation-title">Draft — not started yet</span>
-              <span className="conversation-preview muted">Your first message starts it</span>
-            </span>
-          </li>
+          <ul className="conversation-group">
+            <li className="conversation-item current draft" data-testid="conversation-draft">
+              <span className="conversation-open" aria-current="true">
+                <span className="conversation-title">Draft — not started yet</span>
+                <span className="conversation-preview muted">Your first message starts it</span>
+              </span>
+            </li>
+          </ul>
         )}
-        {conversations?.map((conversation) => (
-          <ConversationItem
-            key={conversation.id}
-            conversation={conversation}
-            current={conversation.id === currentId}
-            onSelect={() => props.onSelect(conversation.id)}
-            onRename={(title) => run(() => props.onRename(conversation.id, title))}
-            onDelete={() => run(() => props.onDelete(conversation.id))}
-          />
+        {groupByDay(conversations ?? []).map(({ label, items }) => (
+          <div key={label}>
+            <h3 className="group-title">{label}</h3>
+            <ul className="conversation-group" aria-label={label}>
+              {items.map((conversation) => (
+                <ConversationItem
+                  key={conversation.id}
+                  conversation={conversation}
+                  current={conversation.id === currentId}
+                  onSelect={() => props.onSelect(conversation.id)}
+                  onRename={(title) => run(() => props.onRename(conversation.id, title))}
+                  onDelete={() => run(() => props.onDelete(conversation.id))}
+                />
+              ))}
+            </ul>
+          </div>
         ))}
-      </ul>
+      </div>
     </section>
   );
 }

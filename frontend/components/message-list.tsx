@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { endsWithFailure, liveToolCalls, type ChatState } from "@/lib/chat-reducer";
 import { toolCallsOf, type Message } from "@/lib/types";
 import { MessageBubble } from "./message-bubble";
@@ -24,6 +24,7 @@ interface Props {
 export function MessageList({ state, onRetry, onExample, emptyHint, renderMessage }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  const [awayFromEnd, setAwayFromEnd] = useState(false);
   const { messages, pendingUser, live, remoteLive, loading } = state;
 
   useEffect(() => {
@@ -35,73 +36,89 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
     const element = scroller.current;
     if (!element) return;
     pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < NEAR_BOTTOM_PX;
+    setAwayFromEnd(!pinned.current);
+  }
+
+  function toEnd() {
+    const element = scroller.current;
+    if (!element) return;
+    pinned.current = true;
+    setAwayFromEnd(false);
+    element.scrollTo({ top: element.scrollHeight, behavior: "smooth" });
   }
 
   const empty = !loading && messages.length === 0 && !pendingUser && !live && !remoteLive;
   const retryable = endsWithFailure(state);
 
   return (
-    <div
-      className="message-list"
-      ref={scroller}
-      onScroll={onScroll}
-      role="log"
-      aria-label="Messages"
-      aria-live="polite"
-      data-testid="message-list"
-      tabIndex={0}
-    >
-      {loading && <p className="muted pad">Loading messages…</p>}
-      {empty && emptyHint && (
-        <div className="empty-chat" data-testid="empty-chat">
-          {emptyHint}
-        </div>
+    <div className="message-list-frame">
+      <div
+        className="message-list"
+        ref={scroller}
+        onScroll={onScroll}
+        role="log"
+        aria-label="Messages"
+        aria-live="polite"
+        data-testid="message-list"
+        tabIndex={0}
+      >
+        {loading && <p className="muted pad">Loading messages…</p>}
+        {empty && emptyHint && (
+          <div className="empty-chat" data-testid="empty-chat">
+            {emptyHint}
+          </div>
+        )}
+        {empty && !emptyHint && (
+          <div className="empty-chat" data-testid="empty-chat">
+            <p>Ask the assistant to manage your tasks, for example:</p>
+            <ul>
+              {EXAMPLES.map((example) => (
+                <li key={example}>
+                  <button type="button" className="example" onClick={() => onExample(example)} data-testid="example">
+                    {example}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {messages.map((message, index) => {
+          const bubble = (
+            <MessageBubble
+              key={message.id}
+              messageId={message.id}
+              role={message.role}
+              author={message.author}
+              kind={message.kind}
+              content={message.content}
+              toolCalls={toolCallsOf(message)}
+              error={message.error}
+              stopped={message.meta?.stopped === true}
+              createdAt={message.created_at}
+              onRetry={retryable && index === messages.length - 1 ? onRetry : undefined}
+            />
+          );
+          return renderMessage ? renderMessage(message, bubble) : bubble;
+        })}
+        {pendingUser !== null && <MessageBubble role="user" content={pendingUser} live testId="pending-message" />}
+        {live && (
+          <MessageBubble
+            role="assistant"
+            content={live.text}
+            toolCalls={liveToolCalls(live)}
+            pendingToolCalls={live.toolCalls.map((call) => !call.done)}
+            live
+            since={state.startedAt}
+            testId="streaming-message"
+          />
+        )}
+        {remoteLive !== null && <MessageBubble role="assistant" content={remoteLive} live testId="remote-streaming-message" />}
+      </div>
+      {awayFromEnd && (
+        <button type="button" className="button small to-end" onClick={toEnd} data-testid="scroll-to-end">
+          ↓ Newest
+        </button>
       )}
-      {empty && !emptyHint && (
-        <div className="empty-chat" data-testid="empty-chat">
-          <p>Ask the assistant to manage your tasks, for example:</p>
-          <ul>
-            {EXAMPLES.map((example) => (
-              <li key={example}>
-                <button type="button" className="example" onClick={() => onExample(example)} data-testid="example">
-                  {example}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      {messages.map((message, index) => {
-        const bubble = (
-        <MessageBubble
-          key={message.id}
-          messageId={message.id}
-          role={message.role}
-          author={message.author}
-          kind={message.kind}
-          content={message.content}
-          toolCalls={toolCallsOf(message)}
-          error={message.error}
-          stopped={message.meta?.stopped === true}
-          createdAt={message.created_at}
-          onRetry={retryable && index === messages.length - 1 ? onRetry : undefined}
-        />
-        );
-        return renderMessage ? renderMessage(message, bubble) : bubble;
-      })}
-      {pendingUser !== null && <MessageBubble role="user" content={pendingUser} live testId="pending-message" />}
-      {live && (
-        <MessageBubble
-          role="assistant"
-          content={live.text}
-          toolCalls={liveToolCalls(live)}
-          pendingToolCalls={live.toolCalls.map((call) => !call.done)}
-          live
-          since={state.startedAt}
-          testId="streaming-message"
-        />
-      )}
-      {remoteLive !== null && <MessageBubble role="assistant" content={remoteLive} live testId="remote-streaming-message" />}
     </div>
   );
 }

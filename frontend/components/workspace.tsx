@@ -61,7 +61,7 @@ export function Workspace({ session }: { session: Session }) {
   useConversationUrl(session.userId, chat.state.conversationId, select);
 
   useUserEvents(session, {
-    onTaskChange: refreshTasks,
+    onTaskChange: tasks.apply,
     onConversationChange: applyConversation,
     onRunChange: runs.apply,
     onUnread: conversations.setUnread,

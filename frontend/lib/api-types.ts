@@ -54,7 +54,10 @@ export interface paths {
         get: operations["get_conversation_api__user_id__conversations__conversation_id__get"];
         put?: never;
         post?: never;
-        /** Delete Conversation */
+        /**
+         * Delete Conversation
+         * @description A work conversation's session (its process tree) ends first.
+         */
         delete: operations["delete_conversation_api__user_id__conversations__conversation_id__delete"];
         options?: never;
         head?: never;

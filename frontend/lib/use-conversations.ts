@@ -3,6 +3,7 @@
 import { useCallback } from "react";
 import { apiJson, userPath } from "./api-client";
 import type { Session } from "./auth-store";
+import { applyChange } from "./list-change";
 import type { Conversation, NewConversationMode } from "./types";
 import { useUserResource } from "./use-user-resource";
 
@@ -37,15 +38,9 @@ export function useConversations(session: Session): ConversationsApi {
 
   const apply = useCallback<ConversationsApi["apply"]>(
     ({ action, id, conversation }) => {
-      void mutate(
-        (list) => {
-          const rest = (list ?? []).filter((c) => c.id !== id);
-          if (action === "deleted" || !conversation) return rest;
-          const previous = list?.find((c) => c.id === id);
-          return sortByActivity([...rest, { ...previous, ...conversation }]);
-        },
-        { revalidate: false },
-      );
+      void mutate((list) => sortByActivity(applyChange(list, (c) => c.id === id, conversation, action === "deleted")), {
+        revalidate: false,
+      });
     },
     [mutate],
   );

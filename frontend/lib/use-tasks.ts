@@ -3,6 +3,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { apiFetch, apiJson, userPath } from "./api-client";
 import type { Session } from "./auth-store";
+import { applyChange } from "./list-change";
 import type { Task } from "./types";
 import { useUserResource } from "./use-user-resource";
 
@@ -15,6 +16,8 @@ export interface TasksApi {
   tasks: Task[] | null;
   error: string | null;
   refresh: () => void;
+  /** Applies a change the person's event stream reported, without a refetch. */
+  apply: (change: { action: string; number: number; task: Task | null }) => void;
   add: (title: string) => Promise<void>;
   update: (number: number, patch: TaskPatch) => Promise<void>;
   /** Hides the task now and deletes it after UNDO_MS unless `undoRemove` is called. */
@@ -31,6 +34,13 @@ export function useTasks(session: Session): TasksApi {
   const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
 
   const refresh = useCallback(() => void mutate(), [mutate]);
+  const apply = useCallback<TasksApi["apply"]>(
+    ({ action, number, task }) => {
+      void mutate((list) => applyChange(list, (t) => t.number === number, task, action === "deleted"), { revalidate: false });
+    },
+    [mutate],
+  );
+
   const taskPath = useCallback((number: number) => userPath(session, `/tasks/${number}`), [session]);
 
   const add = useCallback(
@@ -106,5 +116,5 @@ export function useTasks(session: Session): TasksApi {
 
   const hidden = new Set(removing.map((t) => t.number));
   const tasks = data ? data.filter((t) => !hidden.has(t.number)) : null;
-  return { tasks, error: errorText, refresh, add, update, remove, undoRemove, removing };
+  return { tasks, error: errorText, refresh, apply, add, update, remove, undoRemove, removing };
 }

@@ -5,10 +5,10 @@ import { userPath } from "./api-client";
 import type { Session } from "./auth-store";
 import { followEvents } from "./event-stream";
 import type { Run } from "./agent-types";
-import type { Conversation } from "./types";
+import type { Conversation, Task } from "./types";
 
 export interface UserEventHandlers {
-  onTaskChange: () => void;
+  onTaskChange: (change: { action: string; number: number; task: Task | null }) => void;
   onConversationChange: (change: { action: string; id: number; conversation: Conversation | null }) => void;
   /** A run started or changed (status, progress, latest status). */
   onRunChange?: (run: Run) => void;
@@ -45,7 +45,9 @@ export function useUserEvents(session: Session, handlers: UserEventHandlers): bo
       },
       onEvent: (event, data, id) => {
         if (id) lastId = id;
-        if (event === "task") onTaskChange();
+        if (event === "task" && typeof data.number === "number") {
+          onTaskChange({ action: String(data.action), number: data.number, task: (data.task as Task | null) ?? null });
+        }
         else if (event === "conversation" && typeof data.id === "number") {
           onConversationChange({
             action: String(data.action),

@@ -82,7 +82,12 @@ async def rename_conversation(
 
 
 @router.delete("/{conversation_id}", status_code=204, responses=ERRORS(*AUTHED))
-async def delete_conversation(conversation_id: int, user_id: CurrentUser, db: DbDep) -> Response:
+async def delete_conversation(
+    conversation_id: int, user_id: CurrentUser, db: DbDep, work: WorkDep
+) -> Response:
+    """A work conversation's session (its process tree) ends first."""
+    if await work_service.is_work(db, user_id=user_id, conversation_id=conversation_id):
+        await work.end(conversation_id=conversation_id)
     await conversations.delete_conversation(db, user_id=user_id, conversation_id=conversation_id)
     return Response(status_code=204)
 

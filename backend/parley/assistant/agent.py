@@ -23,6 +23,7 @@ class TurnContext:
     # The turn and the person's message it answers: tool calls are recorded under them.
     turn_id: str = ""
     prompt_id: int = 0
+    retry: bool = False  # a retry may meet calls an earlier try of the turn already made
 
 
 def build_agent(*, model: Model, tools: MCPServer) -> Agent[TurnContext]:

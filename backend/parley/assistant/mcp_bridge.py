@@ -35,16 +35,17 @@ def _user_meta(context: MCPToolMetaContext) -> dict[str, Any]:
     turn = context.run_context.context
     meta: dict[str, Any] = {USER_META_KEY: turn.user_id}
     if turn.turn_id:
-        meta[TURN_META_KEY] = [turn.conversation_id, turn.turn_id, turn.prompt_id]
+        meta[TURN_META_KEY] = [turn.conversation_id, turn.turn_id, turn.prompt_id, turn.retry]
     return meta
 
 
 def _turn_key(meta: dict[str, Any] | None) -> TurnKey | None:
-    turn = (meta or {}).get(TURN_META_KEY)
+    meta = meta or {}
+    turn = meta.get(TURN_META_KEY)
     if not turn:
         return None
-    conversation_id, turn_id, prompt_id = turn
-    return TurnKey(str(meta[USER_META_KEY]), conversation_id, turn_id, prompt_id)  # type: ignore[index]
+    conversation_id, turn_id, prompt_id, retry = turn
+    return TurnKey(str(meta[USER_META_KEY]), conversation_id, turn_id, prompt_id, retry)
 
 
 def record_value(result: CallToolResult) -> Any:

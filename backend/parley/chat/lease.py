@@ -76,6 +76,7 @@ async def held(
         yield
     except asyncio.CancelledError:
         if lost.is_set():
+            body.uncancel()  # the cancellation was ours, and it is answered here
             raise ClaimLost(
                 "This reply lost its hold on the conversation and was stopped",
                 conversation_id=conversation_id,

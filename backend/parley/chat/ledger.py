@@ -60,6 +60,7 @@ class TurnKey:
     conversation_id: int
     turn_id: str
     prompt_id: int
+    retry: bool = False
 
 
 @dataclass(frozen=True)
@@ -75,9 +76,9 @@ class Ledger:
     ) -> Any:
         """Run `run` (the tool call) on the record: answered from an earlier try when
         that try made the same call, else recorded before it runs and after."""
-        earlier = (
-            None if tool.startswith(READ_PREFIXES) else await self._earlier(key, tool, arguments)
-        )
+        # Only a retry answers a prompt an earlier try did: other turns skip the lookup.
+        replayable = key.retry and not tool.startswith(READ_PREFIXES)
+        earlier = await self._earlier(key, tool, arguments) if replayable else None
         if earlier is not None:
             earlier_id, result = earlier
             await self._begin(key, tool, arguments, result=result, replay_of=earlier_id)

@@ -17,7 +17,7 @@ from parley.chat.runner import TurnRunner
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database, retry_on_reconnect
-from parley.errors import InvalidInput, ModelFailed, TooLarge
+from parley.errors import DatabaseUnavailable, InvalidInput, ModelFailed, TooLarge
 from parley.events import Emit
 from parley.models import Role
 from parley.schemas import message_json
@@ -124,6 +124,7 @@ async def finish_turn(
         conversation_id=started.conversation_id,
         turn_id=started.turn_id,
         prompt_id=started.user_message.id,
+        retry=started.retry,
     )
     reply = Reply()
     run = asyncio.create_task(
@@ -150,7 +151,15 @@ async def finish_turn(
     except AssistantFailed as failure:
         log.warning("turn failed in conversation %s: %s", started.conversation_id, failure.reason)
         content = f"Sorry, I couldn't answer that. {failure.reason}. You can try again."
-        await _finish(db, started, emit, content, failure.partial.tool_calls, error=True)
+        await _finish(
+            db,
+            started,
+            emit,
+            content,
+            failure.partial.tool_calls,
+            error=True,
+            patience=settings.claim_seconds,
+        )
         raise ModelFailed(failure.reason, conversation_id=started.conversation_id) from failure
     finally:
         if not run.done():
@@ -158,7 +167,16 @@ async def finish_turn(
     if stopped:
         reply.text = reply.partial_text or STOPPED_TEXT
     meta = {"stopped": True} if stopped else None
-    await _finish(db, started, emit, reply.text, reply.tool_calls, error=False, meta=meta)
+    await _finish(
+        db,
+        started,
+        emit,
+        reply.text,
+        reply.tool_calls,
+        error=False,
+        meta=meta,
+        patience=settings.claim_seconds,
+    )
     return TurnResult(
         conversation_id=started.conversation_id, response=reply.text, tool_calls=reply.tool_calls
     )
@@ -192,19 +210,31 @@ async def _finish(
     *,
     error: bool,
     meta: dict[str, Any] | None = None,
+    patience: float = 0,
 ) -> None:
-    """Store the reply and complete the turn: both happen or neither."""
-    async with db.connection() as conn:
-        stored = await store.finish(
-            conn,
-            user_id=started.user_id,
-            conversation_id=started.conversation_id,
-            turn_id=started.turn_id,
-            content=content,
-            tool_calls=tool_calls or None,
-            error=error,
-            meta=meta,
-        )
+    """Store the reply and complete the turn: both happen or neither. A database that is
+    away (a restart) is waited for up to `patience` seconds, about as long as the turn's
+    claim outlives its last renewal: the reply is kept, and the conversation is freed the
+    moment the database is back instead of when the claim lapses."""
+    deadline = asyncio.get_running_loop().time() + patience
+    while True:
+        try:
+            async with db.connection() as conn:
+                stored = await store.finish(
+                    conn,
+                    user_id=started.user_id,
+                    conversation_id=started.conversation_id,
+                    turn_id=started.turn_id,
+                    content=content,
+                    tool_calls=tool_calls or None,
+                    error=error,
+                    meta=meta,
+                )
+            break
+        except DatabaseUnavailable:
+            if asyncio.get_running_loop().time() >= deadline:
+                raise
+            await asyncio.sleep(0.2)
     if emit is not None:
         emit(events.MESSAGE, message_json(stored))
 

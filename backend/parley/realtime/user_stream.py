@@ -126,29 +126,24 @@ async def render(
     return out
 
 
-async def _tasks(db: Database, user_id: str, ids: set[int]) -> dict[int, Any]:
+async def _rows(db: Database, user_id: str, sql: str, ids: set[int]) -> list[asyncpg.Record]:
+    """`sql` (with `$1` the user, `$2` the ids) for the ids named by a page of events."""
     if not ids:
-        return {}
+        return []
     async with db.connection() as conn:
-        rows = await conn.fetch(
-            f"SELECT {tasks.COLUMNS} FROM tasks WHERE user_id = $1 AND id = ANY($2::int[])",
-            user_id,
-            sorted(ids),
-        )
-    found = [tasks.TaskRecord(**r) for r in rows]
+        rows: list[asyncpg.Record] = await conn.fetch(sql, user_id, sorted(ids))
+    return rows
+
+
+async def _tasks(db: Database, user_id: str, ids: set[int]) -> dict[int, Any]:
+    sql = f"SELECT {tasks.COLUMNS} FROM tasks WHERE user_id = $1 AND id = ANY($2::int[])"
+    found = [tasks.TaskRecord(**r) for r in await _rows(db, user_id, sql, ids)]
     return {t.id: TaskOut.model_validate(t).model_dump(mode="json") for t in found}
 
 
 async def _runs(db: Database, user_id: str, ids: set[int]) -> dict[int, Any]:
-    if not ids:
-        return {}
-    async with db.connection() as conn:
-        rows = await conn.fetch(
-            f"SELECT {runs.COLUMNS} FROM agent_runs WHERE user_id = $1 AND id = ANY($2::int[])",
-            user_id,
-            sorted(ids),
-        )
-    return {r["id"]: run_json(runs.record(r)) for r in rows}
+    sql = f"SELECT {runs.COLUMNS} FROM agent_runs WHERE user_id = $1 AND id = ANY($2::int[])"
+    return {r["id"]: run_json(runs.record(r)) for r in await _rows(db, user_id, sql, ids)}
 
 
 async def person_events(

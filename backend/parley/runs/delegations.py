@@ -28,7 +28,7 @@ from parley.conversations import (
 )
 from parley.db import Database, retry_on_reconnect
 from parley.errors import Forbidden, InvalidInput, NotFound
-from parley.models import ConversationMode, Delegation, MessageKind, Role, columns
+from parley.models import ConversationMode, Delegation, MessageKind, Role, columns, from_row
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
 from parley.runs import inbox
@@ -66,7 +66,7 @@ COLUMNS = columns(Delegation, DelegationRecord)
 
 
 def record(row: Any) -> DelegationRecord:
-    return DelegationRecord(**{name: row[name] for name in DelegationRecord.__slots__})
+    return from_row(DelegationRecord, row)
 
 
 def not_found(thread_id: int) -> NotFound:

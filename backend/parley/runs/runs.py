@@ -17,7 +17,7 @@ from parley.auth import Caller
 from parley.conversations import StoredMessage, append_message, clean_title
 from parley.db import Database, retry_on_reconnect
 from parley.errors import Forbidden, InvalidInput, NotFound
-from parley.models import AgentRun, ConversationMode, MessageKind, Role, columns
+from parley.models import AgentRun, ConversationMode, MessageKind, Role, columns, from_row
 from parley.runs.messages import clean_text, lock_target, post_message
 
 log = logging.getLogger(__name__)
@@ -49,7 +49,7 @@ COLUMNS = columns(AgentRun, RunRecord)
 
 
 def record(row: Any) -> RunRecord:
-    return RunRecord(**{name: row[name] for name in RunRecord.__slots__})
+    return from_row(RunRecord, row)
 
 
 def not_found(run_id: int) -> NotFound:

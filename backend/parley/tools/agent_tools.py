@@ -76,6 +76,48 @@ class Helpers:
     def wait_cap(self, seconds: float) -> float:
         return max(0.0, min(seconds, self.deps.settings.tool_wait_max))
 
+    async def read(
+        self, caller: Caller, conversation_id: int, after: int, wait_s: float
+    ) -> dict[str, Any]:
+        """Messages after `after`, long-polled up to the capped `wait_s`."""
+        found = await wait_for_messages(
+            self.deps.db,
+            self.deps.hub,
+            user_id=caller.user_id,
+            conversation_id=conversation_id,
+            after=max(0, after),
+            wait_s=self.wait_cap(wait_s),
+        )
+        return {
+            "messages": [message_json(m) for m in found],
+            "last_id": found[-1].id if found else after,
+        }
+
+    async def ask(
+        self, caller: Caller, conversation_id: int, question: str, timeout_s: float | None
+    ) -> dict[str, Any]:
+        """Post a question as the caller's agent, then wait for it in-band (capped)."""
+        agent_of(caller)
+        settings = self.deps.settings
+        posted = await post_to_conversation(
+            self.deps.db,
+            caller=caller,
+            conversation_id=conversation_id,
+            text=question,
+            kind="question",
+            timeout_s=timeout_s,
+            max_chars=settings.max_message_chars,
+            default_timeout=settings.question_timeout,
+        )
+        state = await questions.wait_for_answer(
+            self.deps.db,
+            self.deps.waits,
+            caller=caller,
+            question_id=posted.message.id,
+            wait_s=self.wait_cap(settings.tool_wait_max),
+        )
+        return answer_view(state)
+
 
 def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
     db, settings = deps.db, deps.settings
@@ -131,18 +173,7 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
             conversation_id = await conversation_of(caller, run_id)
             if run_id is not None:
                 await runs.touch(db, caller=caller, run_id=run_id)
-            found = await wait_for_messages(
-                db,
-                deps.hub,
-                user_id=caller.user_id,
-                conversation_id=conversation_id,
-                after=max(0, after),
-                wait_s=wait_cap(wait_s),
-            )
-            return {
-                "messages": [message_json(m) for m in found],
-                "last_id": found[-1].id if found else after,
-            }
+            return await helpers.read(caller, conversation_id, after, wait_s)
 
         return await guarded(ctx, op)
 
@@ -236,26 +267,8 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
         """
 
         async def op(caller: Caller) -> dict[str, Any]:
-            agent_of(caller)
             conversation_id = await conversation_of(caller, run_id)
-            posted = await post_to_conversation(
-                db,
-                caller=caller,
-                conversation_id=conversation_id,
-                text=question,
-                kind="question",
-                timeout_s=timeout_s,
-                max_chars=settings.max_message_chars,
-                default_timeout=settings.question_timeout,
-            )
-            state = await questions.wait_for_answer(
-                db,
-                deps.waits,
-                caller=caller,
-                question_id=posted.message.id,
-                wait_s=wait_cap(settings.tool_wait_max),
-            )
-            return answer_view(state)
+            return await helpers.ask(caller, conversation_id, question, timeout_s)
 
         return await guarded(ctx, op)
 

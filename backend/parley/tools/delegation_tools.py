@@ -9,11 +9,11 @@ from mcp.server.mcpserver import Context, MCPServer
 
 from parley.auth import Caller
 from parley.errors import NotFound
-from parley.runs import delegations, questions
-from parley.runs.messages import post_message, wait_for_messages
+from parley.runs import delegations
+from parley.runs.messages import post_message
 from parley.runs.schemas import delegation_json
 from parley.schemas import message_json
-from parley.tools.agent_tools import AgentToolDeps, Helpers, agent_of, answer_view
+from parley.tools.agent_tools import AgentToolDeps, Helpers, agent_of
 
 
 def register_delegation_tools(server: MCPServer, deps: AgentToolDeps) -> None:
@@ -71,25 +71,7 @@ def register_delegation_tools(server: MCPServer, deps: AgentToolDeps) -> None:
         or {"status": "timed_out"}."""
 
         async def op(caller: Caller) -> dict[str, Any]:
-            agent_of(caller)
-            posted = await post_message(
-                db,
-                caller=caller,
-                conversation_id=thread_id,
-                text=question,
-                kind="question",
-                timeout_s=timeout_s,
-                max_chars=settings.max_message_chars,
-                default_timeout=settings.question_timeout,
-            )
-            state = await questions.wait_for_answer(
-                db,
-                deps.waits,
-                caller=caller,
-                question_id=posted.message.id,
-                wait_s=wait_cap(settings.tool_wait_max),
-            )
-            return answer_view(state)
+            return await helpers.ask(caller, thread_id, question, timeout_s)
 
         return await guarded(ctx, op)
 
@@ -128,18 +110,7 @@ def register_delegation_tools(server: MCPServer, deps: AgentToolDeps) -> None:
 
         async def op(caller: Caller) -> dict[str, Any]:
             await delegations.get_thread(db, caller=caller, thread_id=thread_id)
-            found = await wait_for_messages(
-                db,
-                deps.hub,
-                user_id=caller.user_id,
-                conversation_id=thread_id,
-                after=max(0, after),
-                wait_s=wait_cap(wait_s),
-            )
-            return {
-                "messages": [message_json(m) for m in found],
-                "last_id": found[-1].id if found else after,
-            }
+            return await helpers.read(caller, thread_id, after, wait_s)
 
         return await guarded(ctx, op)
 

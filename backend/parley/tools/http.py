@@ -32,7 +32,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from parley.auth import Caller, bearer_token, verify_caller
+from parley.auth import Caller, bearer_token, verify_caller, verify_token
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import ParleyError, RateLimited
@@ -52,8 +52,7 @@ MAX_BODY_BYTES = 1024 * 1024
 
 
 class ParleyTokens(TokenVerifier):
-    """Parley's bearer tokens (`parley token`, dev sign-in) for the SDK's auth middleware.
-    An agent's token keeps its agent name in the access token's claims."""
+    """Parley's bearer tokens (`parley token`, dev sign-in) for the SDK's auth middleware."""
 
     def __init__(self, secret: str) -> None:
         self.secret = secret
@@ -63,29 +62,28 @@ class ParleyTokens(TokenVerifier):
             caller = verify_caller(secret=self.secret, token=token)
         except ParleyError:
             return None
-        return AccessToken(
-            token=token,
-            client_id=caller.author,
-            subject=caller.user_id,
-            scopes=[],
-            claims={"agent": caller.agent},
-        )
+        return AccessToken(token=token, client_id=caller.author, subject=caller.user_id, scopes=[])
+
+    def caller(self, ctx: Context[Any]) -> Caller:
+        """The person, and agent, of the token the SDK's middleware verified for this
+        request (read again from the token itself: checked once, then cached)."""
+        request = getattr(ctx.request_context, "request", None)
+        user = request.scope.get("user") if isinstance(request, Request) else None
+        if not isinstance(user, AuthenticatedUser) or not user.access_token.subject:
+            raise ToolError("No authenticated user for this tool call")
+        try:
+            return verify_caller(secret=self.secret, token=user.access_token.token)
+        except ParleyError as exc:
+            raise ToolError(exc.message) from exc
 
 
-def caller_from_verified_request(ctx: Context[Any]) -> Caller:
-    """The caller the SDK's auth middleware verified for this HTTP request; fails closed."""
+def from_verified_request(ctx: Context[Any]) -> str:
+    """The user the SDK's auth middleware verified for this HTTP request; fails closed."""
     request = getattr(ctx.request_context, "request", None)
     user = request.scope.get("user") if isinstance(request, Request) else None
     if not isinstance(user, AuthenticatedUser) or not user.access_token.subject:
         raise ToolError("No authenticated user for this tool call")
-    agent = (user.access_token.claims or {}).get("agent")
-    return Caller(
-        user_id=user.access_token.subject, agent=agent if isinstance(agent, str) else None
-    )
-
-
-def from_verified_request(ctx: Context[Any]) -> str:
-    return caller_from_verified_request(ctx).user_id
+    return user.access_token.subject
 
 
 def transport_security(settings: Settings) -> TransportSecuritySettings:
@@ -115,19 +113,15 @@ class McpHttp:
         self.settings = settings
         self.limiter = limiter
         public = settings.public_url.rstrip("/")
-        agent_tools = AgentToolDeps(
-            db=db,
-            hub=hub,
-            waits=waits,
-            settings=settings,
-            resolve_caller=caller_from_verified_request,
-        )
+        tokens = ParleyTokens(settings.auth_secret)
         self.server: MCPServer = build_server(
             db=db,
             resolve_user=from_verified_request,
             work=work,
-            agent_tools=agent_tools,
-            token_verifier=ParleyTokens(settings.auth_secret),
+            agent_tools=AgentToolDeps(
+                db=db, hub=hub, waits=waits, settings=settings, resolve_caller=tokens.caller
+            ),
+            token_verifier=tokens,
             auth=AuthSettings(
                 issuer_url=public,  # type: ignore[arg-type]
                 resource_server_url=public + PATH,  # type: ignore[arg-type]
@@ -152,7 +146,7 @@ class McpHttp:
             return None
         try:
             token = bearer_token(Headers(scope=scope).get("authorization"))
-            user_id = verify_caller(secret=self.settings.auth_secret, token=token).user_id
+            user_id = verify_token(secret=self.settings.auth_secret, token=token)
         except ParleyError:
             return None  # the SDK's middleware answers 401
         try:

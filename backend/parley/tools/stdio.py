@@ -84,8 +84,10 @@ def resolve_identity(settings: Settings, user: str | None, agent: str | None = N
             validate_user_id(user)
         except ParleyError as exc:
             raise IdentityError(f"--user: {exc.message}") from exc
-        if token_caller is not None and token_caller != Caller(user, agent):
-            raise IdentityError("--user/--agent and PARLEY_TOKEN name different callers")
+        if token_caller is not None and token_caller.user_id != user:
+            raise IdentityError("--user and PARLEY_TOKEN name different users")
+        if token_caller is not None and token_caller.agent != agent:
+            raise IdentityError("--agent and PARLEY_TOKEN name different agents")
         caller = Caller(user, agent)
         return Identity(user, fixed_caller(caller), agent)
     if token_caller is None or settings.mcp_token is None:

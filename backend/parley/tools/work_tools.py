@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -12,17 +12,25 @@ from parley import conversations
 from parley.db import Database
 from parley.errors import ParleyError
 from parley.models import ConversationMode
-from parley.work import service
-from parley.work.manager import WorkManager
+
+if TYPE_CHECKING:  # the work package (and the Claude SDK) load only where sessions run
+    from parley.work.manager import WorkManager
 
 # The manager of the server process the tools run in; None where no sessions can live
 # (the stdio server is a separate process).
-WorkGetter = Callable[[], WorkManager | None]
+WorkGetter = Callable[[], "WorkManager | None"]
 NOT_HERE = (
     "Work sessions run inside the Parley API server; this MCP connection cannot reach them. "
     "Use the server's /mcp endpoint."
 )
 READ_LIMIT = 20
+
+
+def _service() -> Any:
+    """The work service, imported on first use: `parley mcp` (stdio) never loads it."""
+    from parley.work import service
+
+    return service
 
 
 def register(
@@ -100,7 +108,7 @@ def register(
             mode=ConversationMode.work,
             title=title or conversations.title_from(prompt or "Work session"),
         )
-        await service.send_to_work(
+        await _service().send_to_work(
             db,
             manager,
             manager.settings,
@@ -121,7 +129,7 @@ def register(
     async def _send(
         manager: WorkManager, user_id: str, *, conversation_id: int, text: str
     ) -> dict[str, Any]:
-        sent = await service.send_to_work(
+        sent = await _service().send_to_work(
             db,
             manager,
             manager.settings,
@@ -136,8 +144,8 @@ def register(
     async def _get(
         manager: WorkManager, user_id: str, *, conversation_id: int, after: int | None
     ) -> dict[str, Any]:
-        await service.require_work(db, user_id=user_id, conversation_id=conversation_id)
-        state = await service.state(db, user_id=user_id, conversation_id=conversation_id) or {}
+        await _service().require_work(db, user_id=user_id, conversation_id=conversation_id)
+        state = await _service().state(db, user_id=user_id, conversation_id=conversation_id) or {}
         found = await conversations.list_messages(
             db, user_id=user_id, conversation_id=conversation_id, after=after, limit=READ_LIMIT
         )
@@ -157,5 +165,5 @@ def register(
         }
 
     async def _end(manager: WorkManager, user_id: str, *, conversation_id: int) -> dict[str, Any]:
-        ended = await service.end(db, manager, user_id=user_id, conversation_id=conversation_id)
+        ended = await _service().end(db, manager, user_id=user_id, conversation_id=conversation_id)
         return {"conversation_id": conversation_id, "ended": ended}

@@ -16,7 +16,6 @@ from typing import Any
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database
-from parley.models import MessageKind
 from parley.work import store
 from parley.work.events import describe_tool
 
@@ -95,13 +94,12 @@ async def ask(
 ) -> StoredMessage:
     """Store the question; the UI shows Allow / Deny under it."""
     permission = {"tool": tool, "input": tool_input, "tool_use_id": tool_use_id}
-    return await store.store(
+    return await store.store_question(
         db,
         conversation_id=conversation_id,
         user_id=user_id,
         content=question_text(tool, tool_input)[:4000],
         meta={"type": "permission", "permission": permission},
-        kind=MessageKind.question,
     )
 
 

@@ -138,7 +138,9 @@ async def send_to_work(
     )
     if answering is not None:
         question, answer = answering
-        if await store.set_question_answer(db, question_id=question.id, answer=answer):
+        if await store.set_question_answer(
+            db, question_id=question.id, answer=answer, answer_id=message.id
+        ):
             await manager.answered(
                 user_id=user_id,
                 conversation_id=conversation_id,

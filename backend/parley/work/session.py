@@ -43,6 +43,9 @@ if TYPE_CHECKING:
     from parley.work.manager import WorkManager
 
 log = logging.getLogger(__name__)
+# The SDK logs an error whenever its process dies, Parley's own End and shutdown included;
+# the session sees the same failure through its client and reports real ones itself.
+logging.getLogger("claude_agent_sdk._internal.query").setLevel(logging.CRITICAL)
 
 CONNECT_SECONDS = 30.0
 _MODES = {"ask": "default", "edits": "acceptEdits", "none": "bypassPermissions"}
@@ -141,7 +144,7 @@ class Session:
         return prompt
 
     async def interrupt(self) -> bool:
-        if self.status != "working" or self.client is None:
+        if self.status not in ("working", "waiting_permission") or self.client is None:
             return False
         await self.client.interrupt()
         return True

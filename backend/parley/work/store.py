@@ -16,8 +16,13 @@ from parley import conversations
 from parley.conversations import StoredMessage
 from parley.db import Database
 from parley.models import MessageKind, Role, RunStatus
+from parley.runs.messages import MAX_TIMEOUT
 
 AUTHOR = "claude"
+RUN_AGENT = "claude-code"  # a session's run, and the asker of its permission questions
+# A permission question waits for the person as long as the session keeps its deferred call;
+# its row closes at the latest then, like any question (the longest a question may wait).
+QUESTION_TIMEOUT = MAX_TIMEOUT
 LIVE_RUN = (RunStatus.running.value, RunStatus.waiting_input.value)
 
 
@@ -99,12 +104,15 @@ async def start_run(
 ) -> int:
     async with db.connection() as conn:
         run_id: int = await conn.fetchval(
-            """INSERT INTO agent_runs (user_id, agent, kind, status, conversation_id, summary,
-            instance) VALUES ($1, 'claude-code', 'work', 'running', $2, $3, $4) RETURNING id""",
+            """INSERT INTO agent_runs (user_id, agent, kind, status, conversation_id, title,
+            summary, instance)
+            VALUES ($1, $5, 'work', 'running', $2, left($3, 200), $3, $4)
+            RETURNING id""",
             user_id,
             conversation_id,
             title,
             instance,
+            RUN_AGENT,
         )
     return run_id
 
@@ -206,14 +214,59 @@ async def get_message(db: Database, *, conversation_id: int, message_id: int) ->
     return StoredMessage(**row)
 
 
-async def set_question_answer(db: Database, *, question_id: int, answer: str) -> bool:
-    """Record the answer on the question once; False if it was answered already."""
+async def store_question(
+    db: Database, *, conversation_id: int, user_id: str, content: str, meta: dict[str, Any]
+) -> StoredMessage:
+    """A permission question: its message and its row among the person's questions (the
+    table agents' questions use too, so the person's event stream announces it and
+    `GET /questions/{id}` reads it), in one transaction."""
+    async with db.transaction() as conn:
+        message = await conversations.append_message(
+            conn,
+            conversation_id=conversation_id,
+            user_id=user_id,
+            role=Role.assistant,
+            author=AUTHOR,
+            kind=MessageKind.question,
+            content=content,
+            error=False,
+            reply_to=None,
+            meta=meta,
+        )
+        await conn.execute(
+            """INSERT INTO questions (message_id, user_id, conversation_id, run_id, asked_by,
+            timeout_at) VALUES ($1, $2, $3,
+            (SELECT run_id FROM work_sessions WHERE conversation_id = $3), $4,
+            now() + make_interval(secs => $5))""",
+            message.id,
+            user_id,
+            conversation_id,
+            RUN_AGENT,
+            QUESTION_TIMEOUT,
+        )
+    return message
+
+
+async def set_question_answer(
+    db: Database, *, question_id: int, answer: str, answer_id: int | None = None
+) -> bool:
+    """Record the answer on the question once; False if it was answered already. Its
+    question row closes too: answered by the message `answer_id`, or without one (a
+    deferred call denied because the person moved on)."""
     async with db.connection() as conn:
         done = await conn.fetchval(
-            """UPDATE messages SET meta = meta || jsonb_build_object('answer', $2::text)
-            WHERE id = $1 AND kind = 'question' AND NOT (meta ? 'answer') RETURNING id""",
+            """WITH q AS (
+                UPDATE messages SET meta = meta || jsonb_build_object('answer', $2::text)
+                WHERE id = $1 AND kind = 'question' AND NOT (meta ? 'answer') RETURNING id
+            ), closed AS (
+                UPDATE questions s SET answer_id = $3, closed_at = now(),
+                    status = CASE WHEN $3::bigint IS NULL THEN 'timed_out' ELSE 'answered' END
+                FROM q WHERE s.message_id = q.id AND s.status = 'open'
+            )
+            SELECT id FROM q""",
             question_id,
             answer,
+            answer_id,
         )
     return done is not None
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from parley.api.routes_events import MAX_MESSAGE_ID, _cursor, _message_id
+from parley.api.routes_events import MAX_MESSAGE_ID, _message_id, parse_cursor
 from parley.errors import ParleyError
 
 pytestmark = pytest.mark.unit
@@ -24,9 +24,9 @@ def test_not_message_ids(value):
 
 
 def test_last_event_id_wins_over_after_and_a_bad_one_is_refused():
-    assert _cursor(5, " 9 ") == 9
-    assert _cursor(5, None) == 5
-    assert _cursor(None, "  ") is None
+    assert parse_cursor(5, " 9 ") == 9
+    assert parse_cursor(5, None) == 5
+    assert parse_cursor(None, "  ") is None
     with pytest.raises(ParleyError) as bad:
-        _cursor(None, "x")
+        parse_cursor(None, "x")
     assert (bad.value.status, bad.value.code) == (400, "bad_last_event_id")

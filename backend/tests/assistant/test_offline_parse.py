@@ -26,7 +26,7 @@ pytestmark = pytest.mark.unit
         ),
         (
             "start a work session to fix the test",
-            Intent("start_work_session", {"goal": "fix the test"}),
+            Intent("start_work_session", {"prompt": "fix the test"}),
         ),
         ("what's the weather", None),
     ],

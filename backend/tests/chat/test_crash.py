@@ -13,7 +13,7 @@ from tests.conftest import eventually, spawn_server, token_for
 
 async def test_a_turn_killed_mid_way_does_not_lock_the_conversation(make_server, migrated, db):
     headers = {"Authorization": f"Bearer {token_for('alice')}"}
-    process, base = await spawn_server(migrated, PARLEY_MODEL_DELAY="60", PARLEY_TURN_TIMEOUT="3")
+    process, base = await spawn_server(migrated, PARLEY_MODEL_DELAY="60", PARLEY_CLAIM_SECONDS="3")
     async with httpx.AsyncClient(base_url=base, headers=headers, timeout=90) as client:
         pending = asyncio.create_task(
             client.post("/api/alice/chat", json={"message": "add a task to survive"})
@@ -33,7 +33,7 @@ async def test_a_turn_killed_mid_way_does_not_lock_the_conversation(make_server,
     [(conversation_id, content)] = rows
     assert content == "add a task to survive"
 
-    async with make_server(PARLEY_TURN_TIMEOUT=3) as server:
+    async with make_server(PARLEY_CLAIM_SECONDS=3) as server:
         blocked = await server.chat("alice", "list my tasks", conversation_id)
         assert blocked.status_code == 409  # the dead turn's claim is still fresh
 
@@ -47,4 +47,5 @@ async def test_a_turn_killed_mid_way_does_not_lock_the_conversation(make_server,
         )
     contents = [m["content"] for m in listed.json()]
     assert contents[0] == "add a task to survive"
+    assert "interrupted" in contents[1]  # the dead turn was answered when its claim was taken
     assert contents[-2:] == ["list my tasks", "You have no tasks yet."]

@@ -123,3 +123,41 @@ async def test_stop_ends_a_hung_reply_at_once_and_frees_the_conversation(make_se
     assert (stored[-1]["content"], stored[-1]["meta"]) == ("Let me think", {"stopped": True})
     assert after.status_code == 200 and after.json()["response"] == "Free again."
     assert nothing.json() == {"stopped": False}
+
+
+async def test_stop_reaches_a_turn_running_on_another_instance(make_server):
+    async with running(FakeOpenAI()) as fake:
+        settings = {"OPENAI_BASE_URL": fake.base_url, "PARLEY_MODEL": "fake-model"}
+        async with make_server(**settings) as a, make_server(**settings) as b:
+            fake.enqueue(hang("Half an answer"))
+            turn = asyncio.create_task(a.chat("alice", "a hard question"))
+            await asyncio.wait_for(fake.hanging.wait(), timeout=10)
+            [conversation] = (
+                await b.client.get("/api/alice/conversations", headers=b.headers("alice"))
+            ).json()
+            stopped = await b.client.post(
+                f"/api/alice/conversations/{conversation['id']}/stop",
+                headers=b.headers("alice"),
+            )
+            answer = await asyncio.wait_for(turn, timeout=10)
+    assert stopped.json() == {"stopped": True}
+    assert answer.status_code == 200 and answer.json()["response"] == "Half an answer"
+
+
+async def test_a_stopped_reply_keeps_the_tool_calls_already_made(make_server):
+    async with with_fake(make_server) as (server, fake):
+        fake.enqueue(call("add_task", title="buy milk"), hang("I added"))
+        turn = asyncio.create_task(server.chat("alice", "add a task to buy milk"))
+        await asyncio.wait_for(fake.hanging.wait(), timeout=10)
+        [conversation] = (
+            await server.client.get("/api/alice/conversations", headers=server.headers("alice"))
+        ).json()
+        await server.client.post(
+            f"/api/alice/conversations/{conversation['id']}/stop", headers=server.headers("alice")
+        )
+        answer = (await asyncio.wait_for(turn, timeout=10)).json()
+        stored = await _stored(server, conversation["id"])
+    assert answer["response"] == "I added"
+    [record] = stored[-1]["tool_calls"]
+    assert (record["tool"], record["result"]["title"]) == ("add_task", "buy milk")
+    assert stored[-1]["meta"] == {"stopped": True}

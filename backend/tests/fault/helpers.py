@@ -58,7 +58,7 @@ async def turn_until_accepted(
             else:
                 body["message"] = "list my tasks"
             response = await client.post(f"/api/{user}/chat", json=body)
-            if response.status_code == 200:
+            if response.status_code == 200:  # (includes the model's time: an upper bound)
                 return time.monotonic() - started, response
             if time.monotonic() - started > within:
                 raise AssertionError(f"not accepted in {within} s: {response.text}")

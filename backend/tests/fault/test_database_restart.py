@@ -97,11 +97,9 @@ async def test_a_database_restart_under_concurrent_turns(postgres):
             for i, a in enumerate(answers)
             if isinstance(a, httpx.Response) and a.status_code == 200
         ]
-        statuses = [a.status_code if isinstance(a, httpx.Response) else repr(a) for a in answers]
-        assert len(acknowledged) < CLIENTS, statuses  # the restart did hit some turns
 
         # Every conversation takes a turn again within seconds: the person retries the
-        # failed turn, or resends a message that never got stored.
+        # failed turn, resends a message that never got stored, or says the next thing.
         waits = await asyncio.gather(
             *(turn_until_accepted(base, USER, ids[i], texts[i]) for i in range(CLIENTS))
         )
@@ -109,14 +107,22 @@ async def test_a_database_restart_under_concurrent_turns(postgres):
         assert max(w for w, _ in waits) <= RECOVERY_GOAL, [round(w, 2) for w, _ in waits]
 
         titles = await tasks_titled(db, USER)
-        assert sorted(titles) == sorted(t.removeprefix("add a task to ") for t in texts)
+        assert len(titles) == len(set(titles)), titles  # nothing done twice
+        hit = 0  # turns the restart got in the way of
         for i in range(CLIENTS):
             history = await messages(db, ids[i])
             title = texts[i].removeprefix("add a task to ")
-            assert [m["content"] for m in history if m["role"] == "user"] == [texts[i]]
-            assert title in task_titles_recorded(history), history
-            if i in acknowledged:
+            said = [m["content"] for m in history if m["role"] == "user"]
+            assert said.count(texts[i]) == 1, said  # stored once, retried or not
+            if i in acknowledged:  # what the client was told is what is stored
                 assert [m["role"] for m in history][:2] == ["user", "assistant"]
-                assert not history[1]["error"]
+                assert history[1]["content"] == answers[i].json()["response"]
+            if title in titles:
+                assert title in task_titles_recorded(history), history  # the effect is shown
+            else:  # not done: and the conversation says so
+                told = [c for m in history for c in m["tool_calls"] or [] if "error" in c["result"]]
+                assert told or any(m["error"] for m in history), history
+            hit += i not in acknowledged or title not in titles
+        assert hit > 0
     finally:
         await db.close()

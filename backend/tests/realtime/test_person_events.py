@@ -9,9 +9,10 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+from httpx_sse import ServerSentEvent as Event
 
 from tests.conftest import Server, spawn_server, token_for
-from tests.realtime.sse import Event, events, take
+from tests.realtime.sse import events, take
 from tests.runs.helpers import Actor
 from tests.tools.test_mcp_http import mcp_client
 

@@ -40,7 +40,7 @@ class AgentProcess:
         _SPAWNED.append(process)
         return cls(process)
 
-    async def step(self, name: str, within: float = 30) -> dict[str, Any]:
+    async def step(self, name: str, within: float = 60) -> dict[str, Any]:
         """Read its output up to the step called `name`."""
 
         async def read() -> dict[str, Any]:
@@ -194,3 +194,45 @@ async def test_a_restart_while_the_agent_waits_loses_nothing(migrated: str, db: 
     )
     await spawn_server(migrated, port, PARLEY_TOOL_WAIT_MAX="1")
     await _answered_and_done(Person(base), agent, tasks[1])
+
+
+async def test_two_agent_processes_delegate_through_the_thread(migrated: str, db: Database) -> None:
+    """The demo's architect and coder, each its own process, on two instances."""
+    _a, first = await spawn_server(migrated)
+    _b, second = await spawn_server(migrated)
+    coder = await AgentProcess.start(
+        "delegation_demo.py",
+        "--url",
+        second,
+        "--role",
+        "coder",
+        "--token",
+        token_for("alice", agent="coder"),
+    )
+    architect = await AgentProcess.start(
+        "delegation_demo.py",
+        "--url",
+        first,
+        "--role",
+        "architect",
+        "--token",
+        token_for("alice", agent="architect"),
+    )
+    thread = (await architect.step("delegated"))["thread_id"]
+    assert (await coder.step("claimed"))["thread_id"] == thread
+    assert (await architect.step("question"))["text"] == "authlib or python-oauth2?"
+    assert (await coder.step("answered"))["answer"] == "authlib"
+    finished = await architect.step("finished")
+    assert finished == {
+        "step": "finished",
+        "status": "completed",
+        "result": "Auth uses OAuth2 via authlib",
+    }
+    assert await architect.process.wait() == 0 and await coder.process.wait() == 0
+    person = Person(first)
+    kinds = [m["kind"] for m in await person.ok("GET", f"/conversations/{thread}/messages")]
+    assert kinds == ["delegation", "question", "answer", "status", "status", "completion"]
+    runs = {r["agent"]: r for r in await person.ok("GET", "/runs")}
+    assert runs["architect"]["status"] == "completed"
+    assert runs["coder"]["status"] == "completed"
+    assert runs["coder"]["parent_run_id"] == runs["architect"]["id"]

@@ -8,8 +8,16 @@ import pytest
 
 from parley.db import Database
 from tests.conftest import eventually
-from tests.work.conftest import is_result, messages, needs_cli, new_work, send
-from tests.work.fake_anthropic import FakeAnthropic, say
+from tests.work.conftest import (
+    is_result,
+    messages,
+    needs_cli,
+    new_work,
+    send,
+    wait_for_message,
+    work_state,
+)
+from tests.work.fake_anthropic import FakeAnthropic, bash, say
 
 pytestmark = [needs_cli, pytest.mark.slow]
 
@@ -49,3 +57,21 @@ async def test_messages_through_another_instance_reach_the_live_process(
                 return await conn.fetchval("SELECT status FROM agent_runs") == "completed"
 
         await eventually(completed, within=15)
+
+
+async def test_a_permission_answered_through_another_instance_reaches_the_waiting_call(
+    work_server: Any, fake_api: FakeAnthropic
+) -> None:
+    fake_api.script(bash("echo via-b"), say("Ran it"))
+    async with work_server() as a, work_server() as b:
+        conversation = await new_work(a, "ann")
+        await send(a, "ann", conversation, "run it")
+        question = await wait_for_message(a, "ann", conversation, lambda m: m["kind"] == "question")
+        answer = await send(b, "ann", conversation, "allow", reply_to=question["id"])
+        assert answer.status_code == 201
+        await wait_for_message(
+            a, "ann", conversation, lambda m: m["id"] > answer.json()["id"] and is_result(m)
+        )
+        found = await messages(a, "ann", conversation)
+        assert "via-b" in [m["content"] for m in found]
+        assert (await work_state(a, "ann", conversation))["pending_question_id"] is None

@@ -113,6 +113,23 @@ async def test_end_completes_the_run_and_kills_the_whole_tree(
         assert gone(pids)
 
 
+async def test_deleting_the_conversation_ends_its_session(
+    work_server: Any, fake_api: FakeAnthropic, db: Database
+) -> None:
+    fake_api.script(say("Here"))
+    async with work_server() as server:
+        conversation = await new_work(server, "ann")
+        await server.chat("ann", "hello", conversation)
+        pids = claude_processes((await run_of(db, conversation))["pid"])
+        deleted = await server.client.delete(
+            f"/api/ann/conversations/{conversation}", headers=server.headers("ann")
+        )
+        assert deleted.status_code == 204
+        assert gone(pids)
+        async with db.connection() as conn:
+            assert await conn.fetchval("SELECT status FROM agent_runs") == "completed"
+
+
 async def test_idle_timeout_ends_it_and_writing_again_resumes_the_session(
     work_server: Any, fake_api: FakeAnthropic, db: Database
 ) -> None:

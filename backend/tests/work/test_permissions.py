@@ -21,6 +21,7 @@ from tests.work.conftest import (
 from tests.work.fake_anthropic import FakeAnthropic, bash, say
 
 
+@pytest.mark.unit
 @pytest.mark.parametrize(
     ("text", "answer"),
     [

@@ -21,6 +21,15 @@ from tests.work.fake_anthropic import FakeAnthropic, bash, say
 pytestmark = [needs_cli, pytest.mark.slow]
 
 
+async def question_state(server: Any, user: str, question_id: int) -> dict[str, Any]:
+    response = await server.client.get(
+        f"/api/{user}/questions/{question_id}", headers=server.headers(user)
+    )
+    assert response.status_code == 200, response.text
+    found: dict[str, Any] = response.json()
+    return found
+
+
 def outputs(found: list[dict[str, Any]], kind: str) -> list[dict[str, Any]]:
     return [m for m in found if m["kind"] == "output" and of_type(m) == kind]
 
@@ -66,8 +75,15 @@ async def test_bash_tool_use_shows_command_and_result_after_allow(
         assert "echo made > proof.txt" in question["content"]
         assert question["meta"]["permission"]["tool"] == "Bash"
         assert (await work_state(server, "ann", conversation))["status"] == "waiting_permission"
+        # One kind of question for the person: a permission prompt is open like an agent's.
+        asked = await question_state(server, "ann", question["id"])
+        assert (asked["status"], asked["asked_by"]) == ("open", "claude-code")
         answer = await send(server, "ann", conversation, "Allow", reply_to=question["id"])
         assert answer.status_code == 201 and answer.json()["kind"] == "answer"
+        assert answer.json()["answered"] == question["id"]
+        answered = await question_state(server, "ann", question["id"])
+        assert answered["status"] == "answered"
+        assert answered["answer"]["id"] == answer.json()["id"]
         await wait_for_message(server, "ann", conversation, is_result)
         found = await messages(server, "ann", conversation)
         (use,) = outputs(found, "tool_use")

@@ -92,3 +92,23 @@ test("the app has a favicon", async ({ page }) => {
   expect(icon.status()).toBe(200);
   expect(icon.headers()["content-type"]).toContain("image/svg");
 });
+
+test.describe("a short window", () => {
+  test.use({ viewport: { width: 1280, height: 520 } });
+
+  test("scrolled up, a button jumps back to the newest message", async ({ page, userName }) => {
+    await signIn(page, userName);
+    for (let i = 1; i <= 3; i += 1) {
+      await sendMessage(page, "list my tasks");
+      await expect(page.locator('[data-testid="message"][data-role="assistant"]')).toHaveCount(i);
+    }
+    const list = page.getByTestId("message-list");
+    await expect(page.getByTestId("scroll-to-end")).toHaveCount(0);
+    await list.evaluate((element) => element.scrollTo({ top: 0 }));
+    await page.getByTestId("scroll-to-end").click();
+    await expect(page.getByTestId("scroll-to-end")).toHaveCount(0);
+    await expect
+      .poll(() => list.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight))
+      .toBeLessThan(5);
+  });
+});

@@ -16,7 +16,10 @@ test("assistant Markdown: lists, tables, code with a copy button; no HTML, no ja
   await expect(reply.locator("strong")).toHaveText("first");
   await expect(reply.locator("table td").first()).toHaveText("milk");
   await expect(reply.locator("pre code")).toContainText("print('hello')");
-  await expect(reply.getByTestId("copy-code")).toBeVisible();
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await reply.getByTestId("copy-code").click();
+  await expect(reply.getByTestId("copy-code")).toHaveText("Copied");
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe("print('hello')");
   // Raw HTML stays text; the javascript: link has no target.
   await expect(reply.locator("img")).toHaveCount(0);
   await expect(reply).toContainText("<img src=x onerror=alert(1)>");

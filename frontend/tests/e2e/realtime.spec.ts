@@ -49,7 +49,14 @@ test("tasks and conversations changed elsewhere arrive live from the person's ev
   // No focus, no reload: only the stream can bring these within the timeout (the timer is 20 s+).
   const task = await page.request.post(`${stack.apiUrl}/api/${userName}/tasks`, { headers, data: { title: "from an agent" } });
   expect(task.status()).toBe(201);
-  await expect(page.getByRole("region", { name: "Tasks" }).getByText("from an agent")).toBeVisible({ timeout: 5_000 });
+  const tasks = page.getByRole("region", { name: "Tasks" });
+  await expect(tasks.getByText("from an agent")).toBeVisible({ timeout: 5_000 });
+  const body = (await task.json()) as { number?: number; id?: number };
+  const taskUrl = `${stack.apiUrl}/api/${userName}/tasks/${body.number ?? body.id}`;
+  expect((await page.request.patch(taskUrl, { headers, data: { completed: true } })).status()).toBe(200);
+  await expect(tasks.getByRole("checkbox", { name: /from an agent/ })).toBeChecked({ timeout: 5_000 });
+  expect((await page.request.delete(taskUrl, { headers })).status()).toBe(204);
+  await expect(tasks.getByText("from an agent")).toHaveCount(0, { timeout: 5_000 });
 
   const created = await page.request.post(`${stack.apiUrl}/api/${userName}/conversations`, { headers, data: { title: "Agent notes" } });
   expect(created.status()).toBe(201);

@@ -9,6 +9,10 @@ describe("plainPreview", () => {
     expect(plainPreview("## Title\n> quoted | cell |")).toBe("Title quoted cell");
   });
 
+  it("drops list marks the preview has already run together", () => {
+    expect(plainPreview("Your tasks: - #1 buy milk - #2 call mom")).toBe("Your tasks: #1 buy milk #2 call mom");
+  });
+
   it("leaves plain text alone", () => {
     expect(plainPreview("Added task #1 'buy milk'.")).toBe("Added task #1 'buy milk'.");
   });
