@@ -11,6 +11,8 @@ export interface RenderContext {
   onAnswer: (text: string, replyTo: number) => Promise<void>;
   /** Writing is possible here (a finished run is read-only). */
   writable: boolean;
+  /** Questions the person's stream reported answered or timed out. */
+  closed?: ReadonlySet<number>;
 }
 
 export type MessageRenderer = (message: Message, bubble: ReactNode) => ReactNode;
@@ -25,7 +27,7 @@ function answerTo(question: Message, messages: Message[]): string | null {
  * take an answer in place, permission requests get Allow / Deny, work output reads as tool
  * lines. Anything else keeps its usual bubble.
  */
-export function agentMessageRenderer({ messages, onAnswer, writable }: RenderContext): MessageRenderer {
+export function agentMessageRenderer({ messages, onAnswer, writable, closed }: RenderContext): MessageRenderer {
   return function render(message, bubble) {
     const permission = permissionOf(message);
     if (permission) {
@@ -34,14 +36,14 @@ export function agentMessageRenderer({ messages, onAnswer, writable }: RenderCon
           key={message.id}
           question={message}
           input={permission.input}
-          open={writable && questionOpen(message, messages)}
+          open={writable && questionOpen(message, messages, closed)}
           answer={answerTo(message, messages)}
           onAnswer={onAnswer}
         />
       );
     }
     if (message.kind === "question") {
-      const open = questionOpen(message, messages);
+      const open = questionOpen(message, messages, closed);
       return (
         <div key={message.id} className={`question-block${open ? " open" : ""}`} data-testid="question" data-open={open} data-message-id={message.id}>
           {bubble}

@@ -30,7 +30,15 @@ export function joinDraft(current: string, text: string): string {
 }
 
 /** The open conversation: title, messages, streamed reply, errors and the message box. */
-export function ChatPanel({ session, chat, conversation }: { session: Session; chat: ChatApi; conversation: Conversation | null }) {
+interface Props {
+  session: Session;
+  chat: ChatApi;
+  conversation: Conversation | null;
+  /** Questions answered or timed out (from the person's event stream). */
+  closedQuestions?: ReadonlySet<number>;
+}
+
+export function ChatPanel({ session, chat, conversation, closedQuestions }: Props) {
   const { state } = chat;
   const mode = state.conversationId === null ? "chat" : (conversation?.mode ?? "chat");
   const direct = DIRECT_MODES.has(mode);
@@ -122,7 +130,7 @@ export function ChatPanel({ session, chat, conversation }: { session: Session; c
         onRetry={() => void retry()}
         onExample={(text) => void send(text)}
         emptyHint={EMPTY_HINTS[mode]}
-        renderMessage={mode === "chat" ? undefined : agentMessageRenderer({ messages: state.messages, onAnswer: answer, writable: true })}
+        renderMessage={mode === "chat" ? undefined : agentMessageRenderer({ messages: state.messages, onAnswer: answer, writable: true, closed: closedQuestions })}
       />
       {postError && (
         <p className="queued-note small error-text" role="alert" data-testid="post-error">

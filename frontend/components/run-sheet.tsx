@@ -19,6 +19,7 @@ interface Props {
   session: Session;
   run: Run;
   onClose: () => void;
+  closedQuestions?: ReadonlySet<number>;
 }
 
 const CLOSED_THREAD = new Set(["completed", "failed", "escalated", "cancelled", "timed_out"]);
@@ -27,7 +28,7 @@ const CLOSED_THREAD = new Set(["completed", "failed", "escalated", "cancelled", 
  * A run opened beside the current view: its conversation live, a message box while it runs,
  * read-only once it finished. A delegated run shows its thread as a timeline.
  */
-export function RunSheet({ session, run, onClose }: Props) {
+export function RunSheet({ session, run, onClose, closedQuestions }: Props) {
   const conversationId = run.conversation_id;
   const feed = useConversationFeed(session, conversationId);
   const delegated = run.parent_run_id !== null;
@@ -70,7 +71,7 @@ export function RunSheet({ session, run, onClose }: Props) {
   }
 
   const title = run.title || `Run #${run.id}`;
-  const render = agentMessageRenderer({ messages: feed.messages, onAnswer: answer, writable: !readOnly });
+  const render = agentMessageRenderer({ messages: feed.messages, onAnswer: answer, writable: !readOnly, closed: closedQuestions });
 
   return (
     <aside

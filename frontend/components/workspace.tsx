@@ -40,6 +40,7 @@ export function Workspace({ session }: { session: Session }) {
   const [drawer, setDrawer] = useState<"conversations" | "tasks" | "runs" | null>(null);
   const runs = useRuns(session);
   const [openRunId, setOpenRunId] = useState<number | null>(null);
+  const [closedQuestions, setClosedQuestions] = useState<ReadonlySet<number>>(() => new Set());
   const { refresh: refreshTasks } = tasks;
   const { refresh: refreshConversations, apply: applyConversation } = conversations;
   const { reportUnreachable } = health;
@@ -65,6 +66,10 @@ export function Workspace({ session }: { session: Session }) {
     onConversationChange: applyConversation,
     onRunChange: runs.apply,
     onUnread: conversations.setUnread,
+    onQuestion: ({ action, questionId }) => {
+      if (action === "opened") return;
+      setClosedQuestions((set) => (set.has(questionId) ? set : new Set(set).add(questionId)));
+    },
     onResync: () => {
       refreshTasks();
       refreshConversations();
@@ -155,9 +160,9 @@ export function Workspace({ session }: { session: Session }) {
       <StatusBanners health={health} />
       <main className={`workspace${openRun && !phone ? " with-run" : ""}`} id="main">
         {!phone && conversationsPanel}
-        <ChatPanel session={session} chat={chat} conversation={current} />
+        <ChatPanel session={session} chat={chat} conversation={current} closedQuestions={closedQuestions} />
         {/* A run opens beside the chat: in the tasks column on wide screens, over the chat on phones. */}
-        {openRun ? <RunSheet key={openRun.id} session={session} run={openRun} onClose={() => setOpenRunId(null)} /> : !phone && tasksPanel}
+        {openRun ? <RunSheet key={openRun.id} session={session} run={openRun} onClose={() => setOpenRunId(null)} closedQuestions={closedQuestions} /> : !phone && tasksPanel}
       </main>
       <Drawer open={drawer === "runs"} onOpenChange={(value) => setDrawer(value ? "runs" : null)} side="right" title="Runs" testId="runs-drawer">
         <RunsPanel

@@ -3,6 +3,7 @@
 import { useCallback } from "react";
 import type { Run } from "./agent-types";
 import type { Session } from "./auth-store";
+import { applyChange } from "./list-change";
 import { useUserResource } from "./use-user-resource";
 
 export interface RunsApi {
@@ -20,10 +21,7 @@ export function useRuns(session: Session): RunsApi {
   const apply = useCallback(
     (run: Run) => {
       void mutate(
-        (list) => {
-          const rest = (list ?? []).filter((r) => r.id !== run.id);
-          return [run, ...rest].sort((a, b) => b.id - a.id);
-        },
+        (list) => applyChange(list, (r) => r.id === run.id, run, false).sort((a, b) => b.id - a.id),
         { revalidate: false },
       );
     },

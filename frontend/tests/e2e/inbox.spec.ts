@@ -98,3 +98,18 @@ test("the inbox at phone width: badge in the drawer, questions answerable, axe c
   // The composer stays pinned and visible at phone width.
   await expect(page.getByTestId("message-input")).toBeInViewport();
 });
+
+test("a question that times out stops taking answers, live", async ({ page, userName, stack }) => {
+  const agent = RestAgent.mint(stack, userName, "pager");
+  const asked = await agent.ok<Msg>("POST", "/inbox/messages", { text: "Restart the service?", kind: "question", timeout_s: 4 });
+  await signIn(page, userName);
+  await page.getByTestId("inbox-entry").click();
+  const question = page.locator(`[data-testid="question"][data-message-id="${asked.id}"]`);
+  await expect(question).toHaveAttribute("data-open", "true");
+  // The agent's wait reaches the question's deadline: it closes as timed out, and the UI follows.
+  const state = await agent.ok<{ status: string }>("GET", `/questions/${asked.id}?wait=10`);
+  expect(state.status).toBe("timed_out");
+  await expect(question).toHaveAttribute("data-open", "false", { timeout: 5_000 });
+  await expect(question.getByTestId("question-answer-input")).toHaveCount(0);
+  await expect(question).toContainText("Closed");
+});
