@@ -16,6 +16,13 @@ import { conversationTitle } from "./conversation-item";
 import { MessageList } from "./message-list";
 import { WorkBar } from "./work-bar";
 
+const PLACEHOLDERS: Record<string, string> = {
+  inbox: "Write to your agents (a plain message answers the oldest open question)",
+  work: "Tell Claude Code what to do (Enter to send, Shift+Enter for a new line)",
+  run: "Write to this run",
+  delegation: "Write into this thread",
+};
+
 const EMPTY_HINTS: Record<string, string> = {
   inbox: "Nothing here yet. Messages and questions from your agents arrive here, even while Parley is closed.",
   work: "A coding session with Claude Code in your workspace. Say what to do; it asks before it edits files or runs commands.",
@@ -36,9 +43,11 @@ interface Props {
   conversation: Conversation | null;
   /** Questions answered or timed out (from the person's event stream). */
   closedQuestions?: ReadonlySet<number>;
+  /** Why work sessions can't run here, if they can't (from the health check). */
+  workUnavailable?: string | null;
 }
 
-export function ChatPanel({ session, chat, conversation, closedQuestions }: Props) {
+export function ChatPanel({ session, chat, conversation, closedQuestions, workUnavailable }: Props) {
   const { state } = chat;
   const mode = state.conversationId === null ? "chat" : (conversation?.mode ?? "chat");
   const direct = DIRECT_MODES.has(mode);
@@ -123,7 +132,13 @@ export function ChatPanel({ session, chat, conversation, closedQuestions }: Prop
         {conversation && conversation.mode !== "chat" && <span className="mode-tag">{conversation.mode}</span>}
       </div>
       {mode === "work" && (
-        <WorkBar work={workApi.work} sending={state.sending} onStop={workApi.stop} onEnd={workApi.end} />
+        <WorkBar
+          work={workApi.work}
+          sending={state.sending}
+          onStop={workApi.stop}
+          onEnd={workApi.end}
+          unavailable={workUnavailable}
+        />
       )}
       <MessageList
         state={state}
@@ -155,6 +170,7 @@ export function ChatPanel({ session, chat, conversation, closedQuestions }: Prop
         stopping={state.stopping}
         onSend={send}
         onStop={() => void chat.stop()}
+        placeholder={PLACEHOLDERS[mode]}
       />
     </section>
   );

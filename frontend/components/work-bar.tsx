@@ -10,6 +10,8 @@ interface Props {
   sending: boolean;
   onStop: () => Promise<void>;
   onEnd: () => Promise<void>;
+  /** Why this server cannot run work sessions (from /api/health), if it cannot. */
+  unavailable?: string | null;
 }
 
 export function formatCost(usd: number | null | undefined): string {
@@ -18,7 +20,7 @@ export function formatCost(usd: number | null | undefined): string {
 }
 
 /** A work session's state: status chip, cost so far, Stop (the current prompt) and End. */
-export function WorkBar({ work, sending, onStop, onEnd }: Props) {
+export function WorkBar({ work, sending, onStop, onEnd, unavailable }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [confirmEnd, setConfirmEnd] = useState(false);
   const status = work?.status ?? "idle";
@@ -78,6 +80,11 @@ export function WorkBar({ work, sending, onStop, onEnd }: Props) {
       {error && (
         <p className="error-text small" role="alert">
           {error}
+        </p>
+      )}
+      {unavailable && !ended && (
+        <p className="work-unavailable small" data-testid="work-unavailable">
+          Work sessions can&apos;t run on this server: {unavailable}
         </p>
       )}
     </div>

@@ -145,6 +145,8 @@ export function Workspace({ session }: { session: Session }) {
     />
   );
   const openRun = runs.runs?.find((r) => r.id === openRunId) ?? null;
+  const workHealth = health.health?.work;
+  const workUnavailable = workHealth && !workHealth.available ? (workHealth.reason ?? "work mode is off") : null;
   const tasksPanel = <TasksPanel tasks={tasks} apiDown={health.reachable === false} />;
 
   return (
@@ -160,9 +162,19 @@ export function Workspace({ session }: { session: Session }) {
       <StatusBanners health={health} />
       <main className={`workspace${openRun && !phone ? " with-run" : ""}`} id="main">
         {!phone && conversationsPanel}
-        <ChatPanel session={session} chat={chat} conversation={current} closedQuestions={closedQuestions} />
+        <ChatPanel
+          session={session}
+          chat={chat}
+          conversation={current}
+          closedQuestions={closedQuestions}
+          workUnavailable={workUnavailable}
+        />
         {/* A run opens beside the chat: in the tasks column on wide screens, over the chat on phones. */}
-        {openRun ? <RunSheet key={openRun.id} session={session} run={openRun} onClose={() => setOpenRunId(null)} closedQuestions={closedQuestions} /> : !phone && tasksPanel}
+        {openRun ? (
+          <RunSheet key={openRun.id} session={session} run={openRun} onClose={() => setOpenRunId(null)} closedQuestions={closedQuestions} />
+        ) : (
+          !phone && tasksPanel
+        )}
       </main>
       <Drawer open={drawer === "runs"} onOpenChange={(value) => setDrawer(value ? "runs" : null)} side="right" title="Runs" testId="runs-drawer">
         <RunsPanel

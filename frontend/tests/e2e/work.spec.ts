@@ -1,4 +1,4 @@
-import { expect, expectNoSeriousA11yViolations, screenshot, sendMessage, signIn } from "./support/fixtures";
+import { expect, expectNoSeriousA11yViolations, screenshot, sendMessage, signIn, test as plainTest } from "./support/fixtures";
 import { workTest as test } from "./support/work-fixtures";
 
 test.setTimeout(150_000);
@@ -59,4 +59,15 @@ test("Work mode: a real Claude Code session streams output, asks permission, run
   await page.getByTestId("work-end-confirm").click();
   await expect(page.getByTestId("work-status")).toHaveAttribute("data-status", "ended", { timeout: 20_000 });
   await expect(page.getByTestId("work-end")).toHaveCount(0);
+});
+
+plainTest("on a server with work mode off, a work conversation says why, and a prompt is refused", async ({ page, userName }) => {
+  await signIn(page, userName);
+  await page.getByTestId("new-conversation-mode").selectOption("work");
+  await page.getByTestId("new-conversation").click();
+  await expect(page.getByTestId("work-unavailable")).toContainText("can't run on this server");
+  await sendMessage(page, "list the files");
+  await expect(page.getByTestId("chat-error")).toBeVisible();
+  // Nothing was stored: the text is back in the box.
+  await expect(page.getByTestId("message-input")).toHaveValue("list the files");
 });
