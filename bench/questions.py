@@ -116,7 +116,8 @@ async def measure(
     }
 
 
-def run_questions(rep: Any, db: BenchDatabase, quick: bool) -> None:
+def measure_questions(db: BenchDatabase, quick: bool) -> dict[str, Any]:
+    """Both rounds on two fresh `parley serve` instances: answers through A, then through B."""
     agents = 20 if quick else 500
     a = ServerProcess(db, name="questions-a").start()
     b = ServerProcess(db, name="questions-b").start()
@@ -126,42 +127,7 @@ def run_questions(rep: Any, db: BenchDatabase, quick: bool) -> None:
     finally:
         a.stop()
         b.stop()
-    rep.add("## 6. Agents waiting for an answer (`GET /api/{user}/questions/{id}?wait=55`)")
-    rep.add()
-    rep.add(
-        f"{agents} agents (each its own person and agent token) ask a question, then all long-poll on "
-        "instance A at once, each over its own keep-alive connection. The people then answer one at a "
-        "time (`reply_to` = the question), through A or through a second `parley serve` B on the same "
-        "database. Delay = from sending the answer to the agent reading it."
-    )
-    rep.add()
-    rep.add(
-        "| answered through | agents waiting | answers the right agent got | p50 | p99 | max | "
-        "answer POST p50 | returned before any answer |"
-    )
-    rep.add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for name, r in (("the same instance (A)", same), ("another instance (B)", cross)):
-        rep.add(
-            f"| {name} | {r['agents']} | {r['answered']}/{r['agents']} | {ms(pct(r['delays'], 50))} | "
-            f"{ms(pct(r['delays'], 99))} | {ms(max(r['delays']))} | {ms(pct(r['answer_latency'], 50))} | "
-            f"{r['early']} |"
-        )
-    rep.add()
-    per_wait = (same["rss_per_wait"] + cross["rss_per_wait"]) / 2
-    rep.add(
-        f"Memory per waiting agent (server RSS with all {agents} parked, minus before, divided by "
-        f"{agents}; mean of both rounds): {per_wait / 1024:.1f} KiB."
-    )
-    rep.add()
-    worst = max(pct(same["delays"], 99), pct(cross["delays"], 99))
-    complete = same["answered"] == agents and cross["answered"] == agents
-    rep.goal(
-        f"Answer → waiting agent p99 ≤ 50 ms ({agents} waiting; same and cross instance)",
-        "≤ 50 ms",
-        f"same {ms(pct(same['delays'], 99))}, cross {ms(pct(cross['delays'], 99))}; "
-        f"{per_wait / 1024:.1f} KiB per waiting agent",
-        worst <= 0.050 and complete,
-    )
+    return {"agents": agents, "same": same, "cross": cross}
 
 
 def main() -> int:
@@ -169,22 +135,18 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
 
-    class Print:
-        def __init__(self) -> None:
-            self.goals: list[tuple[str, str, str, bool | None]] = []
-
-        def add(self, text: str = "") -> None:
-            print(text, flush=True)
-
-        def goal(self, name: str, target: str, measured: str, met: bool | None) -> None:
-            print(f"GOAL {name}: {measured} (target {target}) -> {'met' if met else 'NOT met'}")
-
     db = BenchDatabase()
     db.start()
     try:
-        run_questions(Print(), db, args.quick)
+        found = measure_questions(db, args.quick)
     finally:
         db.stop()
+    for name in ("same", "cross"):
+        r = found[name]
+        print(
+            f"{name}: {r['answered']}/{r['agents']} answered, p50 {ms(pct(r['delays'], 50))},"
+            f" p99 {ms(pct(r['delays'], 99))}, {r['rss_per_wait'] / 1024:.1f} KiB per wait"
+        )
     return 0
 
 

@@ -28,9 +28,8 @@ async def _stream_turn(base: str, text: str, started: asyncio.Event) -> list[tup
         client.stream("POST", f"/api/{USER}/chat", json={"message": text}) as response,
     ):
         async for event in events(response):
-            if event.comment is None:
-                seen.append((event.event, event.json()))
-                started.set()
+            seen.append((event.event, event.json()))
+            started.set()
     return seen
 
 

@@ -58,7 +58,7 @@ async def _send(base: str, conversation_id: int, text: str, stream: bool, acked:
 async def test_kill_9_mid_turn_then_recover(migrated, db, stream, point):
     text = f"add a task to buy milk {'streamed' if stream else 'plain'} {point.split()[0]}"
     title = text.removeprefix("add a task to ")
-    process, base = await spawn_server(migrated, PARLEY_MODEL_DELAY="1.5")
+    process, base = await spawn_server(migrated, PARLEY_MODEL_DELAY="1")
     conversation_id = await _conversation(base)
     acked = asyncio.Event()
     request = asyncio.create_task(_send(base, conversation_id, text, stream, acked))

@@ -30,8 +30,7 @@ async def test_a_prompt_streams_deltas_then_the_stored_messages_then_done(
         ) as response:
             assert response.status_code == 200
             async for event in events(response):
-                if event.comment is None:
-                    seen.append((event.event, event.json()))
+                seen.append((event.event, event.json()))
                 if event.event == "done":
                     break
         kinds = [kind for kind, _ in seen]
