@@ -2,8 +2,9 @@
 
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { endsWithFailure, liveToolCalls, type ChatState } from "@/lib/chat-reducer";
-import { toolCallsOf, type Message } from "@/lib/types";
+import type { Message } from "@/lib/types";
 import { MessageBubble } from "./message-bubble";
+import { StoredMessage } from "./stored-message";
 
 const NEAR_BOTTOM_PX = 120;
 
@@ -84,17 +85,9 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
         )}
         {messages.map((message, index) => {
           const bubble = (
-            <MessageBubble
+            <StoredMessage
               key={message.id}
-              messageId={message.id}
-              role={message.role}
-              author={message.author}
-              kind={message.kind}
-              content={message.content}
-              toolCalls={toolCallsOf(message)}
-              error={message.error}
-              stopped={message.meta?.stopped === true}
-              createdAt={message.created_at}
+              message={message}
               onRetry={retryable && index === messages.length - 1 ? onRetry : undefined}
             />
           );

@@ -1,7 +1,6 @@
 "use client";
 
-import { useState } from "react";
-import { describeError } from "@/lib/api-error";
+import { useAction } from "@/lib/use-action";
 import type { Message } from "@/lib/types";
 
 interface Props {
@@ -21,20 +20,8 @@ const CHOICES = [
 
 /** Claude Code asks before it edits or runs something: the person allows or denies it here. */
 export function PermissionCard({ question, input, open, answer, onAnswer }: Props) {
-  const [busy, setBusy] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  async function choose(text: string) {
-    setBusy(text);
-    setError(null);
-    try {
-      await onAnswer(text, question.id);
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(null);
-    }
-  }
+  const { busy, error, run } = useAction();
+  const choose = (text: string) => run(() => onAnswer(text, question.id));
 
   return (
     <section
@@ -58,7 +45,7 @@ export function PermissionCard({ question, input, open, answer, onAnswer }: Prop
               key={choice.text}
               type="button"
               className={`button small${choice.primary ? " primary" : ""}${choice.text === "deny" ? " danger" : ""}`}
-              disabled={busy !== null}
+              disabled={busy}
               onClick={() => void choose(choice.text)}
               data-testid={choice.testId}
             >

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { describeError } from "@/lib/api-error";
+import { useAction } from "@/lib/use-action";
 
 interface Props {
   questionId: number;
@@ -13,23 +13,13 @@ interface Props {
 /** Answers one question in place; the reply names the question (`reply_to`). */
 export function QuestionAnswer({ questionId, asker, onAnswer }: Props) {
   const [text, setText] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const answer = text.trim();
     if (!answer || busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      await onAnswer(answer, questionId);
-      setText("");
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setBusy(false);
-    }
+    if (await run(() => onAnswer(answer, questionId))) setText("");
   }
 
   const inputId = `answer-${questionId}`;

@@ -4,14 +4,13 @@ import { useEffect, useState, type FormEvent } from "react";
 import useSWR from "swr";
 import { runFinished, type Delegation, type Run } from "@/lib/agent-types";
 import { apiJson, userPath } from "@/lib/api-client";
-import { describeError } from "@/lib/api-error";
 import type { Session } from "@/lib/auth-store";
 import { postMessage } from "@/lib/post-message";
-import { toolCallsOf } from "@/lib/types";
+import { useAction } from "@/lib/use-action";
 import { useConversationFeed } from "@/lib/use-conversation-feed";
 import { useMarkRead } from "@/lib/use-mark-read";
 import { agentMessageRenderer } from "./agent-messages";
-import { MessageBubble } from "./message-bubble";
+import { StoredMessage } from "./stored-message";
 import { RunStatus } from "./run-status";
 import { ThreadTimeline } from "./thread-timeline";
 
@@ -45,8 +44,7 @@ export function RunSheet({ session, run, onClose, closedQuestions }: Props) {
   useMarkRead(session, conversationId, feed.messages, 0);
 
   const [draft, setDraft] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  const sending = useAction();
   const readOnly = runFinished(run) || (thread !== undefined && CLOSED_THREAD.has(thread.status));
 
   async function answer(text: string, replyTo: number | null) {
@@ -57,17 +55,8 @@ export function RunSheet({ session, run, onClose, closedQuestions }: Props) {
   async function submit(event: FormEvent) {
     event.preventDefault();
     const text = draft.trim();
-    if (!text || sending) return;
-    setSending(true);
-    setError(null);
-    try {
-      await answer(text, null);
-      setDraft("");
-    } catch (err) {
-      setError(describeError(err));
-    } finally {
-      setSending(false);
-    }
+    if (!text || sending.busy) return;
+    if (await sending.run(() => answer(text, null))) setDraft("");
   }
 
   const title = run.title || `Run #${run.id}`;
@@ -114,16 +103,7 @@ export function RunSheet({ session, run, onClose, closedQuestions }: Props) {
           feed.messages.map((message) =>
             render(
               message,
-              <MessageBubble
-                key={message.id}
-                messageId={message.id}
-                role={message.role}
-                author={message.author}
-                kind={message.kind}
-                content={message.content}
-                toolCalls={toolCallsOf(message)}
-                createdAt={message.created_at}
-              />,
+              <StoredMessage key={message.id} message={message} />,
             ),
           )
         )}
@@ -154,12 +134,12 @@ export function RunSheet({ session, run, onClose, closedQuestions }: Props) {
             data-testid="run-input"
             maxLength={16_000}
           />
-          <button type="submit" className="button primary" disabled={!draft.trim() || sending} data-testid="run-send">
+          <button type="submit" className="button primary" disabled={!draft.trim() || sending.busy} data-testid="run-send">
             Send
           </button>
-          {error && (
+          {sending.error && (
             <p className="error-text small" role="alert">
-              {error}
+              {sending.error}
             </p>
           )}
         </form>

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { statusLabel, type WorkState } from "@/lib/agent-types";
-import { describeError } from "@/lib/api-error";
+import { useAction } from "@/lib/use-action";
 
 interface Props {
   work: WorkState | null;
@@ -21,20 +21,11 @@ export function formatCost(usd: number | null | undefined): string {
 
 /** A work session's state: status chip, cost so far, Stop (the current prompt) and End. */
 export function WorkBar({ work, sending, onStop, onEnd, unavailable }: Props) {
-  const [error, setError] = useState<string | null>(null);
+  const { error, run: act } = useAction();
   const [confirmEnd, setConfirmEnd] = useState(false);
   const status = work?.status ?? "idle";
   const busy = status === "working" || status === "waiting_permission" || status === "starting";
   const ended = status === "ended";
-
-  async function act(action: () => Promise<void>) {
-    setError(null);
-    try {
-      await action();
-    } catch (err) {
-      setError(describeError(err));
-    }
-  }
 
   return (
     <div className="work-bar" data-testid="work-bar">
