@@ -144,6 +144,9 @@ test("a delegation thread: the run tree, a typed timeline, and the person writin
   await expect(sheet.getByTestId("run-readonly")).toBeInViewport();
   await expectNoSeriousA11yViolations(page);
   await screenshot(page, "thread-phone");
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectNoSeriousA11yViolations(page);
+  await screenshot(page, "thread-phone-dark");
   await sheet.getByTestId("run-sheet-close").click();
   const phoneDrawer = await openRuns(page);
   await expect(phoneDrawer.locator(`[data-testid="run-item"][data-run-id="${child}"]`)).toBeVisible();

@@ -54,6 +54,20 @@ test("Work mode: a real Claude Code session streams output, asks permission, run
   await expectNoSeriousA11yViolations(page);
   await screenshot(page, "work-phone");
 
+  // Stop ends the prompt being answered, not the session.
+  await sendMessage(page, "Now count slowly");
+  const live = page.getByTestId("streaming-message");
+  await expect(live).toContainText("step3", { timeout: 30_000 });
+  await page.getByTestId("stop-button").click();
+  await expect(page.getByTestId("stop-button")).toHaveCount(0, { timeout: 15_000 });
+  await expect(page.getByTestId("work-status")).toHaveAttribute("data-status", "idle", { timeout: 15_000 });
+  await expect(page.getByTestId("message-list")).not.toContainText("step59");
+
+  // Dark mode reads as well.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectNoSeriousA11yViolations(page);
+  await screenshot(page, "work-phone-dark");
+
   // End: the session stops for good.
   await page.getByTestId("work-end").click();
   await page.getByTestId("work-end-confirm").click();

@@ -1,7 +1,8 @@
 """The backend tests' fake Anthropic Messages API as a process, for the browser tests.
 
 Serves a scripted coding session: text streamed in pieces, then a Bash tool call (which the
-person must allow), then a closing text once the tool's result comes back. Prints its URL on
+person must allow), then a closing text once the tool's result comes back; the next prompt
+gets a long, slow answer (for Stop). Prints its URL on
 the first line of stdout and serves until it is terminated.
 """
 
@@ -29,6 +30,8 @@ def main() -> None:
             ]
         ),
         say("The note says parley-e2e. All done.", chunks=4, delay=0.1),
+        # A long answer, streamed over about 15 s: the test stops it half way.
+        say(" ".join(f"step{n}" for n in range(60)), chunks=60, delay=0.25),
     )
     fake.default = say("Nothing more is scripted.")
     stop = threading.Event()
