@@ -1,5 +1,6 @@
 "use client";
 
+import type { ReactNode } from "react";
 import { signOut } from "@/lib/auth-store";
 
 interface Props {
@@ -8,9 +9,11 @@ interface Props {
   openTasks: number | null;
   onOpenConversations: () => void;
   onOpenTasks: () => void;
+  /** More header buttons (the Runs panel). */
+  extra?: ReactNode;
 }
 
-export function AppHeader({ userId, phone, openTasks, onOpenConversations, onOpenTasks }: Props) {
+export function AppHeader({ userId, phone, openTasks, onOpenConversations, onOpenTasks, extra }: Props) {
   return (
     <header className="app-header">
       <a className="skip-link" href="#message-input">
@@ -25,6 +28,7 @@ export function AppHeader({ userId, phone, openTasks, onOpenConversations, onOpe
       )}
       <h1 className="brand">Parley</h1>
       <div className="header-user">
+        {extra}
         {phone && (
           <button type="button" className="button small" onClick={onOpenTasks} data-testid="open-tasks">
             Tasks{openTasks ? <span className="count-badge">{openTasks}</span> : null}

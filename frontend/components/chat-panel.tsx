@@ -1,12 +1,34 @@
 "use client";
 
 import { useRef, useState } from "react";
+import { DIRECT_MODES } from "@/lib/agent-types";
+import { describeError } from "@/lib/api-error";
+import type { Session } from "@/lib/auth-store";
+import { postMessage } from "@/lib/post-message";
 import type { ChatApi, SendOutcome } from "@/lib/use-chat";
 import type { Conversation } from "@/lib/types";
+import { useMarkRead } from "@/lib/use-mark-read";
+import { useWorkState } from "@/lib/use-work-state";
+import { agentMessageRenderer } from "./agent-messages";
 import { ChatNotice } from "./chat-notice";
 import { Composer } from "./composer";
 import { conversationTitle } from "./conversation-item";
 import { MessageList } from "./message-list";
+import { WorkBar } from "./work-bar";
+
+const PLACEHOLDERS: Record<string, string> = {
+  inbox: "Write to your agents (a plain message answers the oldest open question)",
+  work: "Tell Claude Code what to do (Enter to send, Shift+Enter for a new line)",
+  run: "Write to this run",
+  delegation: "Write into this thread",
+};
+
+const EMPTY_HINTS: Record<string, string> = {
+  inbox: "Nothing here yet. Messages and questions from your agents arrive here, even while Parley is closed.",
+  work: "A coding session with Claude Code in your workspace. Say what to do; it asks before it edits files or runs commands.",
+  run: "This run has no messages yet.",
+  delegation: "This thread has no messages yet.",
+};
 
 /** Puts text back into the message box without losing what is already there. */
 export function joinDraft(current: string, text: string): string {
@@ -15,8 +37,30 @@ export function joinDraft(current: string, text: string): string {
 }
 
 /** The open conversation: title, messages, streamed reply, errors and the message box. */
-export function ChatPanel({ chat, conversation }: { chat: ChatApi; conversation: Conversation | null }) {
+interface Props {
+  session: Session;
+  chat: ChatApi;
+  conversation: Conversation | null;
+  /** Questions answered or timed out (from the person's event stream). */
+  closedQuestions?: ReadonlySet<number>;
+  /** Why work sessions can't run here, if they can't (from the health check). */
+  workUnavailable?: string | null;
+}
+
+export function ChatPanel({ session, chat, conversation, closedQuestions, workUnavailable }: Props) {
   const { state } = chat;
+  const mode = state.conversationId === null ? "chat" : (conversation?.mode ?? "chat");
+  const direct = DIRECT_MODES.has(mode);
+  const workApi = useWorkState(session, state.conversationId, mode === "work");
+  const [postError, setPostError] = useState<string | null>(null);
+  useMarkRead(session, state.conversationId, state.messages, conversation?.unread ?? 0);
+
+  async function answer(text: string, replyTo: number | null): Promise<void> {
+    if (state.conversationId === null) return;
+    await postMessage(session, state.conversationId, { text, replyTo });
+    workApi.refresh();
+  }
+
   const [draft, setDraft] = useState("");
   const [queued, setQueued] = useState<string | null>(null);
   const [queueNote, setQueueNote] = useState<string | null>(null);
@@ -45,6 +89,18 @@ export function ChatPanel({ chat, conversation }: { chat: ChatApi; conversation:
 
   async function send(text: string): Promise<void> {
     setQueueNote(null);
+    setPostError(null);
+    if (direct) {
+      // Inbox, runs and threads have no assistant turn: the message is stored and the
+      // conversation's event stream shows it (and whatever the agents answer).
+      try {
+        await answer(text, null);
+      } catch (error) {
+        restore(text);
+        setPostError(`Not sent; your message is back in the box. ${describeError(error)}`);
+      }
+      return;
+    }
     if (chat.isSending()) {
       // Messages typed while a reply runs wait for it, then go out by themselves.
       queue.current = queue.current ? `${queue.current}\n\n${text}` : text;
@@ -75,7 +131,27 @@ export function ChatPanel({ chat, conversation }: { chat: ChatApi; conversation:
         </h2>
         {conversation && conversation.mode !== "chat" && <span className="mode-tag">{conversation.mode}</span>}
       </div>
-      <MessageList state={state} onRetry={() => void retry()} onExample={(text) => void send(text)} />
+      {mode === "work" && (
+        <WorkBar
+          work={workApi.work}
+          sending={state.sending}
+          onStop={workApi.stop}
+          onEnd={workApi.end}
+          unavailable={workUnavailable}
+        />
+      )}
+      <MessageList
+        state={state}
+        onRetry={() => void retry()}
+        onExample={(text) => void send(text)}
+        emptyHint={EMPTY_HINTS[mode]}
+        renderMessage={mode === "chat" ? undefined : agentMessageRenderer({ messages: state.messages, onAnswer: answer, writable: true, closed: closedQuestions })}
+      />
+      {postError && (
+        <p className="queued-note small error-text" role="alert" data-testid="post-error">
+          {postError}
+        </p>
+      )}
       {queued !== null && (
         <p className="queued-note muted small" role="status" data-testid="queued-message">
           Queued: sends when the current reply finishes.
@@ -94,6 +170,7 @@ export function ChatPanel({ chat, conversation }: { chat: ChatApi; conversation:
         stopping={state.stopping}
         onSend={send}
         onStop={() => void chat.stop()}
+        placeholder={PLACEHOLDERS[mode]}
       />
     </section>
   );

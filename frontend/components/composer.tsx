@@ -15,6 +15,8 @@ interface Props {
   stopping: boolean;
   onSend: (text: string) => Promise<void>;
   onStop: () => void;
+  /** Who the box writes to, when not the assistant ("Write to your agents…"). */
+  placeholder?: string;
 }
 
 function joinText(base: string, addition: string): string {
@@ -24,7 +26,7 @@ function joinText(base: string, addition: string): string {
 }
 
 /** The message box: Enter sends, Shift+Enter adds a line; voice input fills it. */
-export function Composer({ draft, setDraft, sending, stopping, onSend, onStop }: Props) {
+export function Composer({ draft, setDraft, sending, stopping, onSend, onStop, placeholder }: Props) {
   const [autoSend, setAutoSendState] = useState(() => readLocal(STORAGE_KEYS.voiceAutoSend) !== "false");
   const voiceBase = useRef("");
   const input = useRef<HTMLTextAreaElement>(null);
@@ -93,7 +95,7 @@ export function Composer({ draft, setDraft, sending, stopping, onSend, onStop }:
             ? "Listening…"
             : sending
               ? "The assistant is replying… (a message sent now waits for it)"
-              : "Message the assistant (Enter to send, Shift+Enter for a new line)"
+              : (placeholder ?? "Message the assistant (Enter to send, Shift+Enter for a new line)")
         }
         aria-describedby="composer-hint voice-status"
         aria-invalid={tooLong ? true : undefined}

@@ -100,6 +100,12 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
             {conversation.mode !== "chat" && <span className="mode-tag">{conversation.mode}</span>}
             {title}
           </span>
+          {conversation.unread > 0 && !current && (
+            <span className="count-badge unread-badge" data-testid="conversation-unread">
+              <span className="sr-only">Unread: </span>
+              {conversation.unread > 999 ? "999+" : conversation.unread}
+            </span>
+          )}
           {conversation.preview && <span className="conversation-preview muted">{plainPreview(conversation.preview)}</span>}
           {when && (
             <time className="conversation-time muted" dateTime={when} title={fullTime(when)}>

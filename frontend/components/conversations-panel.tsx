@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { describeError } from "@/lib/api-error";
 import type { Conversation, NewConversationMode } from "@/lib/types";
 import { groupByDay } from "@/lib/format-time";
@@ -15,11 +15,17 @@ interface Props {
   onRename: (id: number, title: string) => Promise<void>;
   onDelete: (id: number) => Promise<void>;
   onRetry: () => void;
+  /** Pinned above the list (the inbox). */
+  pinned?: ReactNode;
 }
+
+/** The list holds what the person talks in; runs and threads live in the Runs panel. */
+const LISTED_MODES = new Set(["chat", "work"]);
 
 /** The list of conversations, newest activity first, with new/switch/rename/delete. */
 export function ConversationsPanel(props: Props) {
-  const { conversations, error, currentId } = props;
+  const { error, currentId } = props;
+  const conversations = props.conversations?.filter((c) => LISTED_MODES.has(c.mode)) ?? null;
   const [mode, setMode] = useState<NewConversationMode>("chat");
   const [actionError, setActionError] = useState<string | null>(null);
 
@@ -54,6 +60,7 @@ export function ConversationsPanel(props: Props) {
           </select>
         </label>
       </div>
+      {props.pinned}
       {(actionError || error) && (
         <p className="error-text" role="alert">
           {actionError ?? error}{" "}

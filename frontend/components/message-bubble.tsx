@@ -27,7 +27,8 @@ interface Props {
 
 function speaker(role: string, author: string | null | undefined): string {
   if (role === "user") return "You";
-  if (role === "assistant") return "Assistant";
+  // A work session's output is written by Claude Code (author "claude"), not the task assistant.
+  if (role === "assistant") return author === "claude" ? "Claude Code" : "Assistant";
   if (role === "system") return "System";
   return author || "Agent";
 }

@@ -1,9 +1,10 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { endsWithFailure, liveToolCalls, type ChatState } from "@/lib/chat-reducer";
-import { toolCallsOf } from "@/lib/types";
+import type { Message } from "@/lib/types";
 import { MessageBubble } from "./message-bubble";
+import { StoredMessage } from "./stored-message";
 
 const NEAR_BOTTOM_PX = 120;
 
@@ -14,10 +15,14 @@ interface Props {
   onRetry: () => void;
   /** An example from the empty state was chosen: send it. */
   onExample: (text: string) => void;
+  /** Replaces the empty state's task examples (an inbox or a work session is not the assistant). */
+  emptyHint?: ReactNode;
+  /** Lets a conversation of agents or a work session show a message its own way. */
+  renderMessage?: (message: Message, bubble: ReactNode) => ReactNode;
 }
 
 /** The conversation's messages plus the reply being streamed; keeps the newest in view. */
-export function MessageList({ state, onRetry, onExample }: Props) {
+export function MessageList({ state, onRetry, onExample, emptyHint, renderMessage }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const [awayFromEnd, setAwayFromEnd] = useState(false);
@@ -59,7 +64,12 @@ export function MessageList({ state, onRetry, onExample }: Props) {
         tabIndex={0}
       >
         {loading && <p className="muted pad">Loading messages…</p>}
-        {empty && (
+        {empty && emptyHint && (
+          <div className="empty-chat" data-testid="empty-chat">
+            {emptyHint}
+          </div>
+        )}
+        {empty && !emptyHint && (
           <div className="empty-chat" data-testid="empty-chat">
             <p>Ask the assistant to manage your tasks, for example:</p>
             <ul>
@@ -73,21 +83,16 @@ export function MessageList({ state, onRetry, onExample }: Props) {
             </ul>
           </div>
         )}
-        {messages.map((message, index) => (
-          <MessageBubble
-            key={message.id}
-            messageId={message.id}
-            role={message.role}
-            author={message.author}
-            kind={message.kind}
-            content={message.content}
-            toolCalls={toolCallsOf(message)}
-            error={message.error}
-            stopped={message.meta?.stopped === true}
-            createdAt={message.created_at}
-            onRetry={retryable && index === messages.length - 1 ? onRetry : undefined}
-          />
-        ))}
+        {messages.map((message, index) => {
+          const bubble = (
+            <StoredMessage
+              key={message.id}
+              message={message}
+              onRetry={retryable && index === messages.length - 1 ? onRetry : undefined}
+            />
+          );
+          return renderMessage ? renderMessage(message, bubble) : bubble;
+        })}
         {pendingUser !== null && <MessageBubble role="user" content={pendingUser} live testId="pending-message" />}
         {live && (
           <MessageBubble

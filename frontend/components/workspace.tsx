@@ -10,7 +10,13 @@ import { useHealth } from "@/lib/use-health";
 import { PHONE_QUERY, useMediaQuery } from "@/lib/use-media-query";
 import { useTasks } from "@/lib/use-tasks";
 import { useUserEvents } from "@/lib/use-user-events";
+import { useInbox } from "@/lib/use-inbox";
+import { useRuns } from "@/lib/use-runs";
 import { AppHeader } from "./app-header";
+import { InboxEntry } from "./inbox-entry";
+import { RunSheet } from "./run-sheet";
+import { RunsButton } from "./runs-button";
+import { RunsPanel } from "./runs-panel";
 import { ChatPanel } from "./chat-panel";
 import { ConversationsPanel } from "./conversations-panel";
 import { Drawer } from "./drawer";
@@ -31,7 +37,10 @@ export function Workspace({ session }: { session: Session }) {
   const tasks = useTasks(session);
   const conversations = useConversations(session);
   const phone = useMediaQuery(PHONE_QUERY);
-  const [drawer, setDrawer] = useState<"conversations" | "tasks" | null>(null);
+  const [drawer, setDrawer] = useState<"conversations" | "tasks" | "runs" | null>(null);
+  const runs = useRuns(session);
+  const [openRunId, setOpenRunId] = useState<number | null>(null);
+  const [closedQuestions, setClosedQuestions] = useState<ReadonlySet<number>>(() => new Set());
   const { refresh: refreshTasks } = tasks;
   const { refresh: refreshConversations, apply: applyConversation } = conversations;
   const { reportUnreachable } = health;
@@ -55,9 +64,16 @@ export function Workspace({ session }: { session: Session }) {
   useUserEvents(session, {
     onTaskChange: tasks.apply,
     onConversationChange: applyConversation,
+    onRunChange: runs.apply,
+    onUnread: conversations.setUnread,
+    onQuestion: ({ action, questionId }) => {
+      if (action === "opened") return;
+      setClosedQuestions((set) => (set.has(questionId) ? set : new Set(set).add(questionId)));
+    },
     onResync: () => {
       refreshTasks();
       refreshConversations();
+      runs.refresh();
     },
   });
 
@@ -91,6 +107,13 @@ export function Workspace({ session }: { session: Session }) {
     [conversations, open],
   );
 
+  const inbox = useInbox(session, conversations.conversations, (created) =>
+    applyConversation({ action: "created", id: created.id, conversation: created }),
+  );
+  const openInbox = useCallback(async () => {
+    open(await inbox.open());
+  }, [inbox, open]);
+
   const removeConversation = useCallback(
     async (id: number) => {
       await conversations.remove(id);
@@ -112,8 +135,18 @@ export function Workspace({ session }: { session: Session }) {
       onRename={conversations.rename}
       onDelete={removeConversation}
       onRetry={conversations.refresh}
+      pinned={
+        <InboxEntry
+          unread={inbox.inbox?.unread ?? 0}
+          current={inbox.inbox !== null && inbox.inbox.id === chat.state.conversationId}
+          onOpen={() => void openInbox()}
+        />
+      }
     />
   );
+  const openRun = runs.runs?.find((r) => r.id === openRunId) ?? null;
+  const workHealth = health.health?.work;
+  const workUnavailable = workHealth && !workHealth.available ? (workHealth.reason ?? "work mode is off") : null;
   const tasksPanel = <TasksPanel tasks={tasks} apiDown={health.reachable === false} />;
 
   return (
@@ -124,13 +157,36 @@ export function Workspace({ session }: { session: Session }) {
         openTasks={openTasks}
         onOpenConversations={() => setDrawer("conversations")}
         onOpenTasks={() => setDrawer("tasks")}
+        extra={<RunsButton runs={runs.runs} onOpen={() => setDrawer("runs")} />}
       />
       <StatusBanners health={health} />
-      <main className="workspace" id="main">
+      <main className={`workspace${openRun && !phone ? " with-run" : ""}`} id="main">
         {!phone && conversationsPanel}
-        <ChatPanel chat={chat} conversation={current} />
-        {!phone && tasksPanel}
+        <ChatPanel
+          session={session}
+          chat={chat}
+          conversation={current}
+          closedQuestions={closedQuestions}
+          workUnavailable={workUnavailable}
+        />
+        {/* A run opens beside the chat: in the tasks column on wide screens, over the chat on phones. */}
+        {openRun ? (
+          <RunSheet key={openRun.id} session={session} run={openRun} onClose={() => setOpenRunId(null)} closedQuestions={closedQuestions} />
+        ) : (
+          !phone && tasksPanel
+        )}
       </main>
+      <Drawer open={drawer === "runs"} onOpenChange={(value) => setDrawer(value ? "runs" : null)} side="right" title="Runs" testId="runs-drawer">
+        <RunsPanel
+          runs={runs.runs}
+          error={runs.error}
+          openRunId={openRunId}
+          onOpen={(run) => {
+            setOpenRunId(run.id);
+            setDrawer(null);
+          }}
+        />
+      </Drawer>
       {phone &&
         DRAWERS.map(({ name, side, title }) => (
           <Drawer

@@ -121,8 +121,12 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       };
     case "stop-requested":
       return state.sending ? { ...state, stopping: true } : state;
-    case "delta":
-      return state.live ? { ...state, live: { ...state.live, text: state.live.text + action.text } } : state;
+    case "delta": {
+      // A work session stores each step as it goes, which ends the live bubble; the next
+      // step's text starts a new one.
+      const live = state.live ?? (state.sending ? { text: "", toolCalls: [] } : null);
+      return live ? { ...state, live: { ...live, text: live.text + action.text } } : state;
+    }
     case "tool-call":
       if (!state.live) return state;
       return {

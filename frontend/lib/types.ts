@@ -5,7 +5,7 @@
  */
 import type { components, paths } from "./api-types";
 
-type JsonOf<R> = R extends { content: { "application/json": infer T } } ? T : never;
+export type JsonOf<R> = R extends { content: { "application/json": infer T } } ? T : never;
 
 export type Task = JsonOf<paths["/api/{user_id}/tasks"]["post"]["responses"][201]>;
 export type Conversation = JsonOf<paths["/api/{user_id}/conversations"]["post"]["responses"][201]>;

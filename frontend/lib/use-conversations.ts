@@ -13,6 +13,8 @@ export interface ConversationsApi {
   refresh: () => void;
   /** Applies a change the person's event stream reported, without a refetch. */
   apply: (change: { action: string; id: number; conversation: Conversation | null }) => void;
+  /** An `unread` event: the conversation's count of messages from others after the read position. */
+  setUnread: (id: number, unread: number) => void;
   create: (mode: NewConversationMode) => Promise<Conversation>;
   rename: (id: number, title: string) => Promise<void>;
   remove: (id: number) => Promise<void>;
@@ -39,6 +41,13 @@ export function useConversations(session: Session): ConversationsApi {
       void mutate((list) => sortByActivity(applyChange(list, (c) => c.id === id, conversation, action === "deleted")), {
         revalidate: false,
       });
+    },
+    [mutate],
+  );
+
+  const setUnread = useCallback(
+    (id: number, unread: number) => {
+      void mutate((list) => list?.map((c) => (c.id === id ? { ...c, unread } : c)), { revalidate: false });
     },
     [mutate],
   );
@@ -79,6 +88,7 @@ export function useConversations(session: Session): ConversationsApi {
     error: errorText,
     refresh,
     apply,
+    setUnread,
     create,
     rename,
     remove,

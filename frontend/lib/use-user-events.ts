@@ -4,11 +4,18 @@ import { useEffect, useEffectEvent, useState } from "react";
 import { userPath } from "./api-client";
 import type { Session } from "./auth-store";
 import { followEvents } from "./event-stream";
+import type { Run } from "./agent-types";
 import type { Conversation, Task } from "./types";
 
 export interface UserEventHandlers {
   onTaskChange: (change: { action: string; number: number; task: Task | null }) => void;
   onConversationChange: (change: { action: string; id: number; conversation: Conversation | null }) => void;
+  /** A run started or changed (status, progress, latest status). */
+  onRunChange?: (run: Run) => void;
+  /** A conversation's unread count changed (a message from someone else, or a read position moved). */
+  onUnread?: (conversationId: number, unread: number) => void;
+  /** A question was opened, answered or timed out (wherever it was asked). */
+  onQuestion?: (change: { action: string; questionId: number }) => void;
   /** The stream (re)connected: anything may have changed while it was away. */
   onResync: () => void;
 }
@@ -22,6 +29,9 @@ export function useUserEvents(session: Session, handlers: UserEventHandlers): bo
   const onTaskChange = useEffectEvent(handlers.onTaskChange);
   const onConversationChange = useEffectEvent(handlers.onConversationChange);
   const onResync = useEffectEvent(handlers.onResync);
+  const onRunChange = useEffectEvent((run: Run) => handlers.onRunChange?.(run));
+  const onQuestion = useEffectEvent((change: { action: string; questionId: number }) => handlers.onQuestion?.(change));
+  const onUnread = useEffectEvent((id: number, unread: number) => handlers.onUnread?.(id, unread));
   const [live, setLive] = useState(false);
 
   useEffect(() => {
@@ -47,6 +57,11 @@ export function useUserEvents(session: Session, handlers: UserEventHandlers): bo
             id: data.id,
             conversation: (data.conversation as Conversation | null) ?? null,
           });
+        } else if (event === "run" && data.run && typeof data.run === "object") onRunChange(data.run as Run);
+        else if (event === "question" && data.question && typeof (data.question as { id?: unknown }).id === "number") {
+          onQuestion({ action: String(data.action), questionId: (data.question as { id: number }).id });
+        } else if (event === "unread" && typeof data.conversation_id === "number" && typeof data.unread === "number") {
+          onUnread(data.conversation_id, data.unread);
         }
       },
       onUnavailable: () => setLive(false),

@@ -1,0 +1,98 @@
+"use client";
+
+import { runSection, type Run, type RunSection } from "@/lib/agent-types";
+import { shortTime } from "@/lib/format-time";
+import { runTree, type RunNode } from "@/lib/use-runs";
+import { RunStatus } from "./run-status";
+
+interface Props {
+  runs: Run[] | null;
+  error: string | null;
+  openRunId: number | null;
+  onOpen: (run: Run) => void;
+}
+
+const SECTIONS: { key: RunSection; title: string }[] = [
+  { key: "waiting", title: "Waiting for input" },
+  { key: "running", title: "Running" },
+  { key: "finished", title: "Finished" },
+];
+
+function RunRow({ node, openRunId, onOpen }: { node: RunNode; openRunId: number | null; onOpen: (run: Run) => void }) {
+  const { run } = node;
+  const title = run.title || `Run #${run.id}`;
+  return (
+    <li className="run-node" data-testid="run-node" data-run-id={run.id}>
+      <button
+        type="button"
+        className={`run-item${openRunId === run.id ? " current" : ""}`}
+        onClick={() => onOpen(run)}
+        aria-current={openRunId === run.id ? "true" : undefined}
+        data-testid="run-item"
+        data-run-id={run.id}
+        data-status={run.status}
+      >
+        <span className="run-title">
+          <span className="run-agent">{run.agent}</span>
+          {run.parent_run_id !== null && <span className="sr-only"> (delegated)</span>}
+          <span className="run-name">{title}</span>
+        </span>
+        <RunStatus run={run} />
+        {(run.latest_status || run.summary || run.error) && (
+          <span className="run-latest muted small" data-testid="run-latest">
+            {run.error || run.latest_status || run.summary}
+          </span>
+        )}
+        <time className="muted small" dateTime={run.last_activity_at}>
+          {shortTime(run.last_activity_at)}
+        </time>
+      </button>
+      {node.children.length > 0 && (
+        <ul className="run-children" aria-label={`Delegated by ${run.agent}`}>
+          {node.children.map((child) => (
+            <RunRow key={child.run.id} node={child} openRunId={openRunId} onOpen={onOpen} />
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+/**
+ * The person's agent runs: waiting for input first, then running, then finished; a run that
+ * delegated work shows its children under it, whatever their state.
+ */
+export function RunsPanel({ runs, error, openRunId, onOpen }: Props) {
+  const roots = runs ? runTree(runs) : [];
+  return (
+    <section className="runs-panel" aria-label="Runs" data-testid="runs-panel">
+      {error && (
+        <p className="error-text pad" role="alert">
+          {error}
+        </p>
+      )}
+      {runs === null && !error && <p className="muted pad">Loading…</p>}
+      {runs?.length === 0 && (
+        <p className="muted pad" data-testid="runs-empty">
+          No agent runs yet. Agents start runs through the API or the MCP tools.
+        </p>
+      )}
+      {SECTIONS.map(({ key, title }) => {
+        const here = roots.filter((node) => runSection(node.run) === key);
+        if (here.length === 0) return null;
+        return (
+          <div key={key} className="run-section" data-testid={`runs-${key}`}>
+            <h3 className="run-section-title">
+              {title} <span className="muted">({here.length})</span>
+            </h3>
+            <ul className="run-list">
+              {here.map((node) => (
+                <RunRow key={node.run.id} node={node} openRunId={openRunId} onOpen={onOpen} />
+              ))}
+            </ul>
+          </div>
+        );
+      })}
+    </section>
+  );
+}

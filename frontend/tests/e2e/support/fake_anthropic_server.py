@@ -1,0 +1,45 @@
+"""The backend tests' fake Anthropic Messages API as a process, for the browser tests.
+
+Serves a scripted coding session: text streamed in pieces, then a Bash tool call (which the
+person must allow), then a closing text once the tool's result comes back; the next prompt
+gets a long, slow answer (for Stop). Prints its URL on
+the first line of stdout and serves until it is terminated.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "backend"))
+
+from tests.work.fake_anthropic import FakeAnthropic, Reply, Text, ToolUse, say  # noqa: E402
+
+COMMAND = "echo parley-e2e > note.txt && cat note.txt"
+
+
+def main() -> None:
+    fake = FakeAnthropic()
+    fake.script(
+        Reply(
+            [
+                Text("I'll write the note and read it back.", chunks=6, delay=0.15),
+                ToolUse("Bash", {"command": COMMAND, "description": "Write and read note.txt"}),
+            ]
+        ),
+        say("The note says parley-e2e. All done.", chunks=4, delay=0.1),
+        # A long answer, streamed over about 15 s: the test stops it half way.
+        say(" ".join(f"step{n}" for n in range(60)), chunks=60, delay=0.25),
+    )
+    fake.default = say("Nothing more is scripted.")
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    with fake.running():
+        print(fake.url, flush=True)
+        stop.wait()
+
+
+if __name__ == "__main__":
+    main()

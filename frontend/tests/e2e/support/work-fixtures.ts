@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createWriteStream, mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { test as base } from "./fixtures";
+import { Stack } from "./stack";
+
+const FRONTEND_DIR = path.resolve(__dirname, "../../..");
+const PYTHON = path.resolve(FRONTEND_DIR, "../.venv/bin/python");
+
+/** Starts the fake Anthropic API (a Python process) and resolves with its URL. */
+function startFakeAnthropic(logFile: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(PYTHON, [path.join(__dirname, "fake_anthropic_server.py")], { stdio: ["ignore", "pipe", "pipe"] });
+  child.stderr?.pipe(createWriteStream(logFile, { flags: "a" }));
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const newline = out.indexOf("\n");
+      if (newline >= 0) resolve({ child, url: out.slice(0, newline).trim() });
+    });
+    child.on("exit", (code) => reject(new Error(`the fake Anthropic API exited (${code}); see ${logFile}`)));
+  });
+}
+
+interface WorkFixtures {
+  /** An API + UI with work mode on, its `claude` CLI pointed at the fake Anthropic API. */
+  workStack: Stack;
+}
+
+export const workTest = base.extend<object, WorkFixtures>({
+  workStack: [
+    async ({}, use) => {
+      const logs = path.join(FRONTEND_DIR, "test-results", "logs");
+      mkdirSync(logs, { recursive: true });
+      const fake = await startFakeAnthropic(path.join(logs, "fake-anthropic.log"));
+      const scratch = mkdtempSync(path.join(tmpdir(), "parley-e2e-work-"));
+      const stack = new Stack(
+        {
+          PARLEY_WORK_ENABLED: "1",
+          PARLEY_WORKSPACE_ROOT: path.join(scratch, "workspaces"),
+          CLAUDE_CONFIG_DIR: path.join(scratch, "claude-config"),
+          ANTHROPIC_BASE_URL: fake.url,
+          ANTHROPIC_API_KEY: "x",
+          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+          IS_SANDBOX: "1",
+        },
+        "-work",
+      );
+      try {
+        await stack.start();
+        await use(stack);
+      } finally {
+        await stack.stop();
+        fake.child.kill("SIGTERM");
+      }
+    },
+    { scope: "worker", timeout: 180_000 },
+  ],
+  baseURL: async ({ workStack }, use) => {
+    await use(workStack.webUrl);
+  },
+});
