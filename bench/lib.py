@@ -305,6 +305,8 @@ class ServerProcess:
             PARLEY_DEV_LOGIN="1",
             PARLEY_MODEL="offline",
             PARLEY_RATE_LIMIT_PER_MINUTE="0",
+            # Every bench client shares one address: the per-client caps would measure them.
+            PARLEY_MAX_CONNECTIONS_PER_CLIENT="0",
         )
         env.update(self.extra_env)
         return env
