@@ -5,7 +5,8 @@ worker thread, which would cost a thread hop per dependency per request."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -22,54 +23,23 @@ from parley.realtime.waits import Waits
 from parley.work.manager import WorkManager
 
 
-async def _settings(request: Request) -> Settings:
-    settings: Settings = request.app.state.settings
-    return settings
+def _from_state(name: str) -> Callable[[Request], Awaitable[Any]]:
+    """A dependency reading one object the lifespan put on `app.state`."""
+
+    async def get(request: Request) -> Any:
+        return getattr(request.app.state, name)
+
+    return get
 
 
-async def _db(request: Request) -> Database:
-    db: Database = request.app.state.db
-    return db
-
-
-async def _assistant(request: Request) -> Assistant:
-    assistant: Assistant = request.app.state.assistant
-    return assistant
-
-
-async def _runner(request: Request) -> TurnRunner:
-    runner: TurnRunner = request.app.state.runner
-    return runner
-
-
-async def _limiter(request: Request) -> RateLimiter:
-    limiter: RateLimiter = request.app.state.limiter
-    return limiter
-
-
-async def _work(request: Request) -> WorkManager:
-    work: WorkManager = request.app.state.work
-    return work
-
-
-async def _hub(request: Request) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
-
-
-async def _waits(request: Request) -> Waits:
-    waits: Waits = request.app.state.waits
-    return waits
-
-
-HubDep = Annotated[Hub, Depends(_hub)]
-WaitsDep = Annotated[Waits, Depends(_waits)]
-SettingsDep = Annotated[Settings, Depends(_settings)]
-DbDep = Annotated[Database, Depends(_db)]
-AssistantDep = Annotated[Assistant, Depends(_assistant)]
-LimiterDep = Annotated[RateLimiter, Depends(_limiter)]
-RunnerDep = Annotated[TurnRunner, Depends(_runner)]
-WorkDep = Annotated[WorkManager, Depends(_work)]
+HubDep = Annotated[Hub, Depends(_from_state("hub"))]
+WaitsDep = Annotated[Waits, Depends(_from_state("waits"))]
+SettingsDep = Annotated[Settings, Depends(_from_state("settings"))]
+DbDep = Annotated[Database, Depends(_from_state("db"))]
+AssistantDep = Annotated[Assistant, Depends(_from_state("assistant"))]
+LimiterDep = Annotated[RateLimiter, Depends(_from_state("limiter"))]
+RunnerDep = Annotated[TurnRunner, Depends(_from_state("runner"))]
+WorkDep = Annotated[WorkManager, Depends(_from_state("work"))]
 
 
 # Declared as a security scheme so the OpenAPI schema (and /docs) knows about bearer auth;
