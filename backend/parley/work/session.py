@@ -189,19 +189,27 @@ class Session:
     async def _finish(self, outcome: RunStatus, error: str | None) -> None:
         if self.ending is None:
             await asyncio.to_thread(proctree.kill_tree, self.pid, self.tag)
-        self._fail_queued(error or "The work session ended")
         try:
             if self._deferred is not None:
                 await self.manager.parked(self, self._deferred)
                 return
-            if outcome is RunStatus.failed and error:
-                await self._store(error, {"type": "error"}, error=True)
-            await store.end_run(self.db, self.run_id, status=outcome, error=error)
+            failed = outcome is RunStatus.failed and error
+            await store.end_run(
+                self.db,
+                self.run_id,
+                status=outcome,
+                error=error,
+                error_message=(self.conversation_id, self.user_id) if failed else None,
+            )
             await self._set_status("ended")
         finally:
+            # Only now does a waiting client get its answer: the failure is on record first.
+            self._fail_waiting(error or "The work session ended")
             self.manager.forget(self)
 
-    def _fail_queued(self, reason: str) -> None:
+    def _fail_waiting(self, reason: str) -> None:
+        if self.current is not None and not self.current.future.done():
+            self.current.future.set_exception(SessionFailed(reason))
         while not self.queue.empty():
             prompt = self.queue.get_nowait()
             if not prompt.future.done():
@@ -267,18 +275,15 @@ class Session:
                 if isinstance(message, ResultMessage):
                     result = message
         except Exception as exc:
-            if not prompt.future.done():
-                prompt.future.set_exception(SessionFailed(str(exc)))
+            # The prompt stays `current`: `_finish` answers its waiting client once the failure
+            # is stored.
             await asyncio.sleep(0.2)  # let the exit be seen
             if exited.done():
                 raise SessionFailed(self._exit_error(exited.result())) from exc
             raise
         if result is None:
             await asyncio.sleep(0.2)
-            reason = self._exit_error(exited.result()) if exited.done() else "no result"
-            if not prompt.future.done():
-                prompt.future.set_exception(SessionFailed(reason))
-            raise SessionFailed(reason)
+            raise SessionFailed(self._exit_error(exited.result()) if exited.done() else "no result")
         self.current = None
         if not prompt.future.done():
             prompt.future.set_result(result)

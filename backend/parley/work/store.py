@@ -128,9 +128,28 @@ async def set_run(db: Database, run_id: int, **values: Any) -> None:
         )
 
 
-async def end_run(db: Database, run_id: int, *, status: RunStatus, error: str | None) -> None:
-    """Only a live run ends: an ended one keeps how it ended."""
-    async with db.connection() as conn:
+async def end_run(
+    db: Database,
+    run_id: int,
+    *,
+    status: RunStatus,
+    error: str | None,
+    error_message: tuple[int, str] | None = None,
+) -> None:
+    """Only a live run ends: an ended one keeps how it ended. With `error_message`
+    (conversation id, owner) the error is stored as a reply in the same transaction, so whoever
+    sees the error in the conversation also sees the run failed, and the other way round."""
+    async with db.transaction() as conn:
+        if error_message is not None and error:
+            conversation_id, user_id = error_message
+            await _append(
+                conn,
+                conversation_id=conversation_id,
+                user_id=user_id,
+                content=error,
+                meta={"type": "error"},
+                error=True,
+            )
         await conn.execute(
             """UPDATE agent_runs SET status = $2, error = $3, ended_at = now(),
             last_activity_at = now() WHERE id = $1 AND status = ANY($4::run_status[])""",
@@ -185,20 +204,45 @@ async def store(
     error: bool = False,
     reply_to: int | None = None,
 ) -> StoredMessage:
-    text = content if content.strip() else f"({meta.get('type', 'event')})"
     async with db.connection() as conn:
-        return await conversations.append_message(
+        return await _append(
             conn,
             conversation_id=conversation_id,
             user_id=user_id,
-            role=role,
-            author=AUTHOR if role is Role.assistant else None,
+            content=content,
+            meta=meta,
             kind=kind,
-            content=text,
+            role=role,
             error=error,
             reply_to=reply_to,
-            meta=meta,
         )
+
+
+async def _append(
+    conn: asyncpg.Connection,
+    *,
+    conversation_id: int,
+    user_id: str,
+    content: str,
+    meta: dict[str, Any],
+    kind: MessageKind = MessageKind.output,
+    role: Role = Role.assistant,
+    error: bool = False,
+    reply_to: int | None = None,
+) -> StoredMessage:
+    text = content if content.strip() else f"({meta.get('type', 'event')})"
+    return await conversations.append_message(
+        conn,
+        conversation_id=conversation_id,
+        user_id=user_id,
+        role=role,
+        author=AUTHOR if role is Role.assistant else None,
+        kind=kind,
+        content=text,
+        error=error,
+        reply_to=reply_to,
+        meta=meta,
+    )
 
 
 async def get_message(db: Database, *, conversation_id: int, message_id: int) -> StoredMessage:

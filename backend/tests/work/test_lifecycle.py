@@ -202,10 +202,11 @@ async def test_a_missing_or_failing_cli_is_a_clear_error_not_a_hang(
         async with asyncio.timeout(40):
             reply = await server.chat("ann", "hello", conversation)
         assert reply.status_code == 502, reply.text
-        error = await wait_for_message(server, "ann", conversation, lambda m: m["error"])
-        assert "Claude Code" in error["content"]
+        # The failure is on record before the client hears of it.
         run = await run_of(db, conversation)
         assert run["status"] == "failed" and run["error"]
+        error = (await messages(server, "ann", conversation))[-1]
+        assert error["error"] and "Claude Code" in error["content"]
         health = (await server.client.get("/api/health")).json()
         if cli.startswith("/nonexistent"):
             assert health["work"] == {"available": False, "reason": error["content"]}
