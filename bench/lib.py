@@ -377,14 +377,15 @@ class ServerProcess:
             self.proc.wait()
 
 
-def token(user: str) -> str:
+def token(user: str, agent: str | None = None) -> str:
+    """The person's token, or with `agent` that agent's token for the person."""
     from parley.auth import mint_token
 
-    return mint_token(secret=SECRET, user_id=user, ttl_seconds=3600)
+    return mint_token(secret=SECRET, user_id=user, ttl_seconds=3600, agent=agent)
 
 
-def auth(user: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token(user)}"}
+def auth(user: str, agent: str | None = None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token(user, agent)}"}
 
 
 def client(base_url: str, *, timeout: float = 120) -> httpx.AsyncClient:

@@ -20,17 +20,9 @@ from typing import Any
 
 import httpx
 
-from lib import BenchDatabase, LeanClient, ServerProcess, ms, pct
+from lib import BenchDatabase, LeanClient, ServerProcess, auth, ms, pct
 
 SECRET_USER_PREFIX = "bench-q"
-
-
-def _token(user: str, agent: str | None = None) -> str:
-    from parley.auth import mint_token
-
-    from lib import SECRET
-
-    return mint_token(secret=SECRET, user_id=user, ttl_seconds=3600, agent=agent)
 
 
 async def _ask(base_url: str, users: list[str]) -> list[tuple[str, int, int]]:
@@ -44,7 +36,7 @@ async def _ask(base_url: str, users: list[str]) -> list[tuple[str, int, int]]:
                     http.post(
                         f"/api/{u}/inbox/messages",
                         json={"text": "Go ahead?", "kind": "question"},
-                        headers={"Authorization": f"Bearer {_token(u, 'bench-agent')}"},
+                        headers=auth(u, "bench-agent"),
                     )
                     for u in batch
                 )
@@ -69,7 +61,7 @@ async def measure(
     arrived = {q: asyncio.Event() for (_u, q, _i) in asked}
 
     async def wait(client: LeanClient, user: str, question: int) -> None:
-        headers = {"Authorization": f"Bearer {_token(user, 'bench-agent')}"}
+        headers = auth(user, "bench-agent")
         status, body = await client.get(f"/api/{user}/questions/{question}?wait=55", headers)
         returned[question] = (time.perf_counter(), {"status": status, **json.loads(body)})
         arrived[question].set()
@@ -85,7 +77,7 @@ async def measure(
     async with LeanClient(answers_on.base_url) as person:
         for user, question, inbox in asked:
             body = json.dumps({"text": "yes", "reply_to": question}).encode()
-            headers = {"Authorization": f"Bearer {_token(user)}"}
+            headers = auth(user)
             sent = time.perf_counter()
             status, _ = await person.post_json(
                 f"/api/{user}/conversations/{inbox}/messages", body, headers

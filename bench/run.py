@@ -42,6 +42,7 @@ from sse import live_notify_cost
 
 TOOL_MESSAGE = "add a task to buy milk"  # 2 model calls + 1 MCP tool call (a DB write)
 PLAIN_MESSAGE = "hello"  # 1 model call, no tool
+SECTIONS = ["http", "floor", "burst", "history", "sse", "questions", "delegation"]
 
 
 def quiet_logs() -> None:
@@ -991,6 +992,75 @@ def section_questions(rep: Report, db: BenchDatabase, quick: bool) -> None:
     )
 
 
+def section_delegation(rep: Report, db: BenchDatabase, quick: bool) -> None:
+    from delegation import EXCHANGE, measure_delegation
+
+    found = measure_delegation(db, quick)
+    trips, same, cross, many = found["trips"], found["same"], found["cross"], found["many"]
+    rep.begin("7")
+    rep.add("## 7. Agents delegating to agents (`bench/delegation.py`)")
+    rep.add()
+    rep.add(
+        f"**Round trip**, {trips} delegations one after another: a parent agent delegates from"
+        " its run and waits for the thread to close (`GET /delegations/{thread}?wait=30`); a"
+        " child agent long-polling `GET /delegations/next?wait=30` claims it and completes it at"
+        " once. Total = the parent's POST to its wait returning `completed`; *claimed* = the"
+        " POST to the child's poll returning; *woken* = the child sending `complete` to the"
+        " parent's wait returning."
+    )
+    rep.add()
+    rep.add(
+        "| agents on | total p50 | total p99 | claimed p50 | claimed p99 | woken p50 | woken p99 |"
+    )
+    rep.add("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, t in (("one instance", same), ("two instances", cross)):
+        rep.add(
+            f"| {name} | {ms(pct(t['total'], 50))} | {ms(pct(t['total'], 99))} |"
+            f" {ms(pct(t['claimed'], 50))} | {ms(pct(t['claimed'], 99))} |"
+            f" {ms(pct(t['woken'], 50))} | {ms(pct(t['woken'], 99))} |"
+        )
+    rep.add()
+    rep.add(
+        f"**{many['threads']} threads at once on two instances**, all for one person: each parent"
+        f" (half on A, half on B) delegates one task to `coder`, {many['threads']} coder pollers"
+        " (half on each) claim whatever they get and play the whole exchange (question, answer,"
+        f" 50%, completion: {len(EXCHANGE)} stored messages a thread), and the person follows"
+        " every thread live on the other instance from its parent. Afterwards every claim, stored"
+        " message and live read is counted."
+    )
+    rep.add()
+    rep.add(
+        "| threads | claimed exactly once | claimed twice | messages stored / expected |"
+        " threads out of order | missed live | seen twice live | delegate → closed p50 | p99 |"
+        " all done in |"
+    )
+    rep.add("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    rep.add(
+        f"| {many['threads']} | {many['claimed_once']} | {many['claimed_twice']} |"
+        f" {many['stored_messages']} / {many['expected_messages']} | {many['wrong_threads']} |"
+        f" {many['lost_live']} | {many['doubled_live']} | {ms(many['p50'])} | {ms(many['p99'])} |"
+        f" {many['elapsed']:.1f} s |"
+    )
+    rep.add()
+    worst = max(pct(same["total"], 99), pct(cross["total"], 99))
+    rep.goal(
+        "Delegation round trip (delegate → claimed → completed → parent woken) p99 ≤ 100 ms,"
+        " one and two instances",
+        "≤ 100 ms",
+        f"one {ms(pct(same['total'], 99))}, two {ms(pct(cross['total'], 99))}"
+        f" (p50 {ms(pct(same['total'], 50))}, {ms(pct(cross['total'], 50))})",
+        worst <= 0.100,
+    )
+    rep.goal(
+        f"{many['threads']} concurrent threads on two instances: no message lost or doubled,"
+        " each delegation claimed once",
+        "0 lost, 0 doubled",
+        f"{many['stored_messages']}/{many['expected_messages']} stored, {many['lost_live']}"
+        f" missed and {many['doubled_live']} doubled live, {many['claimed_twice']} claimed twice",
+        many["ok"],
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -1001,11 +1071,11 @@ def main() -> int:
     parser.add_argument(
         "--only",
         nargs="*",
-        choices=["http", "floor", "burst", "history", "sse", "questions"],
+        choices=SECTIONS,
         help="run only these sections (RESULTS.md is not written)",
     )
     args = parser.parse_args()
-    only = set(args.only or ["http", "floor", "burst", "history", "sse", "questions"])
+    only = set(args.only or SECTIONS)
     record = not args.quick and not args.only
 
     started = time.perf_counter()
@@ -1046,6 +1116,8 @@ def main() -> int:
             guarded(rep, "5", "SSE", lambda: section_sse(rep, db, args.quick))
         if "questions" in only:
             guarded(rep, "6", "questions", lambda: section_questions(rep, db, args.quick))
+        if "delegation" in only:
+            guarded(rep, "7", "delegation", lambda: section_delegation(rep, db, args.quick))
     finally:
         if db.external:
             cleanup_external(db)
