@@ -8,13 +8,22 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from parley.models import DESCRIPTION_MAX, TASK_TITLE_MAX
+from parley.conversations import ConversationRecord
+from parley.models import (
+    CONVERSATION_TITLE_MAX,
+    DESCRIPTION_MAX,
+    TASK_TITLE_MAX,
+    ConversationMode,
+    MessageKind,
+    Role,
+)
 from parley.text import storable_value
 
 # Text a request stores: no NUL, no lone surrogate (see parley.text).
 Text = Annotated[str, AfterValidator(storable_value)]
 # Request bodies take JSON types as they are: `true` is not 1, "1" is not 1.
 REQUEST = ConfigDict(extra="forbid", strict=True)
+MAX_BIGINT = 2**63 - 1  # ids of messages are PostgreSQL bigints
 
 
 class ErrorBody(BaseModel):
@@ -54,17 +63,30 @@ class ChatResponse(BaseModel):
     tool_calls: list[ToolCallRecord]
 
 
-class MessageOut(BaseModel):
+class MessageFields(BaseModel):
+    """What a message is besides its text, however it is written or read: the one definition
+    `MessageOut` (every API and stream) and `MessageCreate` (a person or agent posting) share.
+    Every field of `MessageOut` is a column of `messages` (tests/test_schemas.py checks)."""
+
+    kind: MessageKind = Field(
+        default=MessageKind.message,
+        description="`question` waits for an answer; `status`, `delegation`, `completion`,"
+        " `escalation`, `output` and `error` are written by agents, threads and work sessions",
+    )
+    reply_to: int | None = Field(
+        default=None, ge=1, le=MAX_BIGINT, description="The message this one answers"
+    )
+
+
+class MessageOut(MessageFields):
     model_config = ConfigDict(from_attributes=True)
     id: int
     conversation_id: int
-    role: str
-    author: str | None
-    kind: str
+    role: Role
+    author: str | None = Field(description="The agent that wrote it (agents only)")
     content: str
     tool_calls: list[dict[str, Any]] | None
     error: bool
-    reply_to: int | None
     meta: dict[str, Any] | None
     created_at: datetime
 
@@ -116,42 +138,50 @@ class WorkState(BaseModel):
 IDLE_WORK: dict[str, Any] = {"status": "idle", "cost_usd": 0.0, "run_id": None}
 
 
-class ConversationOut(BaseModel):
+class ConversationFields(BaseModel):
+    """What a person names and chooses on a conversation: the one definition the conversation
+    schemas share. Every field of `ConversationOut` up to `last_read_id` is a column of
+    `conversations` (tests/test_schemas.py checks)."""
+
+    title: str = Field(max_length=CONVERSATION_TITLE_MAX)
+    mode: ConversationMode
+
+
+class ConversationOut(ConversationFields):
     id: int
-    title: str
-    mode: str
     version: int
     created_at: datetime
     updated_at: datetime
-    preview: str | None
-    last_message_at: datetime | None
-    unread: int = Field(description="Messages from others after the stored read position")
     last_read_id: int = Field(
         description="The person's read position (0: nothing read): an unread divider goes after it"
     )
+    preview: str | None
+    last_message_at: datetime | None
+    unread: int = Field(description="Messages from others after the stored read position")
     work: WorkState | None = None
 
 
 def conversation_out(summary: Any, work: dict[str, Any] | None = None) -> ConversationOut:
-    """A `conversations.ConversationSummary` as the wire shape; `work` is a work
-    conversation's session state (`parley.work.service.states`), idle if it never started."""
+    """A `conversations.ConversationSummary` as the wire shape, its record mapped by field
+    name; `work` is a work conversation's session state (`parley.work.service.states`), idle
+    if it never started."""
     c = summary.conversation
     state = None
-    if c.mode == "work":
+    if c.mode == ConversationMode.work:
         state = WorkState.model_validate(work or IDLE_WORK)
+    stored = {name: getattr(c, name) for name in _CONVERSATION_COLUMNS}
     return ConversationOut(
-        id=c.id,
-        title=c.title,
-        mode=c.mode,
-        version=c.version,
-        created_at=c.created_at,
-        updated_at=c.updated_at,
+        **stored,
         preview=summary.preview,
         last_message_at=summary.last_message_at,
         unread=summary.unread,
-        last_read_id=c.last_read_id,
         work=state,
     )
+
+
+_CONVERSATION_COLUMNS = [
+    name for name in ConversationOut.model_fields if name in ConversationRecord.__slots__
+]
 
 
 class WorkEndResponse(BaseModel):
@@ -163,9 +193,11 @@ class WorkHealth(BaseModel):
     reason: str | None
 
 
-class ConversationCreate(BaseModel):
-    title: Text | None = None
-    mode: Literal["chat", "work"] = "chat"
+class ConversationCreate(ConversationFields):
+    title: Text | None = Field(  # type: ignore[assignment]
+        default=None, description="Optional: the first message names it otherwise"
+    )
+    mode: Literal["chat", "work"] = "chat"  # type: ignore[assignment]
     model_config = REQUEST
 
 

@@ -661,9 +661,17 @@ export interface components {
              * @enum {string}
              */
             mode: "chat" | "work";
-            /** Title */
+            /**
+             * Title
+             * @description Optional: the first message names it otherwise
+             */
             title?: string | null;
         };
+        /**
+         * ConversationMode
+         * @enum {string}
+         */
+        ConversationMode: "chat" | "work" | "inbox" | "run" | "delegation";
         /** ConversationOut */
         ConversationOut: {
             /**
@@ -680,8 +688,7 @@ export interface components {
              * @description The person's read position (0: nothing read): an unread divider goes after it
              */
             last_read_id: number;
-            /** Mode */
-            mode: string;
+            mode: components["schemas"]["ConversationMode"];
             /** Preview */
             preview: string | null;
             /** Title */
@@ -806,7 +813,10 @@ export interface components {
              * @enum {string}
              */
             kind: "message" | "question" | "answer" | "status";
-            /** Reply To */
+            /**
+             * Reply To
+             * @description The message this one answers
+             */
             reply_to?: number | null;
             /**
              * Text
@@ -819,9 +829,17 @@ export interface components {
              */
             timeout_s?: number | null;
         };
+        /**
+         * MessageKind
+         * @enum {string}
+         */
+        MessageKind: "message" | "status" | "question" | "answer" | "delegation" | "completion" | "error" | "escalation" | "output";
         /** MessageOut */
         MessageOut: {
-            /** Author */
+            /**
+             * Author
+             * @description The agent that wrote it (agents only)
+             */
             author: string | null;
             /** Content */
             content: string;
@@ -836,16 +854,21 @@ export interface components {
             error: boolean;
             /** Id */
             id: number;
-            /** Kind */
-            kind: string;
+            /**
+             * @description `question` waits for an answer; `status`, `delegation`, `completion`, `escalation`, `output` and `error` are written by agents, threads and work sessions
+             * @default message
+             */
+            kind: components["schemas"]["MessageKind"];
             /** Meta */
             meta: {
                 [key: string]: unknown;
             } | null;
-            /** Reply To */
-            reply_to: number | null;
-            /** Role */
-            role: string;
+            /**
+             * Reply To
+             * @description The message this one answers
+             */
+            reply_to?: number | null;
+            role: components["schemas"]["Role"];
             /** Tool Calls */
             tool_calls: {
                 [key: string]: unknown;
@@ -862,7 +885,10 @@ export interface components {
              * @description The question this message answered, if it answered one
              */
             answered?: number | null;
-            /** Author */
+            /**
+             * Author
+             * @description The agent that wrote it (agents only)
+             */
             author: string | null;
             /** Content */
             content: string;
@@ -877,16 +903,21 @@ export interface components {
             error: boolean;
             /** Id */
             id: number;
-            /** Kind */
-            kind: string;
+            /**
+             * @description `question` waits for an answer; `status`, `delegation`, `completion`, `escalation`, `output` and `error` are written by agents, threads and work sessions
+             * @default message
+             */
+            kind: components["schemas"]["MessageKind"];
             /** Meta */
             meta: {
                 [key: string]: unknown;
             } | null;
-            /** Reply To */
-            reply_to: number | null;
-            /** Role */
-            role: string;
+            /**
+             * Reply To
+             * @description The message this one answers
+             */
+            reply_to?: number | null;
+            role: components["schemas"]["Role"];
             /** Tool Calls */
             tool_calls: {
                 [key: string]: unknown;
@@ -916,6 +947,11 @@ export interface components {
             /** Message Id */
             message_id: number;
         };
+        /**
+         * Role
+         * @enum {string}
+         */
+        Role: "user" | "assistant" | "agent" | "system";
         /** RunCreate */
         RunCreate: {
             /** Parent Run Id */
@@ -933,6 +969,11 @@ export interface components {
             /** Summary */
             summary?: string | null;
         };
+        /**
+         * RunKind
+         * @enum {string}
+         */
+        RunKind: "external" | "work";
         /** RunOut */
         RunOut: {
             /** Agent */
@@ -945,8 +986,7 @@ export interface components {
             error: string | null;
             /** Id */
             id: number;
-            /** Kind */
-            kind: string;
+            kind: components["schemas"]["RunKind"];
             /**
              * Last Activity At
              * Format: date-time
@@ -963,13 +1003,17 @@ export interface components {
              * Format: date-time
              */
             started_at: string;
-            /** Status */
-            status: string;
+            status: components["schemas"]["RunStatus"];
             /** Summary */
             summary: string | null;
             /** Title */
             title: string | null;
         };
+        /**
+         * RunStatus
+         * @enum {string}
+         */
+        RunStatus: "running" | "waiting_input" | "completed" | "failed" | "cancelled" | "timed_out";
         /** RunStatusIn */
         RunStatusIn: {
             /** Progress */

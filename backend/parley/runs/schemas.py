@@ -7,18 +7,16 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from parley.schemas import REQUEST, MessageOut, Text, message_json
+from parley.models import RunKind, RunStatus
+from parley.schemas import MAX_BIGINT, REQUEST, MessageFields, MessageOut, Text, message_json
 
-MAX_BIGINT = 2**63 - 1
 
-
-class MessageCreate(BaseModel):
+class MessageCreate(MessageFields):
     text: Text = Field(description="Trimmed, never empty, at most 16,000 characters")
-    kind: Literal["message", "question", "answer", "status"] = Field(
+    kind: Literal["message", "question", "answer", "status"] = Field(  # type: ignore[assignment]
         default="message",
         description="`question` (agents only) opens a wait for the person's answer",
     )
-    reply_to: int | None = Field(default=None, ge=1, le=MAX_BIGINT)
     timeout_s: float | None = Field(
         default=None, gt=0, description="Questions only: seconds until it times out"
     )
@@ -63,8 +61,8 @@ class RunOut(BaseModel):
     model_config = ConfigDict(from_attributes=True)
     id: int
     agent: str
-    kind: str
-    status: str
+    kind: RunKind
+    status: RunStatus
     title: str | None
     conversation_id: int | None
     parent_run_id: int | None

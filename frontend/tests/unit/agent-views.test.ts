@@ -4,7 +4,7 @@ import { runTree } from "@/lib/use-runs";
 import { threadTag } from "@/components/thread-timeline";
 import type { Message } from "@/lib/types";
 
-function run(id: number, parent: number | null, status = "running"): Run {
+function run(id: number, parent: number | null, status: Run["status"] = "running"): Run {
   return {
     id,
     agent: `a${id}`,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { chatReducer, endsWithFailure, initialChatState, type ChatState } from "@/lib/chat-reducer";
 import type { Message } from "@/lib/types";
 
-function message(id: number, role: string, extra: Partial<Message> = {}): Message {
+function message(id: number, role: Message["role"], extra: Partial<Message> = {}): Message {
   return {
     id,
     conversation_id: 7,
