@@ -30,7 +30,9 @@ lint() {
 }
 layer "lint+types" lint
 layer "backend unit" bash -c 'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m unit'
-layer "backend" bash -c 'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m "not unit"'
+# Three workers on two cores: most of these tests wait on servers, processes and timeouts.
+layer "backend" bash -c \
+  'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m "not unit" -n 3 --dist worksteal'
 layer "bench --quick" .venv/bin/python bench/run.py --quick
 
 if [ -f frontend/package.json ]; then

@@ -261,7 +261,7 @@ def account(result: dict[str, Any]) -> dict[str, Any]:
 
 def measure_delegation(db: BenchDatabase, quick: bool) -> dict[str, Any]:
     """The round trip on one and on two instances, then the many threads across both."""
-    trips = 20 if quick else 200
+    trips = 10 if quick else 200
     threads = 20 if quick else 200
     a = ServerProcess(db, name="delegation-a").start()
     b = ServerProcess(db, name="delegation-b").start()

@@ -69,7 +69,7 @@ async def measure(
     waiting = [
         asyncio.create_task(wait(c, u, q)) for c, (u, q, _i) in zip(clients, asked, strict=True)
     ]
-    await asyncio.sleep(3.0)  # every long-poll is in and parked
+    await asyncio.sleep(0.5 if agents <= 50 else 3.0)  # every long-poll is in and parked
     rss_waiting = waits_on.rss()
     early = len(returned)
     delays: list[float] = []

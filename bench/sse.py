@@ -326,7 +326,9 @@ def measure_sse(db: BenchDatabase, quick: bool) -> dict[str, Any]:
     subscribers = 50 if quick else FANOUT
     server = ServerProcess(db, name="sse-fanout").start()
     try:
-        spread = asyncio.run(fanout(server, db, subscribers=subscribers, messages=10))
+        spread = asyncio.run(
+            fanout(server, db, subscribers=subscribers, messages=5 if quick else 10)
+        )
     finally:
         server.stop()
     spread["subscribers"] = subscribers

@@ -8,8 +8,10 @@ import { defineConfig } from "@playwright/test";
 export default defineConfig({
   testDir: "./tests/e2e",
   outputDir: "./test-results/artifacts",
+  // Two workers, each with its own stack (API, embedded PostgreSQL, web UI); a file's tests
+  // run in order on one worker.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -2,7 +2,8 @@
 app served over real HTTP by uvicorn on a loopback port.
 
 The database is `PARLEY_TEST_DATABASE_URL` when set (it is wiped: point it at a throwaway
-database), else an embedded PostgreSQL in a temporary directory.
+database; under pytest-xdist each worker makes its own beside it), else an embedded PostgreSQL
+in a temporary directory (one per worker).
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg
 import httpx
 import pytest
 import uvicorn
@@ -48,7 +51,7 @@ def database_url() -> Iterator[str]:
     if url:
         url = Settings(DATABASE_URL=url).database_url
         assert url
-        yield url
+        yield asyncio.run(_worker_database(url))
         return
     # Not pytest's tmp_path: pytest prunes old base temp dirs, and a concurrent session
     # would delete the data dir under this running server.
@@ -60,6 +63,23 @@ def database_url() -> Iterator[str]:
     finally:
         embedded.stop()
         shutil.rmtree(data_dir, ignore_errors=True)
+
+
+async def _worker_database(url: str) -> str:
+    """Under pytest-xdist each worker wipes tables per test: on a shared server, give each
+    worker its own database next to the one named (recreated empty)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return url
+    parts = urlsplit(url)
+    name = f"{parts.path.lstrip('/') or 'postgres'}_{worker}"
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await conn.execute(f'CREATE DATABASE "{name}"')
+    finally:
+        await conn.close()
+    return urlunsplit(parts._replace(path=f"/{name}"))
 
 
 @pytest.fixture(scope="session")

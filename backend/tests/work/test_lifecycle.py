@@ -13,6 +13,7 @@ import pytest
 
 from parley.db import Database
 from parley.work.proctree import TAG
+from parley.work.session import session_tag
 from tests.conftest import Server, eventually
 from tests.work.conftest import (
     claude_processes,
@@ -32,7 +33,7 @@ pytestmark = [needs_cli, pytest.mark.slow]
 async def run_of(db: Database, conversation_id: int) -> dict[str, Any]:
     async with db.connection() as conn:
         row = await conn.fetchrow(
-            "SELECT id, status, error, pid FROM agent_runs WHERE conversation_id = $1"
+            "SELECT id, status, error, pid, instance FROM agent_runs WHERE conversation_id = $1"
             " ORDER BY id DESC LIMIT 1",
             conversation_id,
         )
@@ -48,12 +49,13 @@ async def results(server: Server, user: str, conversation_id: int) -> list[dict[
     return [m for m in await messages(server, user, conversation_id) if is_end(m)]
 
 
-def session_processes() -> list[psutil.Process]:
-    """Processes started by any work session (they carry its tag)."""
+def session_processes(run: dict[str, Any]) -> list[psutil.Process]:
+    """Processes started by this run's session (they carry its tag), whatever else runs."""
+    tag = session_tag(run["instance"], run["id"])
     found = []
     for proc in psutil.process_iter():
         with contextlib.suppress(psutil.Error):
-            if TAG in proc.environ():
+            if proc.environ().get(TAG) == tag:
                 found.append(proc)
     return found
 
@@ -103,7 +105,7 @@ async def test_end_completes_the_run_and_kills_the_whole_tree(
         run = await run_of(db, conversation)
         # The shell exited at once: the sleeper is no longer a descendant of claude.
         sleepers = [
-            p.pid for p in session_processes() if p.cmdline() == ["tail", "-f", "/dev/null"]
+            p.pid for p in session_processes(run) if p.cmdline() == ["tail", "-f", "/dev/null"]
         ]
         assert sleepers, [m["content"] for m in await messages(server, "ann", conversation)]
         pids = claude_processes(run["pid"]) + sleepers

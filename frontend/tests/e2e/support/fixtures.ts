@@ -21,8 +21,8 @@ interface WorkerFixtures {
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   stack: [
-    async ({}, use) => {
-      const stack = new Stack();
+    async ({}, use, workerInfo) => {
+      const stack = new Stack({}, `-w${workerInfo.workerIndex}`);
       try {
         await stack.start();
         await use(stack);
@@ -33,12 +33,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: "worker", timeout: 180_000 },
   ],
   modelStack: [
-    async ({}, use) => {
+    async ({}, use, workerInfo) => {
       const llm = new FakeLlm();
       await llm.start();
       const stack = new Stack(
         { PARLEY_MODEL: "fake-model", OPENAI_BASE_URL: llm.url, OPENAI_API_KEY: "x", OPENAI_AGENTS_DISABLE_TRACING: "1" },
-        "-fake-model",
+        `-fake-model-w${workerInfo.workerIndex}`,
       );
       try {
         await stack.start();

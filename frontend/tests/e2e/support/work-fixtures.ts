@@ -30,10 +30,10 @@ interface WorkFixtures {
 
 export const workTest = base.extend<object, WorkFixtures>({
   workStack: [
-    async ({}, use) => {
+    async ({}, use, workerInfo) => {
       const logs = path.join(FRONTEND_DIR, "test-results", "logs");
       mkdirSync(logs, { recursive: true });
-      const fake = await startFakeAnthropic(path.join(logs, "fake-anthropic.log"));
+      const fake = await startFakeAnthropic(path.join(logs, `fake-anthropic-w${workerInfo.workerIndex}.log`));
       const scratch = mkdtempSync(path.join(tmpdir(), "parley-e2e-work-"));
       const stack = new Stack(
         {
@@ -45,7 +45,7 @@ export const workTest = base.extend<object, WorkFixtures>({
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
           IS_SANDBOX: "1",
         },
-        "-work",
+        `-work-w${workerInfo.workerIndex}`,
       );
       try {
         await stack.start();
