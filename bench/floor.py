@@ -106,7 +106,7 @@ async def measure_floor(
 ) -> dict[str, Any]:
     from agents import Runner, set_tracing_disabled
     from agents.stream_events import RunItemStreamEvent
-    from parley.assistant.agent import TurnContext, build_agent
+    from parley.assistant.agent import TurnContext, build_agent, mcp_function_tools
     from parley.assistant.history import history_items
     from parley.assistant.mcp_bridge import InProcessTools
     from parley.assistant.offline import OfflineModel
@@ -120,6 +120,7 @@ async def measure_floor(
         tools = InProcessTools(build_server(db=_NoDatabase(), resolve_user=from_request_meta))  # type: ignore[arg-type]
         await tools.connect()
         model = OfflineModel()
+        function_tools = await mcp_function_tools(tools, model=model)
         context = TurnContext(user_id="floor-user", conversation_id=1)
         history: list[StoredMessage] = []
 
@@ -149,7 +150,7 @@ async def measure_floor(
                     cpu0, wall0 = time.process_time(), time.perf_counter()
                 t0 = time.perf_counter()
                 history.append(stored("user", message))
-                agent = build_agent(model=model, tools=tools)
+                agent = build_agent(model=model, tools=function_tools)
                 # The server's model input too: earlier tool calls replayed as tool items.
                 result = Runner.run_streamed(
                     agent, history_items(history[-history_limit:]), context=context, max_turns=8

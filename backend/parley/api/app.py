@@ -82,6 +82,7 @@ def create_app(
             app.state.settings = settings
             app.state.db = db
             app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
+            await app.state.assistant.prepare()
             app.state.limiter = RateLimiter(settings.rate_limit_per_minute)
             app.state.hub = Hub(message_fetcher(db))
             app.state.waits = waits = Waits()

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents import Agent
-from agents.mcp import MCPServer
+from agents import Agent, ModelSettings, RunContextWrapper, Tool
+from agents.mcp import MCPServer, MCPUtil
 from agents.models.interface import Model
 
 INSTRUCTIONS = """You are Parley, a concise assistant that manages the person's to-do list.
@@ -26,7 +26,31 @@ class TurnContext:
     retry: bool = False  # a retry may meet calls an earlier try of the turn already made
 
 
-def build_agent(*, model: Model, tools: MCPServer) -> Agent[TurnContext]:
+# Explicit, so building an agent does not deep-copy the SDK's defaults every turn.
+MODEL_SETTINGS = ModelSettings()
+
+
+def build_agent(*, model: Model, tools: list[Tool]) -> Agent[TurnContext]:
     return Agent[TurnContext](
-        name="Parley", instructions=INSTRUCTIONS, model=model, mcp_servers=[tools]
+        name="Parley",
+        instructions=INSTRUCTIONS,
+        model=model,
+        tools=list(tools),
+        model_settings=MODEL_SETTINGS,
+    )
+
+
+async def mcp_function_tools(server: MCPServer, *, model: Model) -> list[Tool]:
+    """The MCP server's tools as the SDK's function tools, converted once per process.
+
+    What `Agent(mcp_servers=[server])` does on every run, done once: the tool list never
+    changes while the server runs, and converting it anew (a deep copy of each schema) was
+    over a tenth of a short turn's CPU. Every call still goes through `server.call_tool`,
+    with the calling run's context."""
+    template = Agent[TurnContext](name="Parley", model=model, model_settings=MODEL_SETTINGS)
+    return await MCPUtil.get_function_tools(
+        server,
+        convert_schemas_to_strict=False,
+        run_context=RunContextWrapper(context=None),
+        agent=template,
     )

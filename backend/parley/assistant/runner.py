@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents import Runner
+from agents import Runner, Tool
 from agents.items import ToolCallItem, ToolCallOutputItem
 from agents.mcp import MCPServer
 from agents.models.interface import Model
 from agents.stream_events import RawResponsesStreamEvent, RunItemStreamEvent
 
 from parley import events
-from parley.assistant.agent import TurnContext, build_agent
+from parley.assistant.agent import TurnContext, build_agent, mcp_function_tools
 from parley.assistant.history import history_items
 from parley.conversations import StoredMessage
 from parley.events import Emit
@@ -66,6 +66,16 @@ class Assistant:
     def __init__(self, *, model: Model, tools: MCPServer) -> None:
         self.model = model
         self.tools = tools
+        self._function_tools: list[Tool] | None = None
+
+    async def prepare(self) -> None:
+        """Convert the tools before the first turn (at start-up), not inside a burst of them."""
+        await self.function_tools()
+
+    async def function_tools(self) -> list[Tool]:
+        if self._function_tools is None:
+            self._function_tools = await mcp_function_tools(self.tools, model=self.model)
+        return self._function_tools
 
     async def respond(
         self,
@@ -85,7 +95,7 @@ class Assistant:
             if emit is not None:
                 emit(event, data)
 
-        agent = build_agent(model=self.model, tools=self.tools)
+        agent = build_agent(model=self.model, tools=await self.function_tools())
         try:
             async with asyncio.timeout(time_limit):
                 result = Runner.run_streamed(
