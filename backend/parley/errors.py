@@ -60,6 +60,17 @@ class TurnInProgress(ParleyError):
     code = "turn_in_progress"
 
 
+class WrongMode(ParleyError):
+    """The conversation is of another kind than the request is for (`mode` says which)."""
+
+    status = 409
+    code = "wrong_conversation_mode"
+
+    def __init__(self, message: str, *, mode: str, **extra: Any) -> None:
+        super().__init__(message, mode=mode, **extra)
+        self.mode = mode
+
+
 class NothingToRetry(ParleyError):
     status = 409
     code = "nothing_to_retry"

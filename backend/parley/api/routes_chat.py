@@ -19,9 +19,10 @@ from parley.api.deps import (
 from parley.api.errors import AUTHED, ERRORS
 from parley.api.routes_work import work_chat
 from parley.chat.turn import chat_work, start_turn
+from parley.errors import WrongMode
+from parley.models import ConversationMode
 from parley.realtime.stream import sse_response
 from parley.schemas import ChatRequest, ChatResponse, message_json
-from parley.work import service as work_service
 
 router = APIRouter(prefix="/api/{user_id}", tags=["chat"])
 SSE = {"text/event-stream": {"description": "message, delta, tool_call, tool_result, done, error"}}
@@ -46,9 +47,18 @@ async def chat(
     """Run one chat turn (or, with `retry`, re-run the failed last one). With
     `Accept: text/event-stream` the same turn streams as SSE."""
     limiter.check(user_id)
-    if body.conversation_id is not None and await work_service.is_work(
-        db, user_id=user_id, conversation_id=body.conversation_id
-    ):
+    try:
+        started = await start_turn(
+            db=db,
+            settings=settings,
+            user_id=user_id,
+            conversation_id=body.conversation_id,
+            message=body.message,
+            retry=body.retry,
+        )
+    except WrongMode as other:  # the claim refused: the conversation is not a chat
+        if other.mode != ConversationMode.work or body.conversation_id is None:
+            raise
         return await work_chat(
             user_id=user_id,
             conversation_id=body.conversation_id,
@@ -60,14 +70,6 @@ async def chat(
             runner=runner,
             work=sessions,
         )
-    started = await start_turn(
-        db=db,
-        settings=settings,
-        user_id=user_id,
-        conversation_id=body.conversation_id,
-        message=body.message,
-        retry=body.retry,
-    )
     work = chat_work(started, db=db, assistant=assistant, settings=settings)
     if accept and "text/event-stream" in accept:
         first = [] if started.retry else [(events.MESSAGE, message_json(started.user_message))]

@@ -6,6 +6,7 @@ id (to resume), and a pending permission request with the exact tool call it sto
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -142,13 +143,14 @@ async def end_run(
     async with db.transaction() as conn:
         if error_message is not None and error:
             conversation_id, user_id = error_message
-            await _append(
-                conn,
+            await store(
+                db,
                 conversation_id=conversation_id,
                 user_id=user_id,
                 content=error,
                 meta={"type": "error"},
                 error=True,
+                conn=conn,
             )
         await conn.execute(
             """UPDATE agent_runs SET status = $2, error = $3, ended_at = now(),
@@ -203,46 +205,25 @@ async def store(
     role: Role = Role.assistant,
     error: bool = False,
     reply_to: int | None = None,
+    conn: asyncpg.Connection | None = None,
 ) -> StoredMessage:
-    async with db.connection() as conn:
-        return await _append(
+    """Store one of the session's messages; on `conn` when given (inside its transaction)."""
+    text = content if content.strip() else f"({meta.get('type', 'event')})"
+    async with contextlib.AsyncExitStack() as stack:
+        if conn is None:
+            conn = await stack.enter_async_context(db.connection())
+        return await conversations.append_message(
             conn,
             conversation_id=conversation_id,
             user_id=user_id,
-            content=content,
-            meta=meta,
-            kind=kind,
             role=role,
+            author=AUTHOR if role is Role.assistant else None,
+            kind=kind,
+            content=text,
             error=error,
             reply_to=reply_to,
+            meta=meta,
         )
-
-
-async def _append(
-    conn: asyncpg.Connection,
-    *,
-    conversation_id: int,
-    user_id: str,
-    content: str,
-    meta: dict[str, Any],
-    kind: MessageKind = MessageKind.output,
-    role: Role = Role.assistant,
-    error: bool = False,
-    reply_to: int | None = None,
-) -> StoredMessage:
-    text = content if content.strip() else f"({meta.get('type', 'event')})"
-    return await conversations.append_message(
-        conn,
-        conversation_id=conversation_id,
-        user_id=user_id,
-        role=role,
-        author=AUTHOR if role is Role.assistant else None,
-        kind=kind,
-        content=text,
-        error=error,
-        reply_to=reply_to,
-        meta=meta,
-    )
 
 
 async def get_message(db: Database, *, conversation_id: int, message_id: int) -> StoredMessage:

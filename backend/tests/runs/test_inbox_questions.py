@@ -45,6 +45,16 @@ async def test_chat_conversations_are_written_through_chat_only(server: Server) 
     assert refused.status_code == 409 and error_code(refused) == "not_writable"
 
 
+async def test_an_inbox_takes_no_assistant_turn(server: Server, db: Database) -> None:
+    agent, person = Actor(server, "alice", "planner"), Actor(server, "alice")
+    inbox = (await agent.post("/inbox/messages", "Build is green"))["conversation_id"]
+    before = await snapshot(db)
+    refused = await person.call("POST", "/chat", json={"conversation_id": inbox, "message": "hi"})
+    assert refused.status_code == 409 and error_code(refused) == "wrong_conversation_mode"
+    assert refused.json()["error"]["mode"] == "inbox"
+    assert await snapshot(db) == before  # no message, no claim, no reply
+
+
 async def test_a_question_waits_for_a_real_answer(server: Server, db: Database) -> None:
     agent, person = Actor(server, "alice", "planner"), Actor(server, "alice")
     question = await agent.ask("/inbox/messages", "Ship it?")
