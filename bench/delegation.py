@@ -23,7 +23,6 @@ Run alone: `.venv/bin/python bench/delegation.py [--quick]`.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import time
@@ -32,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from lib import BenchDatabase, LeanClient, ServerProcess, auth, ms, pct
+from lib import BenchDatabase, LeanClient, ServerProcess, auth, ms, pct, run_alone
 
 USER_PREFIX = "bench-deleg"
 WAIT = 30
@@ -275,16 +274,7 @@ def measure_delegation(db: BenchDatabase, quick: bool) -> dict[str, Any]:
     return {"trips": trips, "same": same, "cross": cross, "many": many}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
-    db = BenchDatabase()
-    db.start()
-    try:
-        found = measure_delegation(db, args.quick)
-    finally:
-        db.stop()
+def show(found: dict[str, Any]) -> None:
     for name in ("same", "cross"):
         t = found[name]
         print(
@@ -293,8 +283,7 @@ def main() -> int:
             f" p99 {ms(pct(t['woken'], 99))}"
         )
     print(json.dumps(found["many"], indent=1))
-    return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run_alone(__doc__, measure_delegation, show))

@@ -15,7 +15,7 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -458,3 +458,23 @@ class LeanClient:
             if name.strip().lower() == b"content-length":
                 length = int(value)
         return status, await self._reader.readexactly(length)
+
+
+def run_alone(
+    doc: str | None,
+    measure: Callable[[BenchDatabase, bool], dict[str, Any]],
+    show: Callable[[dict[str, Any]], None],
+) -> int:
+    """A section as its own command (`python bench/<section>.py [--quick]`): a throwaway
+    database (or DATABASE_URL), the section measured, its figures printed."""
+    parser = argparse.ArgumentParser(description=(doc or "").split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    db = BenchDatabase()
+    db.start()
+    try:
+        found = measure(db, args.quick)
+    finally:
+        db.stop()
+    show(found)
+    return 0

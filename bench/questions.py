@@ -11,7 +11,6 @@ agent's HTTP response). Run alone: `.venv/bin/python bench/questions.py [--agent
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import json
@@ -20,7 +19,7 @@ from typing import Any
 
 import httpx
 
-from lib import BenchDatabase, LeanClient, ServerProcess, auth, ms, pct
+from lib import BenchDatabase, LeanClient, ServerProcess, auth, ms, pct, run_alone
 
 SECRET_USER_PREFIX = "bench-q"
 
@@ -122,25 +121,14 @@ def measure_questions(db: BenchDatabase, quick: bool) -> dict[str, Any]:
     return {"agents": agents, "same": same, "cross": cross}
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args()
-
-    db = BenchDatabase()
-    db.start()
-    try:
-        found = measure_questions(db, args.quick)
-    finally:
-        db.stop()
+def show(found: dict[str, Any]) -> None:
     for name in ("same", "cross"):
         r = found[name]
         print(
             f"{name}: {r['answered']}/{r['agents']} answered, p50 {ms(pct(r['delays'], 50))},"
             f" p99 {ms(pct(r['delays'], 99))}, {r['rss_per_wait'] / 1024:.1f} KiB per wait"
         )
-    return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run_alone(__doc__, measure_questions, show))
