@@ -195,7 +195,7 @@ async def delta_delay(port: int, base_url: str, *, turns: int, warmup: int = 3) 
 
 
 async def fanout(
-    server: ServerProcess, db: BenchDatabase, *, subscribers: int, messages: int
+    server: ServerProcess, db: BenchDatabase, *, subscribers: int, messages: int, idle: float = 3.0
 ) -> dict[str, Any]:
     from parley import conversations
     from parley.db import Database
@@ -223,7 +223,7 @@ async def fanout(
             )
         )
     open_seconds = time.perf_counter() - t_open
-    await asyncio.sleep(3.0)  # idle: every subscription registered, nothing to send
+    await asyncio.sleep(idle)  # idle: every subscription registered, nothing to send
     rss1 = server.rss()
 
     db_ = await Database.connect(db.url, max_connections=1)
@@ -327,7 +327,13 @@ def measure_sse(db: BenchDatabase, quick: bool) -> dict[str, Any]:
     server = ServerProcess(db, name="sse-fanout").start()
     try:
         spread = asyncio.run(
-            fanout(server, db, subscribers=subscribers, messages=5 if quick else 10)
+            fanout(
+                server,
+                db,
+                subscribers=subscribers,
+                messages=5 if quick else 10,
+                idle=1.0 if quick else 3.0,
+            )
         )
     finally:
         server.stop()

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 import jwt
 
-from parley.errors import InvalidInput, Unauthorized
+from parley.errors import Forbidden, InvalidInput, Unauthorized
 
 ALGORITHM = "HS256"
 # Not "." or ".." (nor any all-dots name): a user id is a path segment, and those are not.
@@ -50,6 +50,16 @@ class Caller:
     @property
     def author(self) -> str:
         return self.agent or self.user_id
+
+    def require_agent(self, purpose: str) -> str:
+        """The agent's name; a person's token is refused (403), saying `purpose` and how an
+        agent gets a token."""
+        if self.agent is None:
+            raise Forbidden(
+                f"{purpose}: use a token from `parley token --user U --agent NAME`",
+                code="agent_token_required",
+            )
+        return self.agent
 
 
 def mint_token(*, secret: str, user_id: str, ttl_seconds: int, agent: str | None = None) -> str:

@@ -73,15 +73,6 @@ def not_found(thread_id: int) -> NotFound:
     return NotFound(f"Thread {thread_id} not found", thread_id=thread_id)
 
 
-def _agent(caller: Caller) -> str:
-    if caller.agent is None:
-        raise Forbidden(
-            "Delegation is between agents: use a token from `parley token --user U --agent NAME`",
-            code="agent_token_required",
-        )
-    return caller.agent
-
-
 async def delegate(
     db: Database,
     *,
@@ -95,7 +86,7 @@ async def delegate(
     """From the caller's running run, hand `task` to `agent`: a thread whose first message is
     the `delegation`, and a child run waiting to be claimed."""
     run = await get_run(db, user_id=caller.user_id, run_id=run_id)  # 404 first
-    parent = _agent(caller)
+    parent = caller.require_agent("Delegation is between agents")
     text = clean_text(task, max_chars=max_chars, field="task")
     to = clean_text(agent, max_chars=200, field="agent")
     if not 0 < timeout_s <= MAX_TIMEOUT:
@@ -167,7 +158,7 @@ async def next_delegation(
 ) -> DelegationRecord | None:
     """The oldest pending delegation addressed to the caller's agent, now claimed by it (no
     other process gets it); waits up to `wait_s` for one to arrive, else None."""
-    agent = _agent(caller)
+    agent = caller.require_agent("Delegation is between agents")
     loop = asyncio.get_running_loop()
     deadline = loop.time() + max(0.0, wait_s)
     while True:

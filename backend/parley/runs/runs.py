@@ -16,7 +16,7 @@ import asyncpg
 from parley.auth import Caller
 from parley.conversations import StoredMessage, append_message, clean_title
 from parley.db import Database, retry_on_reconnect
-from parley.errors import Forbidden, InvalidInput, NotFound
+from parley.errors import InvalidInput, NotFound
 from parley.models import AgentRun, ConversationMode, MessageKind, Role, columns, from_row
 from parley.runs.messages import clean_text, lock_target, post_message
 
@@ -61,15 +61,6 @@ def _check_id(run_id: int) -> None:
         raise not_found(run_id)
 
 
-def _require_agent(caller: Caller) -> str:
-    if caller.agent is None:
-        raise Forbidden(
-            "Runs are started by agents: use a token from `parley token --user U --agent NAME`",
-            code="agent_token_required",
-        )
-    return caller.agent
-
-
 async def start_run(
     db: Database,
     *,
@@ -77,7 +68,7 @@ async def start_run(
     title: str | None = None,
     parent_run_id: int | None = None,
 ) -> RunRecord:
-    agent = _require_agent(caller)
+    agent = caller.require_agent("Runs are started by agents")
     name = clean_title(title) if title is not None else f"Run by {agent}"
     async with db.transaction() as conn:
         if parent_run_id is not None:
