@@ -11,13 +11,15 @@ guard is uvicorn's own HTTP protocol with three deadlines and a per-client cap:
 - at most `max_connections_per_client` open connections per client address; more are
   answered 429 and closed.
 
-A guard that fires answers 408 (when no response has begun) and closes the connection.
+A guard that fires answers 408 (when no response has begun) and closes the connection,
+after a short linger that keeps a client still sending from losing the answer to a reset.
 Once a request is read nothing times out here: a streamed reply may run for minutes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections import Counter
 from dataclasses import dataclass
@@ -28,6 +30,8 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from parley.config import Settings
 
 LIMITS_STATE_KEY = "parley.connection_limits"
+# How long a refused connection stays open, reading and dropping, before it is closed.
+LINGER_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -64,6 +68,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     _deadline: asyncio.TimerHandle | None = None
     _header_bytes = 0
     _counted: tuple[Counter[str], str] | None = None
+    _refused = False
 
     @property
     def _limits(self) -> ConnectionLimits:
@@ -87,6 +92,11 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             )
             return
         self._arm(limits.header_timeout)
+
+    def data_received(self, data: bytes) -> None:
+        if self._refused:
+            return  # refused: what the client still sends is read and dropped until we close
+        super().data_received(data)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
@@ -148,7 +158,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def _too_slow(self) -> None:
         self._deadline = None
-        if self.transport.is_closing():
+        if self._refused or self.transport.is_closing():
             return
         cycle = self.cycle
         if cycle is None or cycle.response_complete or not cycle.response_started:
@@ -167,7 +177,22 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             cycle.disconnected = True
             cycle.message_event.set()
         self.transport.write(_raw_error(status, reason, code, message))
-        self.transport.close()
+        self._linger()
+
+    def _linger(self) -> None:
+        """Close after a refusal without losing the refusal. Closing a socket while the
+        client is still sending (a slow or oversized upload) makes the kernel answer with a
+        reset, and a reset can discard the response the client has not read yet. So: end our
+        side after the response, keep reading and dropping what still comes, and close a
+        little later (or when the client does)."""
+        self._refused = True
+        if not self.transport.can_write_eof():
+            self.transport.close()
+            return
+        with contextlib.suppress(Exception):
+            self.transport.resume_reading()
+        self.transport.write_eof()
+        self.loop.call_later(LINGER_SECONDS, self.transport.close)
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
