@@ -310,6 +310,9 @@ class Session:
                 self.session_id = session_id
                 await store.update_session(self.db, self.conversation_id, session_id=session_id)
             return
+        if isinstance(message, ResultMessage) and message.stop_reason != "tool_deferred":
+            # Idle before the result is stored: whoever sees the result sees the session free.
+            await self._set_status("idle")
         for output in outputs(message, stopped=prompt is not None and prompt.stopped):
             stored = await self._store(output.content, output.meta, error=output.error)
             if prompt is not None:
