@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from lib import BenchDatabase, LeanClient, ServerProcess, auth, ms, pct, run_alone
+from lib import BenchDatabase, LeanClient, ServerProcess, auth, ms, pct, run_alone, server_pair
 
 USER_PREFIX = "bench-deleg"
 WAIT = 30
@@ -262,15 +262,10 @@ def measure_delegation(db: BenchDatabase, quick: bool) -> dict[str, Any]:
     """The round trip on one and on two instances, then the many threads across both."""
     trips = 10 if quick else 200
     threads = 20 if quick else 200
-    a = ServerProcess(db, name="delegation-a").start()
-    b = ServerProcess(db, name="delegation-b").start()
-    try:
+    with server_pair(db, "delegation") as (a, b):
         same = asyncio.run(round_trip(a, a, count=trips, tag="same"))
         cross = asyncio.run(round_trip(a, b, count=trips, tag="cross"))
         many = account(asyncio.run(many_threads(a, b, count=threads)))
-    finally:
-        a.stop()
-        b.stop()
     return {"trips": trips, "same": same, "cross": cross, "many": many}
 
 

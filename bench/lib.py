@@ -15,8 +15,8 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -478,3 +478,17 @@ def run_alone(
         db.stop()
     show(found)
     return 0
+
+
+@contextmanager
+def server_pair(db: BenchDatabase, name: str) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    """Two `parley serve` instances on one database (A and B), stopped afterwards."""
+    a = ServerProcess(db, name=f"{name}-a").start()
+    try:
+        b = ServerProcess(db, name=f"{name}-b").start()
+        try:
+            yield a, b
+        finally:
+            b.stop()
+    finally:
+        a.stop()

@@ -19,7 +19,7 @@ from typing import Any
 
 import httpx
 
-from lib import BenchDatabase, LeanClient, ServerProcess, auth, ms, pct, run_alone
+from lib import BenchDatabase, LeanClient, ServerProcess, auth, ms, pct, run_alone, server_pair
 
 SECRET_USER_PREFIX = "bench-q"
 
@@ -110,14 +110,9 @@ async def measure(
 def measure_questions(db: BenchDatabase, quick: bool) -> dict[str, Any]:
     """Both rounds on two fresh `parley serve` instances: answers through A, then through B."""
     agents = 20 if quick else 500
-    a = ServerProcess(db, name="questions-a").start()
-    b = ServerProcess(db, name="questions-b").start()
-    try:
+    with server_pair(db, "questions") as (a, b):
         same = asyncio.run(measure(a, a, agents=agents, tag="same"))
         cross = asyncio.run(measure(a, b, agents=agents, tag="cross"))
-    finally:
-        a.stop()
-        b.stop()
     return {"agents": agents, "same": same, "cross": cross}
 
 
