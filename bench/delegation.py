@@ -28,10 +28,21 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from lib import BenchDatabase, LeanClient, ServerProcess, auth, ms, pct, run_alone, server_pair
+from lib import (
+    BenchDatabase,
+    LeanClient,
+    Pair,
+    ServerProcess,
+    auth,
+    ms,
+    pct,
+    run_alone,
+    server_pair,
+)
 
 USER_PREFIX = "bench-deleg"
 WAIT = 30
@@ -104,7 +115,7 @@ async def round_trip(
 
         polling = asyncio.create_task(coder())
         run = await parent.post("/runs", {"title": "round trip"}, expect=201)
-        await asyncio.sleep(0.5)  # the coder's first poll is parked
+        await asyncio.sleep(0.2)  # the coder's first poll is parked
         for i in range(count):
             sent = time.perf_counter()
             made = await parent.post(
@@ -195,7 +206,7 @@ async def many_threads(a: ServerProcess, b: ServerProcess, *, count: int) -> dic
     found = Threads()
     began = time.perf_counter()
     coders = [asyncio.create_task(_coder(a if i % 2 else b, user, found)) for i in range(count)]
-    await asyncio.sleep(1.0)  # the pollers are parked before the first delegation
+    await asyncio.sleep(0.5 if count <= 50 else 1.0)  # the pollers are parked first
     following: list[asyncio.Task[None]] = []
 
     def parent(i: int) -> Any:
@@ -258,11 +269,12 @@ def account(result: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def measure_delegation(db: BenchDatabase, quick: bool) -> dict[str, Any]:
-    """The round trip on one and on two instances, then the many threads across both."""
+def measure_delegation(db: BenchDatabase, quick: bool, pair: Pair | None = None) -> dict[str, Any]:
+    """The round trip on one and on two instances, then the many threads across both (two
+    fresh instances, or `pair` in the smoke run)."""
     trips = 10 if quick else 200
     threads = 20 if quick else 200
-    with server_pair(db, "delegation") as (a, b):
+    with nullcontext(pair) if pair else server_pair(db, "delegation") as (a, b):
         same = asyncio.run(round_trip(a, a, count=trips, tag="same"))
         cross = asyncio.run(round_trip(a, b, count=trips, tag="cross"))
         many = account(asyncio.run(many_threads(a, b, count=threads)))

@@ -480,8 +480,11 @@ def run_alone(
     return 0
 
 
+Pair = tuple["ServerProcess", "ServerProcess"]
+
+
 @contextmanager
-def server_pair(db: BenchDatabase, name: str) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+def server_pair(db: BenchDatabase, name: str) -> Iterator[Pair]:
     """Two `parley serve` instances on one database (A and B), stopped afterwards."""
     a = ServerProcess(db, name=f"{name}-a").start()
     try:

@@ -15,11 +15,22 @@ import asyncio
 import contextlib
 import json
 import time
+from contextlib import nullcontext
 from typing import Any
 
 import httpx
 
-from lib import BenchDatabase, LeanClient, ServerProcess, auth, ms, pct, run_alone, server_pair
+from lib import (
+    BenchDatabase,
+    LeanClient,
+    Pair,
+    ServerProcess,
+    auth,
+    ms,
+    pct,
+    run_alone,
+    server_pair,
+)
 
 SECRET_USER_PREFIX = "bench-q"
 
@@ -107,10 +118,11 @@ async def measure(
     }
 
 
-def measure_questions(db: BenchDatabase, quick: bool) -> dict[str, Any]:
-    """Both rounds on two fresh `parley serve` instances: answers through A, then through B."""
+def measure_questions(db: BenchDatabase, quick: bool, pair: Pair | None = None) -> dict[str, Any]:
+    """Both rounds on two fresh `parley serve` instances (or `pair`, in the smoke run):
+    answers through A, then through B."""
     agents = 20 if quick else 500
-    with server_pair(db, "questions") as (a, b):
+    with nullcontext(pair) if pair else server_pair(db, "questions") as (a, b):
         same = asyncio.run(measure(a, a, agents=agents, tag="same"))
         cross = asyncio.run(measure(a, b, agents=agents, tag="cross"))
     return {"agents": agents, "same": same, "cross": cross}

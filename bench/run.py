@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import datetime as dt
 import logging
 import os
@@ -30,12 +31,14 @@ from lib import (
     ROOT,
     VENV_BIN,
     BenchDatabase,
+    Pair,
     ServerProcess,
     loadavg,
     machine,
     ms,
     pct,
     pg_connection,
+    server_pair,
 )
 from report import RESULTS, Report, say, write_results
 from sse import live_notify_cost
@@ -946,10 +949,12 @@ def cleanup_external(db: BenchDatabase) -> None:
     asyncio.run(go())
 
 
-def section_questions(rep: Report, db: BenchDatabase, quick: bool) -> None:
+def section_questions(
+    rep: Report, db: BenchDatabase, quick: bool, pair: Pair | None = None
+) -> None:
     from questions import measure_questions
 
-    found = measure_questions(db, quick)
+    found = measure_questions(db, quick, pair)
     agents, same, cross = found["agents"], found["same"], found["cross"]
     rep.begin("6")
     rep.add("## 6. Agents waiting for an answer (`GET /api/{user}/questions/{id}?wait=55`)")
@@ -992,10 +997,12 @@ def section_questions(rep: Report, db: BenchDatabase, quick: bool) -> None:
     )
 
 
-def section_delegation(rep: Report, db: BenchDatabase, quick: bool) -> None:
+def section_delegation(
+    rep: Report, db: BenchDatabase, quick: bool, pair: Pair | None = None
+) -> None:
     from delegation import EXCHANGE, measure_delegation
 
-    found = measure_delegation(db, quick)
+    found = measure_delegation(db, quick, pair)
     trips, same, cross, many = found["trips"], found["same"], found["cross"], found["many"]
     rep.begin("7")
     rep.add("## 7. Agents delegating to agents (`bench/delegation.py`)")
@@ -1114,10 +1121,18 @@ def main() -> int:
             guarded(rep, "3", "history", lambda: section_history(rep, db, args.quick))
         if "sse" in only:
             guarded(rep, "5", "SSE", lambda: section_sse(rep, db, args.quick))
-        if "questions" in only:
-            guarded(rep, "6", "questions", lambda: section_questions(rep, db, args.quick))
-        if "delegation" in only:
-            guarded(rep, "7", "delegation", lambda: section_delegation(rep, db, args.quick))
+        with contextlib.ExitStack() as shared:
+            # The smoke run starts one pair of instances for both agent sections; the full
+            # run gives each section fresh ones (their memory figures start from a clean slate).
+            pair = None
+            if args.quick and {"questions", "delegation"} <= only:
+                pair = shared.enter_context(server_pair(db, "agents"))
+            if "questions" in only:
+                guarded(rep, "6", "questions", lambda: section_questions(rep, db, args.quick, pair))
+            if "delegation" in only:
+                guarded(
+                    rep, "7", "delegation", lambda: section_delegation(rep, db, args.quick, pair)
+                )
     finally:
         if db.external:
             cleanup_external(db)

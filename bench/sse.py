@@ -322,9 +322,12 @@ def measure_sse(db: BenchDatabase, quick: bool) -> dict[str, Any]:
     try:
         delay = asyncio.run(delta_delay(stamp.port, stamp.base_url, turns=turns))
     finally:
-        stamp.stop()
+        if not quick:
+            stamp.stop()
     subscribers = 50 if quick else FANOUT
-    server = ServerProcess(db, name="sse-fanout").start()
+    # The full run measures fan-out on a plain `parley serve`; the smoke run reuses the stamp
+    # server (the same app) rather than wait for another to start.
+    server = stamp if quick else ServerProcess(db, name="sse-fanout").start()
     try:
         spread = asyncio.run(
             fanout(
