@@ -219,15 +219,13 @@ class WorkManager:
         found = cli.availability(self.settings)
         if not found.usable or found.cli is None:
             reason = found.reason or "Work mode is not available"
-            await store.store(
+            await store.end_run(
                 self.db,
-                conversation_id=conversation_id,
-                user_id=user_id,
-                content=reason,
-                meta={"type": "error"},
-                error=True,
+                run_id,
+                status=RunStatus.failed,
+                error=reason,
+                error_message=(conversation_id, user_id),
             )
-            await store.end_run(self.db, run_id, status=RunStatus.failed, error=reason)
             await store.update_session(self.db, conversation_id, status="ended")
             raise WorkFailed(reason, conversation_id=conversation_id)
         if decision is not None:

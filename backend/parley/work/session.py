@@ -51,6 +51,11 @@ CONNECT_SECONDS = 30.0
 _MODES = {"ask": "default", "edits": "acceptEdits", "none": "bypassPermissions"}
 
 
+def _defers(result: ResultMessage) -> bool:
+    """The prompt stopped at a tool call waiting for the person's permission."""
+    return result.stop_reason == "tool_deferred" and result.deferred_tool_use is not None
+
+
 def session_tag(instance: str, run_id: int) -> str:
     return f"{instance}/{run_id}"
 
@@ -288,8 +293,6 @@ class Session:
         if not prompt.future.done():
             prompt.future.set_result(result)
         self.last_activity = time.monotonic()
-        if self._deferred is None:
-            await self._set_status("idle")
 
     # -- messages ------------------------------------------------------------------
 
@@ -310,7 +313,7 @@ class Session:
                 self.session_id = session_id
                 await store.update_session(self.db, self.conversation_id, session_id=session_id)
             return
-        if isinstance(message, ResultMessage) and message.stop_reason != "tool_deferred":
+        if isinstance(message, ResultMessage) and not _defers(message):
             # Idle before the result is stored: whoever sees the result sees the session free.
             await self._set_status("idle")
         for output in outputs(message, stopped=prompt is not None and prompt.stopped):
@@ -330,7 +333,7 @@ class Session:
             self.session_id = message.session_id
             await store.update_session(self.db, self.conversation_id, session_id=self.session_id)
         deferred = message.deferred_tool_use
-        if message.stop_reason == "tool_deferred" and deferred is not None:
+        if _defers(message) and deferred is not None:
             question_id = self._questions.get(deferred.id)
             if question_id is None:  # deferred by a resume's hook: nobody was asked yet
                 question = await permissions.ask(
