@@ -28,7 +28,6 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -274,7 +273,7 @@ def measure_delegation(db: BenchDatabase, quick: bool, pair: Pair | None = None)
     fresh instances, or `pair` in the smoke run)."""
     trips = 10 if quick else 200
     threads = 20 if quick else 200
-    with nullcontext(pair) if pair else server_pair(db, "delegation") as (a, b):
+    with server_pair(db, "delegation", reuse=pair) as (a, b):
         same = asyncio.run(round_trip(a, a, count=trips, tag="same"))
         cross = asyncio.run(round_trip(a, b, count=trips, tag="cross"))
         many = account(asyncio.run(many_threads(a, b, count=threads)))

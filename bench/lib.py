@@ -484,8 +484,12 @@ Pair = tuple["ServerProcess", "ServerProcess"]
 
 
 @contextmanager
-def server_pair(db: BenchDatabase, name: str) -> Iterator[Pair]:
-    """Two `parley serve` instances on one database (A and B), stopped afterwards."""
+def server_pair(db: BenchDatabase, name: str, *, reuse: Pair | None = None) -> Iterator[Pair]:
+    """Two `parley serve` instances on one database (A and B), stopped afterwards; or
+    `reuse`, a pair someone else started and will stop."""
+    if reuse is not None:
+        yield reuse
+        return
     a = ServerProcess(db, name=f"{name}-a").start()
     try:
         b = ServerProcess(db, name=f"{name}-b").start()

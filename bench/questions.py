@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import json
 import time
-from contextlib import nullcontext
 from typing import Any
 
 import httpx
@@ -122,7 +121,7 @@ def measure_questions(db: BenchDatabase, quick: bool, pair: Pair | None = None) 
     """Both rounds on two fresh `parley serve` instances (or `pair`, in the smoke run):
     answers through A, then through B."""
     agents = 20 if quick else 500
-    with nullcontext(pair) if pair else server_pair(db, "questions") as (a, b):
+    with server_pair(db, "questions", reuse=pair) as (a, b):
         same = asyncio.run(measure(a, a, agents=agents, tag="same"))
         cross = asyncio.run(measure(a, b, agents=agents, tag="cross"))
     return {"agents": agents, "same": same, "cross": cross}
