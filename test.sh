@@ -9,8 +9,18 @@ cd "$root"
 scripts/setup.sh --browser
 
 logs="$(mktemp -d)"
-trap 'rm -rf "$logs"' EXIT
 timings=()
+# The closing line counts passed, failed and skipped tests from each runner's own summary,
+# also when a layer failed and the run stops there.
+finish() {
+  local status=$?
+  echo "==> time per layer"
+  printf '    %s\n' "${timings[@]}"
+  python3 scripts/count-tests.py "$logs"/* 2>/dev/null || echo "0 passed, 1 failed"
+  rm -rf "$logs"
+  exit "$status"
+}
+trap finish EXIT
 
 # layer NAME COMMAND...: runs it, keeps its output in $logs/NAME, and times it.
 layer() {
@@ -46,11 +56,3 @@ if [ -f frontend/package.json ]; then
   layer "browser" bash -c 'cd frontend && npm run test:e2e'
 fi
 
-echo "==> time per layer"
-printf '    %s\n' "${timings[@]}"
-# One closing line for the whole run (each runner printed its own above); `set -o pipefail`
-# has already stopped the run at the first failing layer.
-passed() { grep -Eo '[0-9]+ passed' "$1" 2>/dev/null | tail -n 1 | grep -Eo '[0-9]+' || echo 0; }
-total=0
-for log in "$logs"/*; do total=$((total + $(passed "$log"))); done
-echo "$total passed, 0 failed"
