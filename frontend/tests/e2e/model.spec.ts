@@ -1,10 +1,11 @@
 import type { APIRequestContext } from "@playwright/test";
 import { collectDialogs, expect, lastReply, modelTest as test, screenshot, sendMessage, signIn } from "./support/fixtures";
 
-/** The API's OpenAPI schema, to tell whether a route this test needs exists yet. */
+/** The API's OpenAPI schema: a test fails (never skips) when a route it needs is gone. */
 async function apiSchema(request: APIRequestContext, apiUrl: string): Promise<string> {
   const response = await request.get(`${apiUrl}/openapi.json`);
-  return response.ok() ? await response.text() : "";
+  expect(response.ok()).toBe(true);
+  return await response.text();
 }
 
 test("assistant Markdown: lists, tables, code with a copy button; no HTML, no javascript: links", async ({ page, userName }) => {
@@ -41,7 +42,7 @@ test("a failed reply shows once in plain words and Retry runs it again on the st
   await expect(page.getByTestId("chat-panel").getByText("secret stack trace")).toHaveCount(0);
   await expect(page.getByTestId("chat-error")).toHaveCount(0);
   const schema = await apiSchema(page.request, modelStack.apiUrl);
-  test.fixme(!schema.includes('"retry"'), "the API has no retry yet (POST /chat {retry: true})");
+  expect(schema, "POST /chat takes {retry: true}").toContain('"retry"');
   await page.getByTestId("chat-retry").click();
   await expect(lastReply(page)).toContainText("Recovered: flaky question");
   await page.reload();
@@ -58,7 +59,7 @@ test("Stop ends a hung reply at once and frees the conversation; the wait shows 
   await expect(page.getByTestId("elapsed")).toBeVisible({ timeout: 6_000 });
   await screenshot(page, "desktop-light-waiting");
   const schema = await apiSchema(page.request, modelStack.apiUrl);
-  test.fixme(!schema.includes("/stop"), "the API has no stop route yet (POST /conversations/{id}/stop)");
+  expect(schema, "POST /conversations/{id}/stop exists").toContain("/stop");
   await page.getByTestId("stop-button").click();
   await expect(page.getByTestId("stop-button")).toHaveCount(0, { timeout: 5_000 });
   await expect(lastReply(page).getByTestId("stopped-note")).toBeVisible();
