@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from claude_agent_sdk import __version__ as sdk_version
 from parley.auth import USER_ID_RE
 from parley.config import Settings, claude_environment
 from parley.errors import ParleyError
+from parley.work import ownership
 from parley.work.proctree import TAG
 
 WORKSPACE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -89,7 +91,31 @@ def availability(settings: Settings) -> Availability:
             "Claude Code has no credentials: set ANTHROPIC_API_KEY or log in with `claude`.",
             cli,
         )
+    problem = isolation_problem(settings)
+    if problem is not None:
+        return Availability(False, problem, cli)
     return Availability(True, None, cli)
+
+
+def isolation_problem(settings: Settings) -> str | None:
+    """What would keep a session from being isolated here, if anything: each `claude` runs
+    in a process group of its own that the server can kill and verify (POSIX, readable
+    process start times), in a folder of its person's under a workspace root that holds
+    nothing of the server's own (its data directory, with the database, is not inside)."""
+    if os.name != "posix" or not hasattr(os, "killpg"):
+        return "Work sessions need POSIX process groups, which this system does not have."
+    if ownership.started_at(os.getpid()) is None:
+        return "Work sessions need to read process start times (/proc), which is not possible here."
+    root = settings.workspaces
+    if root.exists() and not root.is_dir():
+        return f"The workspace root {root} is not a folder: set PARLEY_WORKSPACE_ROOT to one."
+    data = settings.data_dir.resolve()
+    if data == root or data.is_relative_to(root):
+        return (
+            f"The workspace root {root} contains the server's data directory: set"
+            " PARLEY_WORKSPACE_ROOT to a folder of its own."
+        )
+    return None
 
 
 def require(settings: Settings) -> Path:

@@ -203,11 +203,14 @@ class Session:
         self.ending = status
         self.end_error = error
         await asyncio.to_thread(proctree.kill_tree, self.pid, self.tag)
-        # The task may have seen the exit and be storing how it ended: let it finish.
-        if self.task is not None and not self.task.done() and not self._finishing:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+        task = self.task
+        if task is None or task.done() or task is asyncio.current_task():
+            return
+        # The task may have seen the exit and be storing how it ended: then it is not
+        # cancelled, but waited for all the same (whoever ends a session sees it ended).
+        if not self._finishing:
+            task.cancel()
+        await asyncio.wait({task})
 
     # -- the owner task ------------------------------------------------------------
 
