@@ -313,11 +313,16 @@ class Session:
         while True:
             idle_left = self.settings.work_idle_timeout - (time.monotonic() - self.last_activity)
             getter = asyncio.create_task(self.queue.get())
-            done, _ = await asyncio.wait(
-                {getter, exited}, timeout=max(0.0, idle_left), return_when=asyncio.FIRST_COMPLETED
-            )
+            try:
+                done, _ = await asyncio.wait(
+                    {getter, exited},
+                    timeout=max(0.0, idle_left),
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+            finally:
+                if not getter.done():
+                    getter.cancel()
             if getter not in done:
-                getter.cancel()
                 if exited in done:
                     raise SessionFailed(self._exit_error(exited.result()))
                 if time.monotonic() - self.last_activity >= self.settings.work_idle_timeout:
