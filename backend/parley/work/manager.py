@@ -124,6 +124,7 @@ class WorkManager:
 
     async def _renew(self) -> None:
         held = await ownership.renew(self.db, owner=self.owner)
+        await self._catch_up()
         for conversation_id, session in list(self.sessions.items()):
             if conversation_id in held:
                 continue
@@ -133,6 +134,21 @@ class WorkManager:
                 # longer ours to run (its run is failed already).
                 log.warning("lost the lease of work session %s", conversation_id)
                 self._spawn(session.kill(RunStatus.failed, ownership.OWNER_GONE))
+
+    async def _catch_up(self) -> None:
+        """Prompts sent through another instance whose note never arrived (its listening
+        connection was down, say): read from the conversations themselves."""
+        if not self.sessions:
+            return
+        since = {cid: s.last_message_id for cid, s in self.sessions.items()}
+        for found in await store.prompts_after(self.db, since=since):
+            session = self.sessions.get(found.conversation_id)
+            if session is not None and session.missed(found.id):
+                log.info(
+                    "took a missed prompt %s in conversation %s", found.id, session.conversation_id
+                )
+                prompt = session.submit(found.content, message_id=found.id)
+                prompt.future.add_done_callback(lambda f: f.cancelled() or f.exception())
 
     async def _reap(self) -> None:
         """End the sessions of instances that are gone (see `ownership`)."""
@@ -194,13 +210,15 @@ class WorkManager:
                     user_id=user_id, conversation_id=conversation_id, workspace=workspace
                 )
                 if isinstance(started, Session):
-                    return started.submit(text)
+                    return started.submit(text, message_id=after)
                 owner = started
             prompt = Prompt(text)
-            await self._notify(owner, "prompt", conversation_id, user_id=user_id, text=text)
+            await self._notify(
+                owner, "prompt", conversation_id, user_id=user_id, text=text, message_id=after
+            )
             self._follow(prompt, conversation_id, after, owner)
             return prompt
-        return self.sessions[conversation_id].submit(text)
+        return self.sessions[conversation_id].submit(text, message_id=after)
 
     async def ensure(
         self,
@@ -269,6 +287,7 @@ class WorkManager:
             raise self._too_many()
         row = await store.get_session(self.db, conversation_id=conversation_id)
         assert row is not None
+        last_message_id = await store.last_message_id(self.db, conversation_id=conversation_id)
         found = cli.availability(self.settings)
         if not found.usable or found.cli is None:
             reason = found.reason or "Work mode is not available"
@@ -293,6 +312,7 @@ class WorkManager:
             resume=row.session_id,
             allowed_tools=row.allowed_tools,
             decision=decision,
+            last_message_id=last_message_id,
         )
         self.sessions[conversation_id] = session
         session.task = asyncio.create_task(self._drive(session))
@@ -438,7 +458,7 @@ class WorkManager:
                     if not isinstance(started, Session):
                         return  # owned elsewhere now: the sender's follower sees it end
                     session = started
-                prompt = session.submit(note["text"])
+                prompt = session.submit(note["text"], message_id=note.get("message_id"))
                 prompt.future.add_done_callback(lambda f: f.cancelled() or f.exception())
             elif note["action"] == "stop":
                 await self.stop(conversation_id)

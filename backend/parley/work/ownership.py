@@ -39,7 +39,10 @@ def started_at(pid: int) -> float | None:
     """When the process `pid` started (seconds since the epoch), None if there is none: with
     the pid, what identifies a process (a pid alone may be reused)."""
     try:
-        return float(psutil.Process(pid).create_time())
+        process = psutil.Process(pid)
+        if process.status() == psutil.STATUS_ZOMBIE:  # dead, its parent not told yet
+            return None
+        return float(process.create_time())
     except psutil.Error:
         return None
 

@@ -148,6 +148,7 @@ class Session:
         resume: str | None,
         allowed_tools: list[str],
         decision: Decision | None = None,
+        last_message_id: int = 0,
     ) -> None:
         self.db = services.db
         self.settings = services.settings
@@ -166,6 +167,9 @@ class Session:
         self.allowed_tools = list(allowed_tools)
         self.decision = decision
         self.queue: asyncio.Queue[Prompt] = asyncio.Queue()
+        # The person's messages taken as prompts: the newest id, and the recent ones' prompts.
+        self.last_message_id = last_message_id
+        self._by_message: dict[int, Prompt] = {}
         self.status = WorkStatus.starting
         self.pid: int | None = None
         self.client: ClaudeSDKClient | None = None
@@ -181,11 +185,27 @@ class Session:
 
     # -- control from other tasks --------------------------------------------------
 
-    def submit(self, text: str) -> Prompt:
+    def submit(self, text: str, *, message_id: int | None = None) -> Prompt:
+        """Queue the person's message `message_id` as a prompt, once: the same message handed
+        over again (by a note from another instance and by the owner's own look at the
+        conversation) is the prompt already queued."""
+        if message_id is not None:
+            if message_id in self._by_message:
+                return self._by_message[message_id]
+            self.last_message_id = max(self.last_message_id, message_id)
         self.last_activity = time.monotonic()
         prompt = Prompt(text)
         self.queue.put_nowait(prompt)
+        if message_id is not None:
+            self._by_message[message_id] = prompt
+            while len(self._by_message) > 100:
+                del self._by_message[next(iter(self._by_message))]
         return prompt
+
+    def missed(self, message_id: int) -> bool:
+        """Whether the person's message `message_id` never reached this session as a prompt
+        (one sent through another instance whose note was lost)."""
+        return message_id > self.last_message_id and message_id not in self._by_message
 
     async def interrupt(self) -> bool:
         if (

@@ -230,6 +230,35 @@ async def get_run(db: Database, *, user_id: str, run_id: int) -> dict[str, Any] 
 # -- messages --------------------------------------------------------------------------
 
 
+async def last_message_id(db: Database, *, conversation_id: int) -> int:
+    async with db.connection() as conn:
+        found: int | None = await conn.fetchval(
+            "SELECT max(id) FROM messages WHERE conversation_id = $1", conversation_id
+        )
+    return found or 0
+
+
+@dataclass(frozen=True, slots=True)
+class PromptMessage:
+    id: int
+    conversation_id: int
+    content: str
+
+
+async def prompts_after(db: Database, *, since: dict[int, int]) -> list[PromptMessage]:
+    """The person's prompts (not answers) stored after the given id, per conversation."""
+    async with db.connection() as conn:
+        rows = await conn.fetch(
+            """SELECT m.id, m.conversation_id, m.content FROM messages m
+            JOIN unnest($1::int[], $2::bigint[]) AS s(conversation_id, after)
+              ON m.conversation_id = s.conversation_id AND m.id > s.after
+            WHERE m.role = 'user' AND m.kind = 'message' ORDER BY m.id""",
+            list(since),
+            list(since.values()),
+        )
+    return [PromptMessage(**dict(row)) for row in rows]
+
+
 async def store(
     db: Database,
     *,
