@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from functools import lru_cache
 from pathlib import Path
@@ -84,8 +85,8 @@ class Settings(BaseSettings):
     work_permission_wait: float = Field(
         default=45.0, gt=0, le=50, alias="PARLEY_WORK_PERMISSION_WAIT"
     )
-    # What Claude Code authenticates with; read here only to tell /api/health and a failing
-    # session why it cannot work. The process itself inherits the environment.
+    # What Claude Code authenticates with: passed to its process (see `claude_environment`),
+    # and read to tell /api/health and a failing session why it cannot work.
     anthropic_api_key: str | None = Field(default=None, alias="ANTHROPIC_API_KEY")
     anthropic_auth_token: str | None = Field(default=None, alias="ANTHROPIC_AUTH_TOKEN")
     claude_config_dir: Path | None = Field(default=None, alias="CLAUDE_CONFIG_DIR")
@@ -137,6 +138,48 @@ class Settings(BaseSettings):
     @property
     def offline_model(self) -> bool:
         return self.model_name == "offline"
+
+
+# What a Claude Code process may see of the server's environment: what it needs to reach its
+# API, find its config and run commands, and nothing else (never PARLEY_*, DATABASE_URL or
+# any other server secret: the commands it runs can print their environment into the chat).
+CLAUDE_ENV_NAMES = frozenset(
+    {
+        "PATH",
+        "HOME",
+        "USER",
+        "LOGNAME",
+        "SHELL",
+        "LANG",
+        "LANGUAGE",
+        "TERM",
+        "TZ",
+        "TMPDIR",
+        "IS_SANDBOX",
+        "CLAUDE_CONFIG_DIR",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "NO_PROXY",
+    }
+)
+CLAUDE_ENV_PREFIXES = ("ANTHROPIC_", "CLAUDE_CODE_", "LC_")
+
+
+def claude_environment(settings: Settings) -> dict[str, str]:
+    """The allowlisted part of the server's environment, plus the credentials the settings
+    hold: what every `claude` process (and so every command it runs) starts with."""
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if name in CLAUDE_ENV_NAMES or name.startswith(CLAUDE_ENV_PREFIXES)
+    }
+    if settings.anthropic_api_key:
+        env["ANTHROPIC_API_KEY"] = settings.anthropic_api_key
+    if settings.anthropic_auth_token:
+        env["ANTHROPIC_AUTH_TOKEN"] = settings.anthropic_auth_token
+    if settings.claude_config_dir:
+        env["CLAUDE_CONFIG_DIR"] = str(settings.claude_config_dir)
+    return env
 
 
 @lru_cache

@@ -440,7 +440,10 @@ class WorkSession(SQLModel, table=True):
     session id to resume, and a pending permission request with the exact tool call."""
 
     __tablename__ = "work_sessions"
-    __table_args__ = (sa.Index("ix_work_sessions_user_id", "user_id"),)
+    __table_args__ = (
+        sa.Index("ix_work_sessions_user_id", "user_id"),
+        sa.Index("ix_work_sessions_owner", "owner", postgresql_where=sa.text("owner IS NOT NULL")),
+    )
 
     conversation_id: int = Field(
         sa_column=sa.Column(
@@ -471,4 +474,15 @@ class WorkSession(SQLModel, table=True):
         sa_column=sa.Column(JSONB, nullable=False, server_default="[]"),
     )
     pending: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(JSONB, nullable=True))
+    # The lease: the instance running the session's process, until when, and what identifies
+    # the server and the process on their host (so a reaper kills only what was started).
+    owner: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    lease_expires_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+    host: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    owner_pid: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    owner_started: float | None = Field(default=None, sa_column=sa.Column(sa.Float, nullable=True))
+    pid: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
+    pid_started: float | None = Field(default=None, sa_column=sa.Column(sa.Float, nullable=True))
     updated_at: datetime = _created()

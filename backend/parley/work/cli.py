@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from parley.config import Settings
+from claude_agent_sdk import __version__ as sdk_version
+
+from parley.auth import USER_ID_RE
+from parley.config import Settings, claude_environment
 from parley.errors import ParleyError
+from parley.work import ownership
+from parley.work.proctree import TAG
 
 WORKSPACE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+MODES = {"ask": "default", "edits": "acceptEdits", "none": "bypassPermissions"}
 
 
 class WorkUnavailable(ParleyError):
@@ -84,7 +91,31 @@ def availability(settings: Settings) -> Availability:
             "Claude Code has no credentials: set ANTHROPIC_API_KEY or log in with `claude`.",
             cli,
         )
+    problem = isolation_problem(settings)
+    if problem is not None:
+        return Availability(False, problem, cli)
     return Availability(True, None, cli)
+
+
+def isolation_problem(settings: Settings) -> str | None:
+    """What would keep a session from being isolated here, if anything: each `claude` runs
+    in a process group of its own that the server can kill and verify (POSIX, readable
+    process start times), in a folder of its person's under a workspace root that holds
+    nothing of the server's own (its data directory, with the database, is not inside)."""
+    if os.name != "posix" or not hasattr(os, "killpg"):
+        return "Work sessions need POSIX process groups, which this system does not have."
+    if ownership.started_at(os.getpid()) is None:
+        return "Work sessions need to read process start times (/proc), which is not possible here."
+    root = settings.workspaces
+    if root.exists() and not root.is_dir():
+        return f"The workspace root {root} is not a folder: set PARLEY_WORKSPACE_ROOT to one."
+    data = settings.data_dir.resolve()
+    if data == root or data.is_relative_to(root):
+        return (
+            f"The workspace root {root} contains the server's data directory: set"
+            " PARLEY_WORKSPACE_ROOT to a folder of its own."
+        )
+    return None
 
 
 def require(settings: Settings) -> Path:
@@ -94,16 +125,102 @@ def require(settings: Settings) -> Path:
     return found.cli
 
 
+def user_folder(settings: Settings, user_id: str) -> Path:
+    """The person's own folder under the workspace root: every workspace of theirs is in it."""
+    if not USER_ID_RE.fullmatch(user_id):
+        raise ParleyError("Not a user id", code="validation_error", status=422)
+    return settings.workspaces / user_id
+
+
 def workspace_dir(settings: Settings, *, user_id: str, name: str | None) -> Path:
-    """PARLEY_WORKSPACE_ROOT/<name>, by default a folder per person. Names are plain folder
-    names: nothing can point outside the root."""
-    chosen = name or re.sub(r"[^A-Za-z0-9._-]", "_", user_id).lstrip(".") or "default"
-    if not WORKSPACE_NAME.match(chosen):
+    """The folder a session runs in: the person's own folder (no name), or a folder `name`
+    directly inside it. The server names it; a name is one plain folder name, and the
+    folder must really be inside the person's folder (a symlink planted there to leave it
+    is refused). Blocking (touches the disk)."""
+    home = user_folder(settings, user_id)
+    if name and not WORKSPACE_NAME.match(name):
         raise ParleyError(
-            "A workspace is a folder name: letters, digits, '.', '_' or '-'",
+            "A workspace is a folder name inside your own folder: letters, digits, '.', '_'"
+            " or '-', not starting with '.'",
             code="validation_error",
             status=422,
+            details=[{"field": "workspace"}],
         )
-    path = settings.workspaces / chosen
-    path.mkdir(parents=True, exist_ok=True)
+    home.mkdir(parents=True, exist_ok=True)
+    path = home / name if name else home
+    if name and not path.is_symlink():
+        path.mkdir(exist_ok=True)
+    real_home = home.resolve()
+    if (
+        home.is_symlink()
+        or real_home != settings.workspaces / user_id
+        or not _inside(path, real_home)
+    ):
+        raise ParleyError(
+            "This workspace leads outside your own folder", code="validation_error", status=422
+        )
     return path
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    real = path.resolve()
+    return real == folder or real.is_relative_to(folder)
+
+
+def stored_name(stored: str | None, *, user_id: str) -> str | None:
+    """The workspace name a session row keeps ("<user id>" or "<user id>/<name>"), as
+    `workspace_dir` takes it; anything else (an older row naming another folder) falls back
+    to the person's own folder."""
+    if stored and stored.startswith(user_id + "/"):
+        return stored[len(user_id) + 1 :]
+    return None
+
+
+def display_name(settings: Settings, path: Path) -> str:
+    """How a session row keeps its workspace: its path under the root."""
+    return str(path.relative_to(settings.workspaces))
+
+
+def command(settings: Settings, cli: Path, *, resume: str | None) -> list[str]:
+    """The command line of a live session, as the SDK's own transport would build it for
+    Parley's options (stream-json both ways, permission prompts over the control channel)."""
+    argv = [str(cli), "--output-format", "stream-json", "--verbose", "--system-prompt", ""]
+    if settings.work_permission_mode != "none":
+        argv += ["--permission-prompt-tool", "stdio"]
+    argv += ["--permission-mode", MODES[settings.work_permission_mode]]
+    if resume:
+        argv.append(f"--resume={resume}")
+    return [*argv, "--include-partial-messages", "--input-format", "stream-json"]
+
+
+def resume_command(
+    settings: Settings, cli: Path, *, session_id: str, settings_json: str
+) -> list[str]:
+    """Resuming a session once in print mode, to run (or skip) a deferred tool call."""
+    return [
+        str(cli),
+        "-p",
+        f"--resume={session_id}",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--include-partial-messages",
+        "--permission-mode",
+        MODES[settings.work_permission_mode],
+        "--settings",
+        settings_json,
+    ]
+
+
+def environment(settings: Settings, *, tag: str) -> dict[str, str]:
+    """Everything the process starts with: the allowlisted environment, what the SDK's own
+    transport adds, and the session's tag (how a command that left the process group is
+    still found when the session ends)."""
+    env = claude_environment(settings)
+    env |= {"CLAUDE_CODE_ENTRYPOINT": "sdk-py", "CLAUDE_AGENT_SDK_VERSION": sdk_version}
+    env["CLAUDE_CODE_SDK_READS_SESSION_STATE"] = "1"
+    env[TAG] = tag
+    if settings.work_permission_mode == "none":
+        # Claude Code refuses its bypass mode as root unless told it runs in a sandbox.
+        env["IS_SANDBOX"] = "1"
+    return env

@@ -1,8 +1,10 @@
-"""The instance's live work sessions: starting, limiting, answering, ending, recovering.
+"""The instance's live work sessions: starting, limiting, answering, ending, reaping.
 
-Each instance holds one PostgreSQL connection named after itself while it runs; a `running`
-work run whose instance has no such connection was left by a dead server, so start-up marks
-it failed and kills its process if it is still alive on this host.
+A session is owned by exactly one instance through the lease in its row (see `ownership`):
+the instance that claims it starts its process, renews the lease while it runs and lets go
+when it ends. A message for a session another instance owns goes there through NOTIFY; a
+session whose owner died is ended by the reaper of any live instance (its process killed on
+the owner's host), and its conversation says so.
 """
 
 from __future__ import annotations
@@ -11,8 +13,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import socket
-import uuid
 from typing import Any
 
 import asyncpg
@@ -26,15 +26,26 @@ from parley.errors import ParleyError
 from parley.models import RunStatus
 from parley.realtime.notifier import Notifier
 from parley.schemas import message_json
-from parley.work import cli, permissions, proctree, store
-from parley.work.session import Decision, Prompt, Session, SessionFailed, session_tag
+from parley.work import cli, ownership, permissions, proctree, store
+from parley.work.ownership import Owner
+from parley.work.session import (
+    Decision,
+    Ended,
+    Outcome,
+    Parked,
+    Prompt,
+    Services,
+    Session,
+    SessionFailed,
+    session_tag,
+)
 
 log = logging.getLogger(__name__)
 
-APP_PREFIX = "parley-work:"
 # Messages for a session that lives on another instance: {"to", "action", ...}.
 WORK_CHANNEL = "parley_work"
 FOLLOW_SECONDS = 0.3
+LISTEN_RETRY_SECONDS = 1.0
 
 
 def remote_result(message: StoredMessage, text: str) -> ResultMessage:
@@ -66,47 +77,29 @@ class WorkManager:
         self.settings = settings
         self.notifier = notifier
         self.dsn = asyncpg_dsn(database_url)
-        self.instance = f"{socket.gethostname()}/{uuid.uuid4().hex[:12]}"
+        self.owner = Owner.here()
+        self.instance = self.owner.instance
         self.sessions: dict[int, Session] = {}
         self.waiters = permissions.Waiters()
-        self._conn: asyncpg.Connection | None = None
+        self.services = Services(
+            db=db, settings=settings, notifier=notifier, waiters=self.waiters, owner=self.owner
+        )
         self._starting: dict[int, asyncio.Lock] = {}
-        self._notes: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._loops: list[asyncio.Task[None]] = []
 
     # -- lifetime of the instance --------------------------------------------------
 
     async def start(self) -> None:
         if not self.settings.work_enabled:
             return
-        self._conn = await asyncpg.connect(
-            self.dsn, server_settings={"application_name": APP_PREFIX + self.instance}
-        )
-        await self._conn.add_listener(WORK_CHANNEL, self._on_note)
-        await self.recover()
-
-    async def recover(self) -> None:
-        """Fail the runs of dead instances and kill their processes left on this host."""
-        assert self._conn is not None
-        live = await self._conn.fetch(
-            "SELECT application_name FROM pg_stat_activity WHERE application_name LIKE $1",
-            APP_PREFIX + "%",
-        )
-        instances = [row["application_name"][len(APP_PREFIX) :] for row in live]
-        host = socket.gethostname()
-        for run in await store.stale_runs(self._conn, live_instances=instances):
-            pid, instance = run["pid"], run["instance"] or ""
-            if instance.split("/")[0] == host:
-                alive = pid if pid and proctree.is_claude(pid) else None
-                tag = session_tag(instance, run["id"])
-                await asyncio.to_thread(proctree.kill_tree, alive, tag)
-            await store.end_run(
-                self.db,
-                run["id"],
-                status=RunStatus.failed,
-                error="The server running this session stopped",
-            )
-            if run["conversation_id"] is not None:
-                await store.update_session(self.db, run["conversation_id"], status="ended")
+        listening = asyncio.Event()
+        self._loops = [
+            asyncio.create_task(self._listen(listening)),
+            asyncio.create_task(self._keep(self._renew, ownership.RENEW_SECONDS)),
+            asyncio.create_task(self._keep(self._reap, ownership.REAP_SECONDS)),
+        ]
+        await listening.wait()
 
     async def shutdown(self) -> None:
         """Kill every session's process tree: nothing outlives the server."""
@@ -115,21 +108,71 @@ class WorkManager:
             *(s.kill(RunStatus.cancelled, "The server shut down") for s in sessions),
             return_exceptions=True,
         )
-        if self._conn is not None:
-            with contextlib.suppress(Exception):
-                await self._conn.close()
+        for task in self._loops:
+            task.cancel()
+        await asyncio.gather(*self._loops, return_exceptions=True)
+
+    async def _keep(self, step: Any, every: float) -> None:
+        """Run `step` every `every` seconds for the instance's life; a failure (the database
+        restarting) is tried again next time."""
+        while True:
+            try:
+                await step()
+            except Exception:
+                log.debug("work %s failed; trying again", step.__name__, exc_info=True)
+            await asyncio.sleep(every)
+
+    async def _renew(self) -> None:
+        held = await ownership.renew(self.db, owner=self.owner)
+        await self._catch_up()
+        for conversation_id, session in list(self.sessions.items()):
+            if conversation_id in held:
+                continue
+            holder = await ownership.holder(self.db, conversation_id=conversation_id)
+            if holder != self.instance and self.sessions.get(conversation_id) is session:
+                # The reaper freed it, taking this instance for dead: the session is no
+                # longer ours to run (its run is failed already).
+                log.warning("lost the lease of work session %s", conversation_id)
+                self._spawn(session.kill(RunStatus.failed, ownership.OWNER_GONE))
+
+    async def _catch_up(self) -> None:
+        """Prompts sent through another instance whose note never arrived (its listening
+        connection was down, say): read from the conversations themselves."""
+        if not self.sessions:
+            return
+        since = {cid: s.last_message_id for cid, s in self.sessions.items()}
+        for found in await store.prompts_after(self.db, since=since):
+            session = self.sessions.get(found.conversation_id)
+            if session is not None and session.missed(found.id):
+                log.info(
+                    "took a missed prompt %s in conversation %s", found.id, session.conversation_id
+                )
+                prompt = session.submit(found.content, message_id=found.id)
+                prompt.future.add_done_callback(lambda f: f.cancelled() or f.exception())
+
+    async def _reap(self) -> None:
+        """End the sessions of instances that are gone (see `ownership`)."""
+        for found in await ownership.lapsed(self.db, owner=self.owner):
+            if not await asyncio.to_thread(ownership.owner_gone, found, here=self.owner):
+                continue
+            if found.host == self.owner.host and ownership.is_process(found.pid, found.pid_started):
+                tag = session_tag(found.owner, found.run_id) if found.run_id else None
+                await asyncio.to_thread(proctree.kill_tree, found.pid, tag)
+            if await ownership.free(self.db, found):
+                log.warning(
+                    "ended work session %s of stopped instance %s",
+                    found.conversation_id,
+                    found.owner,
+                )
 
     # -- sessions ------------------------------------------------------------------
-
-    def forget(self, session: Session) -> None:
-        if self.sessions.get(session.conversation_id) is session:
-            del self.sessions[session.conversation_id]
 
     def live(self, conversation_id: int) -> Session | None:
         return self.sessions.get(conversation_id)
 
     async def admit(self, *, user_id: str, conversation_id: int | None) -> None:
-        """Refuse before anything is stored: work mode off, or the person's limit reached."""
+        """Refuse before anything is stored: work mode off, or the person's limit reached
+        (checked again, atomically, when the session starts)."""
         if not self.settings.work_enabled:
             raise cli.WorkUnavailable(cli.availability(self.settings).reason or "Work mode is off")
         if conversation_id is not None:
@@ -140,11 +183,14 @@ class WorkManager:
                 return  # parked on a permission question: it resumes, it does not add one
         count = await store.live_run_count(self.db, user_id=user_id)
         if count >= self.settings.work_max_sessions:
-            raise cli.TooManySessions(
-                f"At most {self.settings.work_max_sessions} work sessions can run at once;"
-                " end one first",
-                limit=self.settings.work_max_sessions,
-            )
+            raise self._too_many()
+
+    def _too_many(self) -> cli.TooManySessions:
+        return cli.TooManySessions(
+            f"At most {self.settings.work_max_sessions} work sessions can run at once;"
+            " end one first",
+            limit=self.settings.work_max_sessions,
+        )
 
     async def submit(
         self,
@@ -156,18 +202,23 @@ class WorkManager:
         workspace: str | None = None,
     ) -> Prompt:
         """Hand a prompt to the session, here or (through the database) on the instance
-        where it lives; `after` is the id of the person's stored message."""
+        that owns it; `after` is the id of the person's stored message."""
         if conversation_id not in self.sessions:
             owner = await self._owner(conversation_id)
-            if owner is not None:
-                prompt = Prompt(text)
-                await self._notify(owner, "prompt", conversation_id, user_id=user_id, text=text)
-                self._follow(prompt, conversation_id, after)
-                return prompt
-        session = await self.ensure(
-            user_id=user_id, conversation_id=conversation_id, workspace=workspace
-        )
-        return session.submit(text)
+            if owner is None:
+                started = await self.ensure(
+                    user_id=user_id, conversation_id=conversation_id, workspace=workspace
+                )
+                if isinstance(started, Session):
+                    return started.submit(text, message_id=after)
+                owner = started
+            prompt = Prompt(text)
+            await self._notify(
+                owner, "prompt", conversation_id, user_id=user_id, text=text, message_id=after
+            )
+            self._follow(prompt, conversation_id, after, owner)
+            return prompt
+        return self.sessions[conversation_id].submit(text, message_id=after)
 
     async def ensure(
         self,
@@ -176,7 +227,8 @@ class WorkManager:
         conversation_id: int,
         workspace: str | None = None,
         decision: Decision | None = None,
-    ) -> Session:
+    ) -> Session | str:
+        """The session running here, started if need be; or the instance that owns it."""
         lock = self._starting.setdefault(conversation_id, asyncio.Lock())
         async with lock:
             session = self.sessions.get(conversation_id)
@@ -198,24 +250,44 @@ class WorkManager:
         workspace: str | None,
         row: store.SessionRow | None,
         decision: Decision | None,
-    ) -> Session:
-        name = workspace or (row.workspace if row else None)
+    ) -> Session | str:
+        stored = row.workspace if row else None
+        name = workspace or cli.stored_name(stored, user_id=user_id)
         cwd = await asyncio.to_thread(cli.workspace_dir, self.settings, user_id=user_id, name=name)
-        title = f"Claude Code in {cwd.name}"
-        run_id = await store.start_run(
+        holder = await ownership.claim(
+            self.db,
+            owner=self.owner,
+            conversation_id=conversation_id,
+            user_id=user_id,
+            workspace=cli.display_name(self.settings, cwd),
+        )
+        if holder != self.instance:
+            assert holder is not None
+            return holder  # another instance started it meanwhile: it serves the prompt
+        try:
+            return await self._launch(user_id, conversation_id, cwd, decision)
+        except BaseException:
+            if conversation_id not in self.sessions:
+                await ownership.release(self.db, owner=self.owner, conversation_id=conversation_id)
+            raise
+
+    async def _launch(
+        self, user_id: str, conversation_id: int, cwd: Any, decision: Decision | None
+    ) -> Session:
+        run_id = await store.start_run_within_limit(
             self.db,
             user_id=user_id,
             conversation_id=conversation_id,
-            title=title,
+            title=f"Claude Code in {cwd.name}",
             instance=self.instance,
+            # A parked session resuming does not add one: it was counted when it started.
+            limit=self.settings.work_max_sessions if decision is None else 1 << 30,
         )
-        row = await store.upsert_session(
-            self.db,
-            conversation_id=conversation_id,
-            user_id=user_id,
-            workspace=cwd.name,
-            run_id=run_id,
-        )
+        if run_id is None:
+            raise self._too_many()
+        row = await store.get_session(self.db, conversation_id=conversation_id)
+        assert row is not None
+        last_message_id = await store.last_message_id(self.db, conversation_id=conversation_id)
         found = cli.availability(self.settings)
         if not found.usable or found.cli is None:
             reason = found.reason or "Work mode is not available"
@@ -231,7 +303,7 @@ class WorkManager:
         if decision is not None:
             await store.update_session(self.db, conversation_id, pending=None)
         session = Session(
-            self,
+            self.services,
             conversation_id=conversation_id,
             user_id=user_id,
             run_id=run_id,
@@ -240,18 +312,33 @@ class WorkManager:
             resume=row.session_id,
             allowed_tools=row.allowed_tools,
             decision=decision,
+            last_message_id=last_message_id,
         )
         self.sessions[conversation_id] = session
-        session.task = asyncio.create_task(session.run())
+        session.task = asyncio.create_task(self._drive(session))
         return session
 
-    async def parked(self, session: Session, deferred: dict[str, Any]) -> None:
+    async def _drive(self, session: Session) -> None:
+        """Run the session, then act on how it ended."""
+        outcome: Outcome = Ended(RunStatus.failed, "The work session stopped")
+        try:
+            outcome = await session.run()
+        finally:
+            if self.sessions.get(session.conversation_id) is session:
+                del self.sessions[session.conversation_id]
+            with contextlib.suppress(Exception):
+                await ownership.release(
+                    self.db, owner=self.owner, conversation_id=session.conversation_id
+                )
+        if isinstance(outcome, Parked):
+            await self._parked(session, outcome.deferred)
+
+    async def _parked(self, session: Session, deferred: dict[str, Any]) -> None:
         """A tool call was deferred: keep it, with its question, until the answer."""
         await store.update_session(
             self.db, session.conversation_id, pending=deferred, status="waiting_permission"
         )
         await store.set_run(self.db, session.run_id, status="waiting_input", pid=None)
-        self.forget(session)
         answer = await store.question_answer(self.db, question_id=deferred["question_id"])
         if answer is not None:  # answered while it was being parked
             await self.answered(
@@ -295,7 +382,9 @@ class WorkManager:
 
     async def end(self, *, conversation_id: int) -> bool:
         """End by the person: the process tree goes, the run is completed."""
-        session = self.sessions.get(conversation_id)
+        lock = self._starting.setdefault(conversation_id, asyncio.Lock())
+        async with lock:  # a session being started here is ended once it has started
+            session = self.sessions.get(conversation_id)
         if session is not None:
             await session.kill(RunStatus.completed)
             return True
@@ -313,22 +402,36 @@ class WorkManager:
     # -- sessions on other instances ---------------------------------------------------
 
     async def _owner(self, conversation_id: int) -> str | None:
-        """The live instance (not this one) whose process serves the conversation, if any."""
-        async with self.db.connection() as conn:
-            instance = await conn.fetchval(
-                """SELECT r.instance FROM work_sessions w JOIN agent_runs r ON r.id = w.run_id
-                WHERE w.conversation_id = $1 AND r.status = 'running'
-                AND EXISTS (SELECT 1 FROM pg_stat_activity
-                            WHERE application_name = $2 || r.instance)""",
-                conversation_id,
-                APP_PREFIX,
-            )
-        return instance if instance and instance != self.instance else None
+        """The other instance holding the session's lease, if one does."""
+        holder = await ownership.holder(self.db, conversation_id=conversation_id)
+        return holder if holder and holder != self.instance else None
 
     async def _notify(self, to: str, action: str, conversation_id: int, **extra: Any) -> None:
         note = {"to": to, "action": action, "conversation_id": conversation_id, **extra}
         async with self.db.connection() as conn:
             await conn.execute("SELECT pg_notify($1, $2)", WORK_CHANNEL, json.dumps(note))
+
+    async def _listen(self, listening: asyncio.Event) -> None:
+        """Notes from other instances, on a connection re-opened whenever it drops."""
+        while True:
+            conn: asyncpg.Connection | None = None
+            try:
+                conn = await asyncpg.connect(
+                    self.dsn, server_settings={"application_name": "parley-work"}
+                )
+                closed = asyncio.Event()
+                conn.add_termination_listener(lambda _c, closed=closed: closed.set())
+                await conn.add_listener(WORK_CHANNEL, self._on_note)
+                listening.set()
+                await closed.wait()
+            except Exception:
+                log.debug("work listener lost its connection", exc_info=True)
+            finally:
+                listening.set()  # an instance that starts with the database down still starts
+                if conn is not None:
+                    with contextlib.suppress(Exception):
+                        await conn.close()
+            await asyncio.sleep(LISTEN_RETRY_SECONDS)
 
     def _on_note(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         try:
@@ -336,18 +439,26 @@ class WorkManager:
         except ValueError:
             return
         if note.get("to") == self.instance:
-            task = asyncio.create_task(self._handle_note(note))
-            self._notes.add(task)
-            task.add_done_callback(self._notes.discard)
+            self._spawn(self._handle_note(note))
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     async def _handle_note(self, note: dict[str, Any]) -> None:
         conversation_id = int(note["conversation_id"])
         try:
             if note["action"] == "prompt":
-                session = self.sessions.get(conversation_id) or await self.ensure(
-                    user_id=note["user_id"], conversation_id=conversation_id
-                )
-                prompt = session.submit(note["text"])
+                session = self.sessions.get(conversation_id)
+                if session is None:
+                    started = await self.ensure(
+                        user_id=note["user_id"], conversation_id=conversation_id
+                    )
+                    if not isinstance(started, Session):
+                        return  # owned elsewhere now: the sender's follower sees it end
+                    session = started
+                prompt = session.submit(note["text"], message_id=note.get("message_id"))
                 prompt.future.add_done_callback(lambda f: f.cancelled() or f.exception())
             elif note["action"] == "stop":
                 await self.stop(conversation_id)
@@ -358,16 +469,19 @@ class WorkManager:
                 "could not act on %s for conversation %s", note["action"], conversation_id
             )
 
-    def _follow(self, prompt: Prompt, conversation_id: int, after: int) -> None:
-        task = asyncio.create_task(self._follow_remote(prompt, conversation_id, after))
-        self._notes.add(task)
-        task.add_done_callback(self._notes.discard)
+    def _follow(self, prompt: Prompt, conversation_id: int, after: int, owner: str) -> None:
+        self._spawn(self._follow_remote(prompt, conversation_id, after, owner))
 
-    async def _follow_remote(self, prompt: Prompt, conversation_id: int, after: int) -> None:
-        """A prompt served elsewhere: its stored messages, read as they come, and its result."""
+    async def _follow_remote(
+        self, prompt: Prompt, conversation_id: int, after: int, owner: str
+    ) -> None:
+        """A prompt served elsewhere: its stored messages, read as they come, and its result;
+        it fails when the session stores an error or its owner lets go without a result
+        (ended, or reaped as dead)."""
         last_text = ""
+        gone = False
         try:
-            while True:
+            while not prompt.future.done():
                 async with self.db.connection() as conn:
                     found = await conversations.messages_after(
                         conn, conversation_id=conversation_id, after=after, limit=200
@@ -375,17 +489,25 @@ class WorkManager:
                 for message in found:
                     after = message.id
                     prompt.publish(events.MESSAGE, message_json(message))
-                    kind = (message.meta or {}).get("type")
-                    if kind == "text":
+                    meta = message.meta or {}
+                    if meta.get("type") == "text":
                         last_text = message.content
-                    if (
-                        message.kind == "output"
-                        and kind in ("result", "error")
-                        and (message.meta or {}).get("session_id")
-                    ):
+                    if message.kind != "output" or meta.get("type") not in ("result", "error"):
+                        continue
+                    if meta.get("session_id"):
                         prompt.future.set_result(remote_result(message, last_text))
-                        return
-                await asyncio.sleep(FOLLOW_SECONDS)
+                    else:
+                        prompt.future.set_exception(SessionFailed(message.content))
+                    return
+                if gone:  # read once more after the owner let go: nothing came
+                    raise SessionFailed("The work session ended before answering")
+                holder = await ownership.holder(self.db, conversation_id=conversation_id)
+                gone = holder != owner
+                if not gone:
+                    await asyncio.sleep(FOLLOW_SECONDS)
         except Exception as exc:
             if not prompt.future.done():
-                prompt.future.set_exception(SessionFailed(f"Lost track of the session: {exc}"))
+                failure = exc if isinstance(exc, SessionFailed) else None
+                prompt.future.set_exception(
+                    failure or SessionFailed(f"Lost track of the session: {exc}")
+                )

@@ -18,7 +18,8 @@ def tree(pid: int) -> list[psutil.Process]:
         return []
 
 
-TAG = "PARLEY_WORK_SESSION"
+# Not PARLEY_*: nothing of the server's own settings reaches the process.
+TAG = "WORK_SESSION_TAG"
 
 
 def tagged(tag: str) -> list[psutil.Process]:
@@ -33,26 +34,22 @@ def tagged(tag: str) -> list[psutil.Process]:
 
 
 def kill_tree(pid: int | None, tag: str | None = None) -> list[int]:
-    """SIGKILL the process, its descendants, every process carrying the session's tag, and
-    the process groups they lead. Returns the pids that were signalled. Blocking (reads
-    /proc): call it off the event loop."""
+    """SIGKILL the process's own group (it leads one: it was started in a session of its
+    own), its descendants and every process carrying the session's tag (a command that made
+    a group of its own). No other group is ever signalled, least of all the server's.
+    Returns the pids that were signalled. Blocking (reads /proc): call it off the event
+    loop."""
     procs = tree(pid) if pid else []
     if tag:
         known = {p.pid for p in procs}
         procs += [p for p in tagged(tag) if p.pid not in known]
-    own_group = os.getpgid(0)
-    groups: set[int] = set()
-    for proc in procs:
-        with contextlib.suppress(psutil.Error, OSError):
-            group = os.getpgid(proc.pid)
-            if group != own_group:
-                groups.add(group)
+    if pid:
+        with contextlib.suppress(OSError):
+            if os.getpgid(pid) == pid and pid != os.getpgid(0):
+                os.killpg(pid, signal.SIGKILL)
     for proc in procs:
         with contextlib.suppress(psutil.Error):
             proc.kill()
-    for group in groups:
-        with contextlib.suppress(OSError):
-            os.killpg(group, signal.SIGKILL)
     psutil.wait_procs(procs, timeout=3)
     return [p.pid for p in procs]
 

@@ -2,25 +2,27 @@
 
 claude-agent-sdk's client must be used from the task that connected it, so a session is a
 task that connects, serves the conversation's prompts one at a time, and disconnects;
-others talk to it through its queue, `interrupt()` and `kill()`.
+others talk to it through its queue, `interrupt()` and `kill()`. Its `run()` returns what
+happened (`Ended` or `Parked`) to whoever started it, which decides what follows: a
+session knows nothing of the manager.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from claude_agent_sdk import (
     ClaudeAgentOptions,
     ClaudeSDKClient,
     HookMatcher,
+    ProcessError,
     ResultMessage,
     SystemMessage,
 )
@@ -32,15 +34,18 @@ from claude_agent_sdk.types import (
 )
 
 from parley import events
+from parley.config import Settings
 from parley.conversations import StoredMessage
+from parley.db import Database
 from parley.events import Emit
 from parley.models import RunStatus
+from parley.realtime.notifier import Notifier
 from parley.schemas import message_json
-from parley.work import permissions, proctree, store
+from parley.work import cli, ownership, permissions, proctree, store
 from parley.work.events import delta_text, outputs
-
-if TYPE_CHECKING:
-    from parley.work.manager import WorkManager
+from parley.work.ownership import Owner
+from parley.work.status import IllegalMove, WorkStatus, move
+from parley.work.transport import ProcessTransport
 
 log = logging.getLogger(__name__)
 # The SDK logs an error whenever its process dies, Parley's own End and shutdown included;
@@ -48,7 +53,8 @@ log = logging.getLogger(__name__)
 logging.getLogger("claude_agent_sdk._internal.query").setLevel(logging.CRITICAL)
 
 CONNECT_SECONDS = 30.0
-_MODES = {"ask": "default", "edits": "acceptEdits", "none": "bypassPermissions"}
+# After a failed read, how long the process gets to show it has exited (and with what code).
+EXIT_SEEN_SECONDS = 2.0
 
 
 def _defers(result: ResultMessage) -> bool:
@@ -62,6 +68,24 @@ def session_tag(instance: str, run_id: int) -> str:
 
 class SessionFailed(Exception):
     """The process could not start, or died: the run fails with this message."""
+
+
+@dataclass(frozen=True)
+class Ended:
+    """The session is over: its process is gone and its run ended as `status`."""
+
+    status: RunStatus
+    error: str | None
+
+
+@dataclass(frozen=True)
+class Parked:
+    """A tool call waits for the person's answer: the process is gone, the call is kept."""
+
+    deferred: dict[str, Any]
+
+
+Outcome = Ended | Parked
 
 
 @dataclass
@@ -100,10 +124,21 @@ class Decision:
     answer: str
 
 
+@dataclass(frozen=True)
+class Services:
+    """What a session uses of its instance."""
+
+    db: Database
+    settings: Settings
+    notifier: Notifier
+    waiters: permissions.Waiters
+    owner: Owner
+
+
 class Session:
     def __init__(
         self,
-        manager: WorkManager,
+        services: Services,
         *,
         conversation_id: int,
         user_id: str,
@@ -113,23 +148,29 @@ class Session:
         resume: str | None,
         allowed_tools: list[str],
         decision: Decision | None = None,
+        last_message_id: int = 0,
     ) -> None:
-        self.manager = manager
-        self.db = manager.db
-        self.settings = manager.settings
+        self.db = services.db
+        self.settings = services.settings
+        self.notifier = services.notifier
+        self.waiters = services.waiters
+        self.owner = services.owner
         self.conversation_id = conversation_id
         self.user_id = user_id
         self.run_id = run_id
         # In the environment of the process and of everything it starts: how `kill` finds
         # them all, even a background command whose shell has exited.
-        self.tag = session_tag(manager.instance, run_id)
+        self.tag = session_tag(services.owner.instance, run_id)
         self.cwd = cwd
         self.cli = cli
         self.session_id = resume
         self.allowed_tools = list(allowed_tools)
         self.decision = decision
         self.queue: asyncio.Queue[Prompt] = asyncio.Queue()
-        self.status = "starting"
+        # The person's messages taken as prompts: the newest id, and the recent ones' prompts.
+        self.last_message_id = last_message_id
+        self._by_message: dict[int, Prompt] = {}
+        self.status = WorkStatus.starting
         self.pid: int | None = None
         self.client: ClaudeSDKClient | None = None
         self.ending: RunStatus | None = None  # set when Parley itself ends the session
@@ -144,14 +185,33 @@ class Session:
 
     # -- control from other tasks --------------------------------------------------
 
-    def submit(self, text: str) -> Prompt:
+    def submit(self, text: str, *, message_id: int | None = None) -> Prompt:
+        """Queue the person's message `message_id` as a prompt, once: the same message handed
+        over again (by a note from another instance and by the owner's own look at the
+        conversation) is the prompt already queued."""
+        if message_id is not None:
+            if message_id in self._by_message:
+                return self._by_message[message_id]
+            self.last_message_id = max(self.last_message_id, message_id)
         self.last_activity = time.monotonic()
         prompt = Prompt(text)
         self.queue.put_nowait(prompt)
+        if message_id is not None:
+            self._by_message[message_id] = prompt
+            while len(self._by_message) > 100:
+                del self._by_message[next(iter(self._by_message))]
         return prompt
 
+    def missed(self, message_id: int) -> bool:
+        """Whether the person's message `message_id` never reached this session as a prompt
+        (one sent through another instance whose note was lost)."""
+        return message_id > self.last_message_id and message_id not in self._by_message
+
     async def interrupt(self) -> bool:
-        if self.status not in ("working", "waiting_permission") or self.client is None:
+        if (
+            self.status not in (WorkStatus.working, WorkStatus.waiting_permission)
+            or self.client is None
+        ):
             return False
         if self.current is not None:
             self.current.stopped = True
@@ -163,15 +223,20 @@ class Session:
         self.ending = status
         self.end_error = error
         await asyncio.to_thread(proctree.kill_tree, self.pid, self.tag)
-        # The task may have seen the exit and be storing how it ended: let it finish.
-        if self.task is not None and not self.task.done() and not self._finishing:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+        task = self.task
+        if task is None or task.done() or task is asyncio.current_task():
+            return
+        # The task may have seen the exit and be storing how it ended: then it is not
+        # cancelled, but waited for all the same (whoever ends a session sees it ended).
+        if not self._finishing:
+            task.cancel()
+        await asyncio.wait({task})
 
     # -- the owner task ------------------------------------------------------------
 
-    async def run(self) -> None:
+    async def run(self) -> Outcome:
+        """Serve the conversation until the session ends or parks; the process is gone and
+        the outcome stored (but for what the caller does with a parked call) on return."""
         outcome, error = RunStatus.completed, None
         try:
             if self.decision is not None:
@@ -185,19 +250,17 @@ class Session:
         except Exception as exc:  # anything else the SDK raises: the run fails, visibly
             log.exception("work session %s failed", self.conversation_id)
             outcome, error = RunStatus.failed, f"Claude Code failed: {exc}"
-        finally:
-            self._finishing = True
-            if self.ending is not None:  # Parley ended it: whatever the process did then
-                outcome, error = self.ending, self.end_error
-            await self._finish(outcome, error)
+        self._finishing = True
+        if self.ending is not None:  # Parley ended it: whatever the process did then
+            outcome, error = self.ending, self.end_error
+        return await self._finish(outcome, error)
 
-    async def _finish(self, outcome: RunStatus, error: str | None) -> None:
+    async def _finish(self, outcome: RunStatus, error: str | None) -> Outcome:
         if self.ending is None:
             await asyncio.to_thread(proctree.kill_tree, self.pid, self.tag)
         try:
             if self._deferred is not None:
-                await self.manager.parked(self, self._deferred)
-                return
+                return Parked(self._deferred)
             failed = outcome is RunStatus.failed and error
             await store.end_run(
                 self.db,
@@ -206,11 +269,11 @@ class Session:
                 error=error,
                 error_message=(self.conversation_id, self.user_id) if failed else None,
             )
-            await self._set_status("ended")
+            await self._set_status(WorkStatus.ended)
+            return Ended(outcome, error)
         finally:
             # Only now does a waiting client get its answer: the failure is on record first.
             self._fail_waiting(error or "The work session ended")
-            self.manager.forget(self)
 
     def _fail_waiting(self, reason: str) -> None:
         if self.current is not None and not self.current.future.done():
@@ -221,7 +284,8 @@ class Session:
                 prompt.future.set_exception(SessionFailed(reason))
 
     async def _serve(self) -> None:
-        client = ClaudeSDKClient(self._options(resume=self.session_id))
+        transport = self._transport(cli.command(self.settings, self.cli, resume=self.session_id))
+        client = ClaudeSDKClient(self._options(), transport=transport)
         self.client = client
         try:
             try:
@@ -229,10 +293,8 @@ class Session:
                     await client.connect()
             except Exception as exc:
                 raise SessionFailed(self._start_error(exc)) from exc
-            process = client._transport._process  # type: ignore[union-attr]
-            self.pid = process.pid
-            await store.set_run(self.db, self.run_id, pid=self.pid, status="running")
-            exited = asyncio.create_task(process.wait())
+            await self._started(transport)
+            exited = asyncio.create_task(transport.wait())
             try:
                 await self._loop(client, exited)
             finally:
@@ -242,16 +304,45 @@ class Session:
             with contextlib.suppress(Exception):
                 await client.disconnect()
 
-    async def _loop(self, client: ClaudeSDKClient, exited: asyncio.Task[Any]) -> None:
-        await self._set_status("idle")
+    def _transport(self, argv: list[str], *, stdin: bool = True) -> ProcessTransport:
+        return ProcessTransport(
+            argv,
+            cwd=self.cwd,
+            env=cli.environment(self.settings, tag=self.tag),
+            on_stderr=self._on_stderr,
+            stdin=stdin,
+        )
+
+    async def _started(self, transport: ProcessTransport) -> None:
+        """Record the process in the run and in the lease (pid and start time: what the
+        reaper checks before it kills anything)."""
+        self.pid = transport.pid
+        assert self.pid is not None
+        started = await asyncio.to_thread(ownership.started_at, self.pid)
+        await store.set_run(self.db, self.run_id, pid=self.pid, status="running")
+        await ownership.set_process(
+            self.db,
+            owner=self.owner,
+            conversation_id=self.conversation_id,
+            pid=self.pid,
+            started=started,
+        )
+
+    async def _loop(self, client: ClaudeSDKClient, exited: asyncio.Task[int]) -> None:
+        await self._set_status(WorkStatus.idle)
         while True:
             idle_left = self.settings.work_idle_timeout - (time.monotonic() - self.last_activity)
             getter = asyncio.create_task(self.queue.get())
-            done, _ = await asyncio.wait(
-                {getter, exited}, timeout=max(0.0, idle_left), return_when=asyncio.FIRST_COMPLETED
-            )
+            try:
+                done, _ = await asyncio.wait(
+                    {getter, exited},
+                    timeout=max(0.0, idle_left),
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+            finally:
+                if not getter.done():
+                    getter.cancel()
             if getter not in done:
-                getter.cancel()
                 if exited in done:
                     raise SessionFailed(self._exit_error(exited.result()))
                 if time.monotonic() - self.last_activity >= self.settings.work_idle_timeout:
@@ -268,9 +359,9 @@ class Session:
                 return
 
     async def _prompt(
-        self, client: ClaudeSDKClient, prompt: Prompt, exited: asyncio.Task[Any]
+        self, client: ClaudeSDKClient, prompt: Prompt, exited: asyncio.Task[int]
     ) -> None:
-        await self._set_status("working")
+        await self._set_status(WorkStatus.working)
         result: ResultMessage | None = None
         self.current = prompt
         try:
@@ -282,17 +373,23 @@ class Session:
         except Exception as exc:
             # The prompt stays `current`: `_finish` answers its waiting client once the failure
             # is stored.
-            await asyncio.sleep(0.2)  # let the exit be seen
-            if exited.done():
+            if await self._exit_code(exited) is not None:
                 raise SessionFailed(self._exit_error(exited.result())) from exc
             raise
         if result is None:
-            await asyncio.sleep(0.2)
-            raise SessionFailed(self._exit_error(exited.result()) if exited.done() else "no result")
+            code = await self._exit_code(exited)
+            raise SessionFailed(self._exit_error(code) if code is not None else "no result")
         self.current = None
         if not prompt.future.done():
             prompt.future.set_result(result)
         self.last_activity = time.monotonic()
+
+    @staticmethod
+    async def _exit_code(exited: asyncio.Task[int]) -> int | None:
+        """The process's exit code if it exits within a moment (a failed read is usually its
+        exit, seen a little before the exit itself)."""
+        await asyncio.wait({exited}, timeout=EXIT_SEEN_SECONDS)
+        return exited.result() if exited.done() and not exited.cancelled() else None
 
     # -- messages ------------------------------------------------------------------
 
@@ -303,9 +400,7 @@ class Session:
             if prompt is not None and prompt.listener is not None:
                 prompt.listener(events.DELTA, {"text": text})  # the runner publishes it
             else:
-                self.manager.notifier.publish_live(
-                    self.conversation_id, events.DELTA, {"text": text}
-                )
+                self.notifier.publish_live(self.conversation_id, events.DELTA, {"text": text})
             return
         if isinstance(message, SystemMessage) and message.subtype == "init":
             session_id = message.data.get("session_id")
@@ -315,18 +410,18 @@ class Session:
             return
         if isinstance(message, ResultMessage) and not _defers(message):
             # Idle before the result is stored: whoever sees the result sees the session free.
-            await self._set_status("idle")
+            await self._set_status(WorkStatus.idle)
         for output in outputs(message, stopped=prompt is not None and prompt.stopped):
             stored = await self._store(output.content, output.meta, error=output.error)
             if prompt is not None:
                 prompt.publish(events.MESSAGE, message_json(stored))
             if output.meta["type"] == "text":  # its text is stored: no longer in flight
-                self.manager.notifier.publish_live(self.conversation_id, events.TURN_END, {})
+                self.notifier.publish_live(self.conversation_id, events.TURN_END, {})
         if isinstance(message, ResultMessage):
             await self._on_result(message)
 
     async def _on_result(self, message: ResultMessage) -> None:
-        self.manager.notifier.publish_live(self.conversation_id, events.TURN_END, {})
+        self.notifier.publish_live(self.conversation_id, events.TURN_END, {})
         if message.total_cost_usd:
             await store.add_cost(self.db, self.conversation_id, message.total_cost_usd)
         if message.session_id and message.session_id != self.session_id:
@@ -365,9 +460,13 @@ class Session:
             error=error,
         )
 
-    async def _set_status(self, status: str) -> None:
-        self.status = status
-        await store.update_session(self.db, self.conversation_id, status=status)
+    async def _set_status(self, status: WorkStatus) -> None:
+        try:
+            self.status = move(self.status, status)
+        except IllegalMove:  # e.g. a late message from a process that was ended
+            log.info("work session %s stays %s", self.conversation_id, self.status)
+            return
+        await store.update_session(self.db, self.conversation_id, status=self.status.value)
 
     # -- permissions ---------------------------------------------------------------
 
@@ -412,12 +511,10 @@ class Session:
             question_id = question.id
             if tool_use_id:
                 self._questions[tool_use_id] = question_id
-        await self._set_status("waiting_permission")
-        answer = await self.manager.waiters.wait(
-            self.db, question_id, self.settings.work_permission_wait
-        )
+        await self._set_status(WorkStatus.waiting_permission)
+        answer = await self.waiters.wait(self.db, question_id, self.settings.work_permission_wait)
         if answer is not None:
-            await self._set_status("working")
+            await self._set_status(WorkStatus.working)
             if answer == permissions.ALLOW_ALWAYS:
                 await self.allow_always(tool)
         return answer
@@ -431,14 +528,12 @@ class Session:
 
     # -- starting the process ------------------------------------------------------
 
-    def _options(self, *, resume: str | None) -> ClaudeAgentOptions:
+    def _options(self) -> ClaudeAgentOptions:
+        """What the SDK's client itself uses (the callbacks); the command line and the
+        environment are the transport's (`cli.command`, `cli.environment`)."""
         wait = self.settings.work_permission_wait
         return ClaudeAgentOptions(
             cwd=str(self.cwd),
-            cli_path=str(self.cli),
-            resume=resume,
-            include_partial_messages=True,
-            permission_mode=_MODES[self.settings.work_permission_mode],  # type: ignore[arg-type]
             # In the bypass mode Claude Code never asks: no callback (the SDK warns of one).
             can_use_tool=None
             if self.settings.work_permission_mode == "none"
@@ -448,16 +543,7 @@ class Session:
                     HookMatcher(matcher=None, hooks=[self._pre_tool_use], timeout=wait + 15)
                 ]
             },
-            env=self._env(),
-            stderr=self._on_stderr,
         )
-
-    def _env(self) -> dict[str, str]:
-        env = {proctree.TAG: self.tag}
-        if self.settings.work_permission_mode == "none":
-            # Claude Code refuses its bypass mode as root unless told it runs in a sandbox.
-            env["IS_SANDBOX"] = "1"
-        return env
 
     def _on_stderr(self, line: str) -> None:
         self._stderr = [*self._stderr[-19:], line]
@@ -484,44 +570,27 @@ class Session:
             decision=decision.answer,
             allowed=self.allowed_tools,
         )
-        command = [
-            str(self.cli),
-            "-p",
-            "--resume",
-            self.session_id,
-            "--output-format",
-            "stream-json",
-            "--verbose",
-            "--include-partial-messages",
-            "--permission-mode",
-            _MODES[self.settings.work_permission_mode],
-            "--settings",
-            settings_json,
-        ]
-        await self._set_status("working")
-        # The server's environment plus ours, as the SDK passes it.
-        command = ["env", *(f"{k}={v}" for k, v in self._env().items()), *command]
-        process = await asyncio.create_subprocess_exec(
-            *command,
-            cwd=self.cwd,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            limit=16 * 1024 * 1024,
+        command = cli.resume_command(
+            self.settings, self.cli, session_id=self.session_id, settings_json=settings_json
         )
-        self.pid = process.pid
-        await store.set_run(self.db, self.run_id, pid=self.pid, status="running")
-        assert process.stdout is not None
-        async for line in process.stdout:
-            try:
-                message = parse_message(json.loads(line))
-            except Exception:  # a line the SDK does not know: not ours to store
-                continue
-            if message is not None:
-                await self.handle(message)
-        code = await process.wait()
-        self.pid = None
-        if code != 0 and self._deferred is None:
-            assert process.stderr is not None
-            detail = (await process.stderr.read()).decode(errors="replace")[-500:]
-            raise SessionFailed(f"Claude Code could not resume the session: {detail or code}")
+        await self._set_status(WorkStatus.working)
+        transport = self._transport(command, stdin=False)
+        await transport.connect()
+        try:
+            await self._started(transport)
+            async for data in transport.read_messages():
+                try:
+                    message = parse_message(data)
+                except Exception:  # a message the SDK does not know: not ours to store
+                    continue
+                if message is not None:
+                    await self.handle(message)
+        except ProcessError as exc:
+            if self._deferred is None:
+                detail = " ".join(self._stderr[-3:])[-500:]
+                raise SessionFailed(
+                    f"Claude Code could not resume the session: {detail or exc}"
+                ) from exc
+        finally:
+            self.pid = None
+            await transport.close()

@@ -18,6 +18,7 @@ from parley.conversations import StoredMessage
 from parley.db import Database
 from parley.models import MessageKind, Role, RunStatus
 from parley.runs.messages import MAX_TIMEOUT
+from parley.work.transport import scrub
 
 AUTHOR = "claude"
 RUN_AGENT = "claude-code"  # a session's run, and the asker of its permission questions
@@ -136,11 +137,16 @@ async def end_run(
     status: RunStatus,
     error: str | None,
     error_message: tuple[int, str] | None = None,
+    conn: asyncpg.Connection | None = None,
 ) -> None:
     """Only a live run ends: an ended one keeps how it ended. With `error_message`
     (conversation id, owner) the error is stored as a reply in the same transaction, so whoever
-    sees the error in the conversation also sees the run failed, and the other way round."""
-    async with db.transaction() as conn:
+    sees the error in the conversation also sees the run failed, and the other way round.
+    On `conn` when given (inside the caller's transaction)."""
+    async with contextlib.AsyncExitStack() as stack:
+        if conn is None:
+            conn = await stack.enter_async_context(db.transaction())
+        assert conn is not None
         if error_message is not None and error:
             conversation_id, user_id = error_message
             await store(
@@ -162,6 +168,44 @@ async def end_run(
         )
 
 
+async def start_run_within_limit(
+    db: Database, *, user_id: str, conversation_id: int, title: str, instance: str, limit: int
+) -> int | None:
+    """Start the session's run unless the person already has `limit` running: counted and
+    inserted under a lock on the person, so concurrent starts on any instance cannot pass
+    the limit together. None when the limit is reached."""
+    async with db.transaction() as conn:
+        await conn.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended('parley-work-limit:' || $1, 0))",
+            user_id,
+        )
+        count = await conn.fetchval(
+            """SELECT count(*) FROM agent_runs WHERE user_id = $1 AND kind = 'work'
+            AND status = 'running'""",
+            user_id,
+        )
+        if count >= limit:
+            return None
+        run_id: int = await conn.fetchval(
+            """INSERT INTO agent_runs (user_id, agent, kind, status, conversation_id, title,
+            summary, instance)
+            VALUES ($1, $5, 'work', 'running', $2, left($3, 200), $3, $4)
+            RETURNING id""",
+            user_id,
+            conversation_id,
+            title,
+            instance,
+            RUN_AGENT,
+        )
+        await conn.execute(
+            """UPDATE work_sessions SET run_id = $2, status = 'starting', updated_at = now()
+            WHERE conversation_id = $1""",
+            conversation_id,
+            run_id,
+        )
+    return run_id
+
+
 async def live_run_count(db: Database, *, user_id: str) -> int:
     async with db.connection() as conn:
         count: int = await conn.fetchval(
@@ -170,14 +214,6 @@ async def live_run_count(db: Database, *, user_id: str) -> int:
             user_id,
         )
     return count
-
-
-async def stale_runs(conn: asyncpg.Connection, *, live_instances: list[str]) -> list[Any]:
-    return await conn.fetch(
-        """SELECT id, conversation_id, pid, instance FROM agent_runs
-        WHERE kind = 'work' AND status = 'running' AND NOT (instance = ANY($1::text[]))""",
-        live_instances,
-    )
 
 
 async def get_run(db: Database, *, user_id: str, run_id: int) -> dict[str, Any] | None:
@@ -194,6 +230,35 @@ async def get_run(db: Database, *, user_id: str, run_id: int) -> dict[str, Any] 
 # -- messages --------------------------------------------------------------------------
 
 
+async def last_message_id(db: Database, *, conversation_id: int) -> int:
+    async with db.connection() as conn:
+        found: int | None = await conn.fetchval(
+            "SELECT max(id) FROM messages WHERE conversation_id = $1", conversation_id
+        )
+    return found or 0
+
+
+@dataclass(frozen=True, slots=True)
+class PromptMessage:
+    id: int
+    conversation_id: int
+    content: str
+
+
+async def prompts_after(db: Database, *, since: dict[int, int]) -> list[PromptMessage]:
+    """The person's prompts (not answers) stored after the given id, per conversation."""
+    async with db.connection() as conn:
+        rows = await conn.fetch(
+            """SELECT m.id, m.conversation_id, m.content FROM messages m
+            JOIN unnest($1::int[], $2::bigint[]) AS s(conversation_id, after)
+              ON m.conversation_id = s.conversation_id AND m.id > s.after
+            WHERE m.role = 'user' AND m.kind = 'message' ORDER BY m.id""",
+            list(since),
+            list(since.values()),
+        )
+    return [PromptMessage(**dict(row)) for row in rows]
+
+
 async def store(
     db: Database,
     *,
@@ -208,7 +273,8 @@ async def store(
     conn: asyncpg.Connection | None = None,
 ) -> StoredMessage:
     """Store one of the session's messages; on `conn` when given (inside its transaction)."""
-    text = content if content.strip() else f"({meta.get('type', 'event')})"
+    text = scrub(content) if content.strip() else f"({meta.get('type', 'event')})"
+    meta = scrub(meta)
     async with contextlib.AsyncExitStack() as stack:
         if conn is None:
             conn = await stack.enter_async_context(db.connection())

@@ -16,9 +16,11 @@ import psutil
 import pytest
 
 from parley.db import Database
+from parley.work.ownership import started_at
 from parley.work.proctree import TAG
-from tests.conftest import spawn_server, token_for
-from tests.work.conftest import needs_cli
+from parley.work.session import session_tag
+from tests.conftest import eventually, spawn_server, token_for
+from tests.work.conftest import messages, needs_cli, work_state
 from tests.work.fake_anthropic import FakeAnthropic, bash, say
 
 pytestmark = [needs_cli, pytest.mark.slow]
@@ -74,37 +76,94 @@ def _tag(proc: psutil.Process, default: Any = None) -> Any:
         return default
 
 
-async def test_startup_fails_a_dead_servers_sessions_and_kills_their_processes(
-    work_server: Any, db: Database
-) -> None:
+async def _lapsed_session(
+    db: Database, *, owner: str, owner_pid: int, owner_started: float, pid: int | None
+) -> tuple[int, int]:
+    """A conversation whose session's lease `owner` stopped renewing a second ago."""
     async with db.connection() as conn:
         conversation = await conn.fetchval(
             "INSERT INTO conversations (user_id, mode, title) VALUES ('ann', 'work', 'w')"
             " RETURNING id"
         )
         run_id = await conn.fetchval(
-            """INSERT INTO agent_runs (user_id, agent, kind, status, conversation_id, instance)
-            VALUES ('ann', 'claude-code', 'work', 'running', $1, $2) RETURNING id""",
+            """INSERT INTO agent_runs (user_id, agent, kind, status, conversation_id, instance,
+            pid) VALUES ('ann', 'claude-code', 'work', 'running', $1, $2, $3) RETURNING id""",
             conversation,
-            f"{socket.gethostname()}/deadserver01",
+            owner,
+            pid,
         )
-    # What the dead server left: its "claude" and a command that left claude's tree.
-    env = {**os.environ, TAG: f"{socket.gethostname()}/deadserver01/{run_id}"}
-    left = [
-        await asyncio.create_subprocess_exec(
-            sys.executable, "-c", "import time; time.sleep(120)", "claude", env=env
+        await conn.execute(
+            """INSERT INTO work_sessions (conversation_id, user_id, workspace, run_id, status,
+            owner, lease_expires_at, host, owner_pid, owner_started, pid, pid_started)
+            VALUES ($1, 'ann', 'ann', $2, 'working', $3, now() - interval '1 second', $4, $5,
+            $6, $7, $8)""",
+            conversation,
+            run_id,
+            owner,
+            socket.gethostname(),
+            owner_pid,
+            owner_started,
+            pid,
+            started_at(pid) if pid else None,
         )
-        for _ in range(2)
-    ]
-    async with db.connection() as conn:
-        await conn.execute("UPDATE agent_runs SET pid = $1 WHERE id = $2", left[0].pid, run_id)
-    async with work_server():
-        async with db.connection() as conn:
-            row = await conn.fetchrow("SELECT status, error FROM agent_runs WHERE id = $1", run_id)
-        assert row["status"] == "failed" and "stopped" in row["error"]
-        for process in left:
+    return conversation, run_id
+
+
+async def test_a_dead_servers_sessions_are_ended_and_their_processes_killed(
+    work_server: Any, db: Database
+) -> None:
+    """A server killed with -9 leaves its lease to lapse: a live instance on its host kills
+    the session's process group (and a command that left it), fails the run and says so in
+    the conversation. A lapsed lease whose server is still running (cut off from the
+    database for a while) is left alone."""
+    dead = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
+    dead_started = started_at(dead.pid) or 0.0
+    await dead.wait()
+    owner = f"{socket.gethostname()}/deadserver01"
+    # What the dead server left: its "claude", leading a group, and a command that left it.
+    claude = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", "import time; time.sleep(120)", "claude", start_new_session=True
+    )
+    conversation, run_id = await _lapsed_session(
+        db, owner=owner, owner_pid=dead.pid, owner_started=dead_started, pid=claude.pid
+    )
+    env = {**os.environ, TAG: session_tag(owner, run_id)}
+    left = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", "import time; time.sleep(120)", env=env, start_new_session=True
+    )
+    me = os.getpid()
+    cut_off, cut_off_run = await _lapsed_session(
+        db,
+        owner=f"{socket.gethostname()}/cutoff0001",
+        owner_pid=me,
+        owner_started=started_at(me) or 0.0,
+        pid=None,
+    )
+    async with work_server() as server:
+        for process in (claude, left):
             async with asyncio.timeout(10):
                 # Both sleep for two minutes, so ending now is the kill. The server runs in
                 # this test's process, whose children these are: when its kill reaps them
                 # before asyncio's watcher does, asyncio can only report 255 ("unknown").
                 assert await process.wait() in (-signal.SIGKILL, 255)
+
+        async def failed() -> bool:
+            async with db.connection() as conn:
+                row = await conn.fetchrow(
+                    "SELECT status, error FROM agent_runs WHERE id = $1", run_id
+                )
+            return row["status"] == "failed" and "stopped" in row["error"]
+
+        await eventually(failed, within=10)
+        said = await messages(server, "ann", conversation)
+        assert any(
+            m["error"] and "server running this session stopped" in m["content"] for m in said
+        )
+        assert (await work_state(server, "ann", conversation))["status"] == "ended"
+        async with db.connection() as conn:
+            kept = await conn.fetchrow(
+                "SELECT owner, status FROM work_sessions WHERE conversation_id = $1", cut_off
+            )
+            run = await conn.fetchval("SELECT status FROM agent_runs WHERE id = $1", cut_off_run)
+        assert kept["owner"].endswith("cutoff0001") and kept["status"] == "working"
+        assert run == "running"

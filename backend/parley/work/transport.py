@@ -1,0 +1,217 @@
+"""The one way Parley starts `claude`: claude-agent-sdk's `Transport` seam over a process that
+Parley builds itself.
+
+The SDK's own transport inherits the server's whole environment and shares its process
+group, and gives up on the session when one line of output passes its buffer. This one
+starts the process with the environment it is given (an allowlist, see `config`), in a
+process group of its own (so killing the session can never reach the server), and reads its
+output through a bounded line reader that survives NUL bytes and very long lines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import signal
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+from claude_agent_sdk import ProcessError, Transport
+
+log = logging.getLogger(__name__)
+
+# One line of the CLI's output (one JSON message); a longer one is dropped, not fatal.
+MAX_LINE_BYTES = 64 * 1024 * 1024
+_CHUNK = 256 * 1024
+# After stdin closes, how long the CLI gets to save its session before its group is killed.
+CLOSE_GRACE_SECONDS = 3.0
+NUL_SHOWN_AS = "\u2400"  # ␀: PostgreSQL text cannot hold U+0000
+
+
+def scrub(value: Any) -> Any:
+    """The value with every NUL character made visible: PostgreSQL refuses them in text and
+    jsonb, and a command's output may well contain one."""
+    if isinstance(value, str):
+        return value.replace("\x00", NUL_SHOWN_AS) if "\x00" in value else value
+    if isinstance(value, dict):
+        return {scrub(k): scrub(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [scrub(v) for v in value]
+    return value
+
+
+async def read_lines(
+    stream: asyncio.StreamReader,
+    *,
+    max_line: int = MAX_LINE_BYTES,
+    on_dropped: Callable[[int], None] | None = None,
+) -> AsyncIterator[bytes]:
+    """Newline-separated lines of `stream`, each at most `max_line` bytes; a longer one is
+    skipped to its end (reported through `on_dropped` with its length) instead of ending
+    the stream."""
+    pending = bytearray()
+    dropping = 0  # bytes of an over-long line skipped so far
+    while chunk := await stream.read(_CHUNK):
+        start = 0
+        while (end := chunk.find(b"\n", start)) != -1:
+            if dropping:
+                if on_dropped is not None:
+                    on_dropped(dropping + end - start)
+                dropping = 0
+            else:
+                pending += chunk[start:end]
+                yield bytes(pending)
+            pending.clear()
+            start = end + 1
+        if dropping:
+            dropping += len(chunk) - start
+        else:
+            pending += chunk[start:]
+            if len(pending) > max_line:
+                dropping = len(pending)
+                pending.clear()
+    if pending and not dropping:
+        yield bytes(pending)
+
+
+def parse_line(line: bytes) -> dict[str, Any] | None:
+    """One line of the CLI's stream-json output as a message; None for anything else (a
+    blank or diagnostic line, or JSON cut short)."""
+    text = line.decode("utf-8", errors="replace").strip()
+    if not text.startswith("{"):
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        log.warning("dropped a line of Claude Code output that is not JSON (%d bytes)", len(line))
+        return None
+    return scrub(data) if isinstance(data, dict) else None
+
+
+class ProcessTransport(Transport):
+    """`argv` run in `cwd` with exactly `env`, as the leader of a new process group."""
+
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        cwd: Path,
+        env: dict[str, str],
+        on_stderr: Callable[[str], None] | None = None,
+        stdin: bool = True,
+        max_line: int = MAX_LINE_BYTES,
+    ) -> None:
+        self.argv = argv
+        self.cwd = cwd
+        self.env = env
+        self.on_stderr = on_stderr
+        self.stdin = stdin
+        self.max_line = max_line
+        self.process: asyncio.subprocess.Process | None = None
+        self._stderr_task: asyncio.Task[None] | None = None
+        self._write_lock = asyncio.Lock()
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.process is not None else None
+
+    async def connect(self) -> None:
+        if self.process is not None:
+            return
+        self.process = await asyncio.create_subprocess_exec(
+            *self.argv,
+            cwd=self.cwd,
+            env=self.env,
+            stdin=asyncio.subprocess.PIPE if self.stdin else asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,  # its own group: a kill of the group never reaches us
+        )
+        self._stderr_task = asyncio.create_task(self._drain_stderr())
+
+    async def wait(self) -> int:
+        assert self.process is not None
+        return await self.process.wait()
+
+    async def _drain_stderr(self) -> None:
+        assert self.process is not None and self.process.stderr is not None
+        async for line in read_lines(self.process.stderr, max_line=64 * 1024):
+            text = line.decode("utf-8", errors="replace").rstrip()
+            if text and self.on_stderr is not None:
+                self.on_stderr(text)
+
+    async def write(self, data: str) -> None:
+        async with self._write_lock:
+            process = self.process
+            if process is None or process.stdin is None or process.returncode is not None:
+                raise ProcessError("Claude Code is not running", exit_code=self._code())
+            try:
+                process.stdin.write(data.encode())
+                await process.stdin.drain()
+            except (ConnectionError, RuntimeError) as exc:
+                raise ProcessError(f"Claude Code stopped reading: {exc}") from exc
+
+    def read_messages(self) -> AsyncIterator[dict[str, Any]]:
+        return self._read()
+
+    async def _read(self) -> AsyncIterator[dict[str, Any]]:
+        assert self.process is not None and self.process.stdout is not None
+        async for line in read_lines(
+            self.process.stdout, max_line=self.max_line, on_dropped=self._dropped
+        ):
+            message = parse_line(line)
+            if message is not None:
+                yield message
+        code = await self.process.wait()
+        if code != 0:
+            raise ProcessError(f"Claude Code exited with code {code}", exit_code=code)
+
+    def _dropped(self, length: int) -> None:
+        log.warning("dropped a %d-byte line of Claude Code output (over the limit)", length)
+        if self.on_stderr is not None:
+            self.on_stderr(f"(a {length}-byte message was too long to read and was skipped)")
+
+    def _code(self) -> int | None:
+        return self.process.returncode if self.process is not None else None
+
+    async def end_input(self) -> None:
+        async with self._write_lock:
+            if self.process is not None and self.process.stdin is not None:
+                with contextlib.suppress(Exception):
+                    self.process.stdin.close()
+
+    async def close(self) -> None:
+        """Stdin closes, the CLI gets a moment to save its session, then its whole group is
+        killed; every wait is bounded."""
+        process = self.process
+        if process is None:
+            return
+        await self.end_input()
+        if process.returncode is None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(CLOSE_GRACE_SECONDS):
+                    await process.wait()
+        kill_group(process.pid)
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(CLOSE_GRACE_SECONDS):
+                await process.wait()
+        if self._stderr_task is not None:
+            self._stderr_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._stderr_task
+
+    def is_ready(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL the group `pid` leads (our process started it with a session of its own, so
+    the group is its pid and never ours)."""
+    if pid == os.getpgid(0):  # pragma: no cover - start_new_session makes this impossible
+        return
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
