@@ -115,29 +115,33 @@ async def call_once(base_url: str, tool: str, arguments: dict[str, Any]) -> dict
 async def test_near_the_rate_cap_every_claim_is_delivered_once(
     migrated: str, db: Database, server: Server
 ) -> None:
-    """Workers hammer one capped instance until it refuses them (calls failing on the client
-    then, some after the server claimed), then carry on through a second instance with the
-    same claimer keys: every delegation reaches exactly one worker."""
+    """Workers long-poll one capped instance while delegations keep arriving, until it
+    refuses them (calls then fail on the client, some after the server claimed), then carry
+    on through a second instance with the same claimer keys: every delegation reaches
+    exactly one worker, and every claim is acted on."""
     _capped, capped = await spawn_server(migrated, PARLEY_RATE_LIMIT_PER_MINUTE="75")
     _free, free = await spawn_server(migrated)
     architect = Actor(server, "alice", "architect")
     run = await architect.start_run()
-    threads = {await delegate(architect, run, f"job {i}") for i in range(30)}
+    threads: set[int] = set()
     delivered: dict[str, set[int]] = {}
     failures = 0
+    all_made = asyncio.Event()
 
     async def worker(name: str) -> None:
         nonlocal failures
         mine = delivered.setdefault(name, set())
         while True:  # against the capped instance, until it refuses
             try:
-                got = await call_once(capped, "next_delegation", {"wait_s": 0, "claimer": name})
+                got = await call_once(capped, "next_delegation", {"wait_s": 2, "claimer": name})
             except Exception:
                 failures += 1
                 break
-            if got["delegation"] is None:
-                return
-            mine.add(got["delegation"]["thread_id"])
+            if got["delegation"] is not None:
+                mine.add(got["delegation"]["thread_id"])
+            elif all_made.is_set():
+                break
+        await all_made.wait()
         while True:  # then the free one: lost claims come back first, then the queue
             got = await call_once(free, "next_delegation", {"wait_s": 0, "claimer": name})
             if got["delegation"] is None:
@@ -146,10 +150,15 @@ async def test_near_the_rate_cap_every_claim_is_delivered_once(
             mine.add(thread)
             await call_once(free, "read_thread", {"thread_id": thread})  # acknowledged
 
-    await asyncio.gather(*(worker(f"worker-{i}") for i in range(8)))
+    async def delegate_over_time() -> None:
+        for i in range(30):
+            threads.add(await delegate(architect, run, f"job {i}"))
+        all_made.set()
+
+    await asyncio.gather(delegate_over_time(), *(worker(f"worker-{i}") for i in range(8)))
     assert failures > 0  # the cap was reached
-    everyone = [t for got in delivered.values() for t in got]
-    assert sorted(everyone) == sorted(threads)  # each delivered, to exactly one worker
+    everyone = sorted(t for got in delivered.values() for t in got)
+    assert everyone == sorted(threads)  # each delivered, to exactly one worker
     assert set((await statuses(db)).values()) == {"claimed"}
     async with db.connection() as conn:
         unacked = await conn.fetchval("SELECT count(*) FROM delegations WHERE acked_at IS NULL")
