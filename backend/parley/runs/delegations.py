@@ -91,8 +91,12 @@ async def delegate(
         )
     async with db.transaction() as conn:
         if run.conversation_id is not None:  # the parent run must be the caller's, and open
-            await lock_target(conn, caller=caller, conversation_id=run.conversation_id)
+            target = await lock_target(conn, caller=caller, conversation_id=run.conversation_id)
             rules.check_run_owner(caller, run_agent=run.agent, action="delegate from")
+            if target.thread is not None:  # a child delegating on: only once it claimed
+                rules.check_post(
+                    caller, run_agent=run.agent, thread=target.thread.facts, kind="message"
+                )
         thread = await conn.fetchval(
             "INSERT INTO conversations (user_id, mode, title) VALUES ($1, $2, $3) RETURNING id",
             caller.user_id,

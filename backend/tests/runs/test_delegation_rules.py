@@ -116,6 +116,7 @@ async def test_a_child_acts_only_in_a_thread_it_claimed(server: Server, db: Data
         ("POST", f"/conversations/{thread}/messages", {"text": "?", "kind": "question"}),
         ("POST", f"/runs/{made['child_run_id']}/status", {"text": "50%", "progress": 50}),
         ("POST", f"/runs/{made['child_run_id']}/finish", {"status": "completed"}),
+        ("POST", f"/runs/{made['child_run_id']}/delegations", {"agent": "tester", "task": "x"}),
     ):
         refused = await coder.call(method, path, json=body)
         assert refused.status_code == 409, (path, refused.text)
