@@ -49,9 +49,13 @@ async def architect(parley: Parley) -> int:
 
 
 async def coder(parley: Parley) -> int:
+    # This process's own claimer key: a claim whose answer is lost on the way (a dropped
+    # connection) comes back to it on the next call, until it acts on it.
+    claimer = f"coder-{os.getpid()}"
     found: dict[str, Any] | None = None
     while found is None:
-        found = (await parley.call_retrying("next_delegation", wait_s=50))["delegation"]
+        got = await parley.call_retrying("next_delegation", wait_s=50, claimer=claimer)
+        found = got["delegation"]
     thread = found["thread_id"]
     say("claimed", thread_id=thread, task=found["task"])
     reply = await parley.call("ask_parent", thread_id=thread, question="authlib or python-oauth2?")

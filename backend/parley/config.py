@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     question_timeout: float = Field(default=3600.0, gt=0, alias="PARLEY_QUESTION_TIMEOUT")
     # A running agent run that has not been heard from for this long is marked timed_out.
     run_silence_timeout: float = Field(default=600.0, gt=0, alias="PARLEY_RUN_SILENCE_TIMEOUT")
+    # A claimed delegation the child has not acted in yet (its claim may not have reached
+    # it) is re-delivered to its claimer until then, and open to all again after this long.
+    claim_lease_seconds: float = Field(default=60.0, gt=0, alias="PARLEY_CLAIM_LEASE_SECONDS")
     # How often each instance looks for silent runs and overdue questions.
     sweep_seconds: float = Field(default=5.0, gt=0, alias="PARLEY_SWEEP_SECONDS")
     # Work sessions run Claude Code, which runs commands on this host: off unless asked for.

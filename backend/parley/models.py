@@ -283,6 +283,11 @@ class AgentRun(SQLModel, table=True):
     title: str | None = Field(default=None, max_length=200)
     progress: int | None = Field(default=None)
     latest_status: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    # The end of the wait its agent is in (for a child's answer, a message): until then the
+    # run is not silent, whatever `last_activity_at` says.
+    waiting_until: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
 
 
 class Question(SQLModel, table=True):
@@ -348,6 +353,15 @@ class Delegation(SQLModel, table=True):
             postgresql_where=sa.text("status = 'pending'"),
         ),
         sa.Index("ix_delegations_parent_run_id", "parent_run_id"),
+        sa.Index("ix_delegations_child_run_id", "child_run_id"),
+        # Claims not yet acknowledged: re-delivered to their claimer, or released at lapse.
+        sa.Index(
+            "ix_delegations_unacked",
+            "user_id",
+            "child_agent",
+            "thread_id",
+            postgresql_where=sa.text("status = 'claimed' AND acked_at IS NULL"),
+        ),
         sa.CheckConstraint(
             "status IN ('pending', 'claimed', 'completed', 'failed', 'escalated', 'cancelled',"
             " 'timed_out')",
@@ -382,6 +396,15 @@ class Delegation(SQLModel, table=True):
         default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
     )
     closed_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+    # Who claimed it (the key its process gave, if any), until when the claim holds unless
+    # acknowledged, and when the child first acted in the thread (the claim reached it).
+    claimer: str | None = Field(default=None, max_length=64)
+    lease_until: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+    acked_at: datetime | None = Field(
         default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
     )
 

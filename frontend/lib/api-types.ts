@@ -209,10 +209,32 @@ export interface paths {
         /**
          * Get Thread
          * @description The thread; with `wait`, returns once it closes or has a question for the parent.
+         *     Waiting counts as its agent being heard from (its run does not go silent meanwhile).
          */
         get: operations["get_thread_api__user_id__delegations__thread_id__get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{user_id}/delegations/{thread_id}/ack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge
+         * @description The child took up the delegation it claimed: it is no longer re-delivered and its
+         *     claim no longer lapses (any first write or read of the thread does the same).
+         */
+        post: operations["acknowledge_api__user_id__delegations__thread_id__ack_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -329,7 +351,10 @@ export interface paths {
         /**
          * Next Delegation
          * @description Claim the oldest pending delegation addressed to your agent (each goes to exactly one
-         *     caller); waits up to `wait` seconds for one; `{"delegation": null}` if none came.
+         *     caller); waits up to `wait` seconds for one; `{"delegation": null}` if none came. The
+         *     claim holds once you act in the thread (write, status, read, or `POST .../ack`); until
+         *     then the same `claimer` gets it again first, and after PARLEY_CLAIM_LEASE_SECONDS it is
+         *     open to every process of your agent again.
          */
         get: operations["next_delegation_api__user_id__delegations_next_get"];
         put?: never;
@@ -716,7 +741,7 @@ export interface components {
         DelegationCreate: {
             /**
              * Agent
-             * @description The agent the task is for (its token's agent name)
+             * @description The agent the task is for: its token's agent name (1-64 characters of letters, digits, '_', '.', '@', '-')
              */
             agent: string;
             /** Task */
@@ -730,6 +755,11 @@ export interface components {
         };
         /** DelegationOut */
         DelegationOut: {
+            /**
+             * Acked At
+             * @description When the child first acted in the thread; until then its claim may lapse
+             */
+            acked_at?: string | null;
             /** Child Agent */
             child_agent: string;
             /** Child Run Id */
@@ -2208,6 +2238,83 @@ export interface operations {
             };
         };
     };
+    acknowledge_api__user_id__delegations__thread_id__ack_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                thread_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DelegationOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     cancel_thread_api__user_id__delegations__thread_id__cancel_post: {
         parameters: {
             query?: never;
@@ -2643,6 +2750,8 @@ export interface operations {
     next_delegation_api__user_id__delegations_next_get: {
         parameters: {
             query?: {
+                /** @description Your process's own key: a claim whose answer you lost comes back */
+                claimer?: string | null;
                 /** @description Seconds to wait */
                 wait?: number;
             };

@@ -51,12 +51,28 @@ async def delegate(
 
 @router.get("/delegations/next", response_model=NextDelegation, responses=ERRORS(*AUTHED))
 async def next_delegation(
-    caller: CurrentCaller, db: DbDep, waits: WaitsDep, settings: SettingsDep, wait: Wait = 0
+    caller: CurrentCaller,
+    db: DbDep,
+    waits: WaitsDep,
+    settings: SettingsDep,
+    wait: Wait = 0,
+    claimer: Annotated[
+        str | None,
+        Query(description="Your process's own key: a claim whose answer you lost comes back"),
+    ] = None,
 ) -> NextDelegation:
     """Claim the oldest pending delegation addressed to your agent (each goes to exactly one
-    caller); waits up to `wait` seconds for one; `{"delegation": null}` if none came."""
+    caller); waits up to `wait` seconds for one; `{"delegation": null}` if none came. The
+    claim holds once you act in the thread (write, status, read, or `POST .../ack`); until
+    then the same `claimer` gets it again first, and after PARLEY_CLAIM_LEASE_SECONDS it is
+    open to every process of your agent again."""
     found = await delegations.next_delegation(
-        db, waits, caller=caller, wait_s=check_wait(wait, settings.long_poll_max)
+        db,
+        waits,
+        caller=caller,
+        wait_s=check_wait(wait, settings.long_poll_max),
+        lease_s=settings.claim_lease_seconds,
+        claimer=claimer,
     )
     return NextDelegation(
         delegation=DelegationOut.model_validate(delegation_json(found)) if found else None
@@ -72,7 +88,8 @@ async def get_thread(
     settings: SettingsDep,
     wait: Wait = 0,
 ) -> DelegationOut:
-    """The thread; with `wait`, returns once it closes or has a question for the parent."""
+    """The thread; with `wait`, returns once it closes or has a question for the parent.
+    Waiting counts as its agent being heard from (its run does not go silent meanwhile)."""
     state = await delegations.wait_for_child(
         db,
         hub,
@@ -97,11 +114,22 @@ async def read_thread(
 ) -> list[MessageOut]:
     """Long-polls like a run's messages."""
     check_wait(wait, settings.long_poll_max)
-    await delegations.get_thread(db, caller=caller, thread_id=thread_id)
+    state = await delegations.get_thread(db, caller=caller, thread_id=thread_id)
+    await delegations.heard_from(db, caller=caller, thread=state.delegation, wait_s=wait)
     found = await wait_for_messages(
         db, hub, user_id=caller.user_id, conversation_id=thread_id, after=after, wait_s=wait
     )
     return [MessageOut.model_validate(m) for m in found]
+
+
+@router.post(
+    "/delegations/{thread_id}/ack", response_model=DelegationOut, responses=ERRORS(*AUTHED, 409)
+)
+async def acknowledge(thread_id: int, caller: CurrentCaller, db: DbDep) -> DelegationOut:
+    """The child took up the delegation it claimed: it is no longer re-delivered and its
+    claim no longer lapses (any first write or read of the thread does the same)."""
+    found = await delegations.acknowledge_claim(db, caller=caller, thread_id=thread_id)
+    return DelegationOut.model_validate(delegation_json(found))
 
 
 async def _close(

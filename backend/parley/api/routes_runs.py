@@ -72,7 +72,7 @@ async def read_run(
     PARLEY_LONG_POLL_MAX) for the first to arrive, from any instance; else `[]`."""
     check_wait(wait, settings.long_poll_max)
     conversation_id = await runs.run_conversation(db, caller=caller, run_id=run_id)
-    await runs.touch(db, caller=caller, run_id=run_id)
+    await runs.touch(db, caller=caller, run_id=run_id, wait_s=wait)
     found = await wait_for_messages(
         db,
         hub,

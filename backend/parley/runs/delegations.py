@@ -4,21 +4,19 @@ The thread is a `delegation` conversation; the child's work is a run (`parent_ru
 whose conversation is that thread. A delegation is `pending` until one process of the
 addressed agent claims it (in the database: exactly one claimer, whatever the instance),
 then `claimed` until the child completes, fails or escalates, the parent (or the person)
-cancels, or a timeout closes it. Closing ends the child run with the matching status and
-makes the thread read-only. The parent, the child and the person write into the thread
-through `runs.messages.post_message`, which knows who may write there and who answers.
+cancels, or a timeout closes it. A claim is a lease until the child first acts in the thread:
+re-delivered to the same claimer if its answer was lost, open to every process again if it
+lapses. Who may do what is `rules`'; every change of state is `lifecycle.move`, and the
+thread and its child run end together (`lifecycle.end_run`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
 
-import asyncpg
-
-from parley.auth import Caller
+from parley.auth import Caller, validate_agent_name
 from parley.conversations import (
     StoredMessage,
     append_message,
@@ -27,50 +25,46 @@ from parley.conversations import (
     title_from,
 )
 from parley.db import Database, retry_on_reconnect
-from parley.errors import Forbidden, InvalidInput, NotFound
-from parley.models import ConversationMode, Delegation, MessageKind, Role, columns, from_row
+from parley.errors import InvalidInput, NotFound
+from parley.models import ConversationMode, MessageKind, Role
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
-from parley.runs import inbox
+from parley.runs import inbox, rules
+from parley.runs.lifecycle import (
+    COLUMNS,
+    DelegationRecord,
+    acknowledge,
+    lock_thread,
+    move,
+    record,
+)
 from parley.runs.messages import clean_text, lock_target, post_message
-from parley.runs.runs import get_run
+from parley.runs.rules import DelegationStatus, Event
+from parley.runs.runs import get_run, touch
 
 CLOSED = ("completed", "failed", "escalated", "cancelled", "timed_out")
-# How each ending is written into the thread, and what it makes of the child run.
-ENDINGS: dict[str, tuple[MessageKind, str]] = {
-    "completed": (MessageKind.completion, "completed"),
-    "failed": (MessageKind.error, "failed"),
-    "escalated": (MessageKind.escalation, "failed"),
-    "cancelled": (MessageKind.status, "cancelled"),
+# The closing events the thread routes take, and how each is written into the thread.
+CLOSING: dict[str, tuple[Event, MessageKind]] = {
+    "completed": (Event.complete, MessageKind.completion),
+    "failed": (Event.fail, MessageKind.error),
+    "escalated": (Event.escalate, MessageKind.escalation),
+    "cancelled": (Event.cancel, MessageKind.status),
 }
 MAX_TIMEOUT = 7 * 24 * 3600.0
-
-
-@dataclass(slots=True)
-class DelegationRecord:
-    thread_id: int
-    parent_run_id: int | None
-    child_run_id: int | None
-    parent_agent: str
-    child_agent: str
-    task: str
-    status: str
-    result: str | None
-    timeout_at: datetime
-    created_at: datetime
-    claimed_at: datetime | None
-    closed_at: datetime | None
-
-
-COLUMNS = columns(Delegation, DelegationRecord)
-
-
-def record(row: Any) -> DelegationRecord:
-    return from_row(DelegationRecord, row)
+CLAIMER_RE = re.compile(r"^[A-Za-z0-9_.@:-]{1,64}$")
 
 
 def not_found(thread_id: int) -> NotFound:
     return NotFound(f"Thread {thread_id} not found", thread_id=thread_id)
+
+
+def check_claimer(claimer: str | None) -> str | None:
+    if claimer is not None and not CLAIMER_RE.fullmatch(claimer):
+        raise InvalidInput(
+            "claimer must be 1-64 characters of letters, digits, '_', '.', '@', ':' or '-'",
+            details=[{"field": "claimer"}],
+        )
+    return claimer
 
 
 async def delegate(
@@ -88,7 +82,8 @@ async def delegate(
     run = await get_run(db, user_id=caller.user_id, run_id=run_id)  # 404 first
     parent = caller.require_agent("Delegation is between agents")
     text = clean_text(task, max_chars=max_chars, field="task")
-    to = clean_text(agent, max_chars=200, field="agent")
+    # A name no token can carry could never be claimed: refuse it as tokens do.
+    to = validate_agent_name(agent if isinstance(agent, str) else "")
     if not 0 < timeout_s <= MAX_TIMEOUT:
         raise InvalidInput(
             f"timeout_s must be 0 < timeout_s <= {int(MAX_TIMEOUT)}",
@@ -96,7 +91,12 @@ async def delegate(
         )
     async with db.transaction() as conn:
         if run.conversation_id is not None:  # the parent run must be the caller's, and open
-            await lock_target(conn, caller=caller, conversation_id=run.conversation_id)
+            target = await lock_target(conn, caller=caller, conversation_id=run.conversation_id)
+            rules.check_run_owner(caller, run_agent=run.agent, action="delegate from")
+            if target.thread is not None:  # a child delegating on: only once it claimed
+                rules.check_post(
+                    caller, run_agent=run.agent, thread=target.thread.facts, kind="message"
+                )
         thread = await conn.fetchval(
             "INSERT INTO conversations (user_id, mode, title) VALUES ($1, $2, $3) RETURNING id",
             caller.user_id,
@@ -138,36 +138,64 @@ async def delegate(
     return record(row)
 
 
-_CLAIM = f"""
-WITH next AS (
-    SELECT thread_id FROM delegations
-    WHERE user_id = $1 AND child_agent = $2 AND status = 'pending' AND timeout_at > now()
-    ORDER BY thread_id LIMIT 1 FOR UPDATE SKIP LOCKED
-), claimed AS (
-    UPDATE delegations d SET status = 'claimed', claimed_at = now()
-    FROM next WHERE d.thread_id = next.thread_id RETURNING d.*
-), started AS (
-    UPDATE agent_runs r SET last_activity_at = now() FROM claimed c WHERE r.id = c.child_run_id
-)
-SELECT {COLUMNS} FROM claimed
+# The claimer's own claims that never reached it (nothing acted on them yet) come first.
+_REDELIVER = f"""
+UPDATE delegations SET lease_until = now() + make_interval(secs => $4)
+WHERE thread_id = (SELECT thread_id FROM delegations
+                   WHERE user_id = $1 AND child_agent = $2 AND status = 'claimed'
+                     AND acked_at IS NULL AND claimer = $3
+                   ORDER BY thread_id LIMIT 1 FOR UPDATE SKIP LOCKED)
+RETURNING {COLUMNS}
+"""
+# Then the oldest open one: pending, or claimed by a process that never acted on it in time.
+_NEXT = f"""
+SELECT {COLUMNS} FROM delegations
+WHERE user_id = $1 AND child_agent = $2 AND timeout_at > now()
+  AND (status = 'pending' OR (status = 'claimed' AND acked_at IS NULL AND lease_until <= now()))
+ORDER BY thread_id LIMIT 1 FOR UPDATE SKIP LOCKED
 """
 
 
-async def next_delegation(
-    db: Database, waits: Waits, *, caller: Caller, wait_s: float
+async def claim(
+    db: Database, *, caller: Caller, claimer: str | None, lease_s: float
 ) -> DelegationRecord | None:
-    """The oldest pending delegation addressed to the caller's agent, now claimed by it (no
-    other process gets it); waits up to `wait_s` for one to arrive, else None."""
+    """One try: the caller's unacknowledged claim again (same claimer), else the oldest open
+    delegation for its agent, now claimed by it (each goes to exactly one caller)."""
     agent = caller.require_agent("Delegation is between agents")
+    async with db.transaction() as conn:
+        if claimer is not None:
+            row = await conn.fetchrow(_REDELIVER, caller.user_id, agent, claimer, lease_s)
+            if row is not None:
+                return record(row)
+        row = await conn.fetchrow(_NEXT, caller.user_id, agent)
+        if row is None:
+            return None
+        found = record(row)
+        if found.status == DelegationStatus.claimed:  # a lapsed claim: open again first
+            found = await move(conn, found, Event.release)
+        return await move(conn, found, Event.claim, claimer=claimer, lease_s=lease_s)
+
+
+async def next_delegation(
+    db: Database,
+    waits: Waits,
+    *,
+    caller: Caller,
+    wait_s: float,
+    lease_s: float,
+    claimer: str | None = None,
+) -> DelegationRecord | None:
+    """`claim`, waiting up to `wait_s` for something to claim, else None."""
+    check_claimer(claimer)
+    caller.require_agent("Delegation is between agents")
     loop = asyncio.get_running_loop()
     deadline = loop.time() + max(0.0, wait_s)
     while True:
         with waits.watch(("user", caller.user_id)) as woken:
-            async with db.connection() as conn:
-                row = await conn.fetchrow(_CLAIM, caller.user_id, agent)
+            found = await claim(db, caller=caller, claimer=claimer, lease_s=lease_s)
             left = deadline - loop.time()
-            if row is not None or left <= 0:
-                return record(row) if row is not None else None
+            if found is not None or left <= 0:
+                return found
             await asyncio.wait({woken}, timeout=left)
 
 
@@ -187,7 +215,7 @@ async def get_thread(db: Database, *, caller: Caller, thread_id: int) -> ThreadS
             thread_id,
             caller.user_id,
         )
-        if row is None or caller.agent not in (None, row["parent_agent"], row["child_agent"]):
+        if row is None or not rules.can_see(caller, record(row).facts):
             raise not_found(thread_id)
         question = await conn.fetchrow(
             "SELECT m.* FROM questions q JOIN messages m ON m.id = q.message_id"
@@ -199,13 +227,47 @@ async def get_thread(db: Database, *, caller: Caller, thread_id: int) -> ThreadS
     return ThreadState(record(row), open_question)
 
 
+async def heard_from(
+    db: Database, *, caller: Caller, thread: DelegationRecord, wait_s: float = 0.0
+) -> None:
+    """One of the thread's agents read or waits on it: its run is not silent (until the wait's
+    own deadline), and the child acting in the thread acknowledges its claim."""
+    if caller.agent == thread.parent_agent and thread.parent_run_id is not None:
+        await touch(db, caller=caller, run_id=thread.parent_run_id, wait_s=wait_s)
+    if caller.agent == thread.child_agent and thread.status == DelegationStatus.claimed:
+        async with db.connection() as conn:
+            await conn.execute(_ACK, thread.thread_id, caller.agent)
+        if thread.child_run_id is not None:
+            await touch(db, caller=caller, run_id=thread.child_run_id, wait_s=wait_s)
+
+
+_ACK = (
+    "UPDATE delegations SET acked_at = now(), lease_until = NULL WHERE thread_id = $1"
+    " AND child_agent = $2 AND status = 'claimed' AND acked_at IS NULL"
+)
+
+
+async def acknowledge_claim(db: Database, *, caller: Caller, thread_id: int) -> DelegationRecord:
+    """The child says its claim reached it (its first write or read in the thread does the
+    same): the delegation is no longer re-delivered and its claim no longer lapses."""
+    await get_thread(db, caller=caller, thread_id=thread_id)  # 404 for anyone else
+    async with db.transaction() as conn:
+        thread = (await lock_target(conn, caller=caller, conversation_id=thread_id)).thread
+        assert thread is not None
+        rules.check_acknowledge(caller, thread=thread.facts)
+        await acknowledge(conn, thread)
+    return (await get_thread(db, caller=caller, thread_id=thread_id)).delegation
+
+
 async def wait_for_child(
     db: Database, hub: Hub, *, caller: Caller, thread_id: int, wait_s: float
 ) -> ThreadState:
-    """Returns when the thread has closed or has a question to answer, or after `wait_s`."""
+    """Returns when the thread has closed or has a question to answer, or after `wait_s`.
+    The wait counts as its agent being heard from, up to its own deadline."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + max(0.0, wait_s)
-    await get_thread(db, caller=caller, thread_id=thread_id)  # 404 before watching anything
+    first = await get_thread(db, caller=caller, thread_id=thread_id)  # 404 before anything
+    await heard_from(db, caller=caller, thread=first.delegation, wait_s=wait_s)
     latest = await latest_message_id(db, user_id=caller.user_id, conversation_id=thread_id)
     # Watch first, then read: whatever is stored after `latest` wakes this wait.
     watcher = await hub.subscribe(thread_id, latest)
@@ -223,6 +285,7 @@ async def wait_for_child(
             state = await get_thread(db, caller=caller, thread_id=thread_id)
     finally:
         hub.unsubscribe(watcher)
+    await heard_from(db, caller=caller, thread=state.delegation)
     return state
 
 
@@ -240,26 +303,17 @@ async def close_thread(
     closes, the child run ends to match, open questions time out; an escalation also lands
     in the person's inbox as a question from the child."""
     state = await get_thread(db, caller=caller, thread_id=thread_id)
-    thread = state.delegation
-    if outcome == "cancelled":
-        if caller.agent not in (None, thread.parent_agent):
-            raise Forbidden("Only the parent agent or the person cancels", code="not_your_thread")
-    elif caller.agent != thread.child_agent:
-        raise Forbidden(f"Only {thread.child_agent} ends this thread", code="not_your_thread")
+    event, kind = CLOSING[outcome]
+    rules.check_close(caller, thread=state.delegation.facts, event=event)
     note = clean_text(text, max_chars=max_chars) if text else None
     if outcome != "cancelled" and note is None:
         raise InvalidInput("text must not be empty", details=[{"field": "text"}])
-    kind, run_status = ENDINGS[outcome]
     async with db.transaction() as conn:
-        await lock_target(conn, caller=caller, conversation_id=thread_id)
-        row = await conn.fetchrow(
-            "UPDATE delegations SET status = $2, result = $3, closed_at = now()"
-            f" WHERE thread_id = $1 RETURNING {COLUMNS}",
-            thread_id,
-            outcome,
-            note,
-        )
-        await _end(conn, thread=record(row), run_status=run_status, note=note)
+        target = await lock_target(conn, caller=caller, conversation_id=thread_id)
+        thread = target.thread
+        assert thread is not None
+        rules.check_close(caller, thread=thread.facts, event=event)
+        closed = await move(conn, thread, event, result=note)
         await append_message(
             conn,
             conversation_id=thread_id,
@@ -287,46 +341,52 @@ async def close_thread(
             default_timeout=question_timeout,
             meta={"thread_id": thread_id},
         )
-    return record(row)
+    return closed
 
 
-async def _end(
-    conn: asyncpg.Connection, *, thread: DelegationRecord, run_status: str, note: str | None
-) -> None:
-    await conn.execute(
-        "UPDATE questions SET status = 'timed_out', closed_at = now()"
-        " WHERE conversation_id = $1 AND status = 'open'",
-        thread.thread_id,
-    )
-    await conn.execute(
-        "UPDATE agent_runs SET status = $2::text::run_status, ended_at = now(), summary = $3,"
-        " progress = CASE WHEN $2::text = 'completed' THEN 100 ELSE progress END"
-        " WHERE id = $1 AND status IN ('running', 'waiting_input')",
-        thread.child_run_id,
-        run_status,
-        note,
-    )
-
-
-# Pending past their timeout: nobody claimed them. SKIP LOCKED: instances never wait.
-_UNCLAIMED = f"""
-UPDATE delegations SET status = 'timed_out', closed_at = now()
-WHERE thread_id IN (SELECT thread_id FROM delegations
-                    WHERE status = 'pending' AND timeout_at <= now()
-                    ORDER BY thread_id LIMIT 200 FOR UPDATE SKIP LOCKED)
-RETURNING {COLUMNS}, user_id
+# Open threads the sweeper has something to do with: never claimed in time, or claimed by a
+# process that never acted on it within its lease.
+_DUE = """
+SELECT thread_id, user_id FROM delegations
+WHERE (status = 'pending' AND timeout_at <= now())
+   OR (status = 'claimed' AND acked_at IS NULL AND lease_until <= now())
+ORDER BY thread_id LIMIT 200
 """
 
 
-async def time_out_unclaimed(db: Database) -> list[DelegationRecord]:
-    """Close delegations nobody claimed in time; the thread says so (which wakes the
-    parent's wait)."""
+async def sweep_threads(db: Database) -> list[DelegationRecord]:
+    """Close delegations nobody claimed in time, and open again claims that lapsed
+    unacknowledged; the thread says so (which wakes the parent's wait and the child's
+    pollers). Each thread in its own transaction that locks the thread SKIP LOCKED."""
     async with db.connection() as conn:
-        rows = await conn.fetch(_UNCLAIMED)
-    for row in rows:
-        thread = record(row)
+        due = await conn.fetch(_DUE)
+    moved: list[DelegationRecord] = []
+    for row in due:
         async with db.transaction() as conn:
-            await _end(conn, thread=thread, run_status="timed_out", note=None)
+            locked = await conn.fetchval(
+                "SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE SKIP LOCKED",
+                row["thread_id"],
+            )
+            thread = await lock_thread(conn, row["thread_id"]) if locked else None
+            if thread is None:
+                continue
+            now = await conn.fetchval("SELECT now()")
+            if thread.status == DelegationStatus.pending and thread.timeout_at <= now:
+                thread = await move(conn, thread, Event.time_out)
+                text = f"No {thread.child_agent} picked this up in time; the delegation timed out"
+            elif (
+                thread.status == DelegationStatus.claimed
+                and thread.acked_at is None
+                and thread.lease_until is not None
+                and thread.lease_until <= now
+            ):
+                thread = await move(conn, thread, Event.release)
+                text = (
+                    f"The {thread.child_agent} process that claimed this never acted on it;"
+                    " it is open to claim again"
+                )
+            else:
+                continue
             await append_message(
                 conn,
                 conversation_id=thread.thread_id,
@@ -334,7 +394,8 @@ async def time_out_unclaimed(db: Database) -> list[DelegationRecord]:
                 role=Role.system,
                 author="parley",
                 kind=MessageKind.status,
-                content=f"No {thread.child_agent} picked this up in time; the delegation timed out",
-                meta={"outcome": "timed_out"},
+                content=text,
+                meta={"outcome": thread.status},
             )
-    return [record(r) for r in rows]
+            moved.append(thread)
+    return moved

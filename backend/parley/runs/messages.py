@@ -1,10 +1,12 @@
 """Writing into conversations that have no assistant turn (inbox, run, delegation), by a
 person or an agent, and answering the questions asked there.
 
-Locks are taken in one order by every writer here: the conversation row (`parley_writable`),
-then (inside `parley_append_message`) the conversation's advisory lock, then question and
-run rows. The chat turn takes the conversation row before the advisory lock too, so the two
-never deadlock.
+Who may write what is `rules.check_post`'s decision, taken on facts read under the locks the
+write then holds, so a refusal stores nothing. Locks are taken in one order by every writer
+here: the conversation row (`parley_writable`), the delegation row of a thread, question
+rows, then (inside `parley_append_message`) the conversation's advisory lock, then run rows.
+The chat turn takes the conversation row before the advisory lock too, so the two never
+deadlock.
 """
 
 from __future__ import annotations
@@ -22,15 +24,13 @@ from parley.conversations import MESSAGE_COLUMNS, StoredMessage, check_id, list_
 from parley.db import Database
 from parley.errors import Forbidden, InvalidInput, NotFound, ParleyError, TooLarge
 from parley.realtime.hub import Hub
+from parley.runs import rules
+from parley.runs.lifecycle import DelegationRecord, acknowledge, lock_thread
+from parley.runs.rules import Conflict
 
 # What may be posted directly; the other kinds are written by the tools that own them.
 POSTABLE = frozenset({"message", "question", "answer", "status"})
 MAX_TIMEOUT = 7 * 24 * 3600.0
-
-
-class Conflict(ParleyError):
-    status = 409
-    code = "conflict"
 
 
 def clean_text(text: str, *, max_chars: int, field: str = "text") -> str:
@@ -66,19 +66,57 @@ def refusal(exc: asyncpg.PostgresError) -> Exception:
     return make(str(getattr(exc, "message", exc))) if make else exc
 
 
-async def lock_target(
-    conn: asyncpg.Connection, *, caller: Caller, conversation_id: int
-) -> int | None:
+@dataclass(slots=True)
+class Target:
+    """A conversation locked for a write: its run (if a run's or a thread's) and thread."""
+
+    conversation_id: int
+    run_id: int | None
+    run_agent: str | None
+    thread: DelegationRecord | None
+
+
+async def lock_target(conn: asyncpg.Connection, *, caller: Caller, conversation_id: int) -> Target:
     """Lock the conversation for a write (inside the caller's transaction) after checking
-    that this caller may write there; returns its run's id, if it is a run's."""
+    that it takes writes at all (`parley_writable`: not another person's, not a chat, not a
+    finished run or closed thread); then the delegation row, if it is a thread. What this
+    caller may write there is `rules.check_post`'s to say."""
     check_id(conversation_id)
     try:
         run_id: int | None = await conn.fetchval(
-            "SELECT parley_writable($1, $2, $3)", caller.user_id, caller.agent, conversation_id
+            "SELECT parley_writable($1, $2, $3)", caller.user_id, None, conversation_id
         )
     except asyncpg.PostgresError as exc:
         raise refusal(exc) from exc
-    return run_id
+    run_agent: str | None = None
+    if run_id is not None:
+        run_agent = await conn.fetchval("SELECT agent FROM agent_runs WHERE id = $1", run_id)
+    thread = await lock_thread(conn, conversation_id)
+    return Target(conversation_id, run_id, run_agent, thread)
+
+
+async def _check_agent_answer(
+    conn: asyncpg.Connection, *, caller: Caller, target: Target, reply_to: int | None
+) -> None:
+    """An agent's `answer` must take the child's open question it replies to, or nothing
+    is stored (the question row stays locked until the answer commits)."""
+    if reply_to is None:
+        raise InvalidInput(
+            "An answer replies to a question: give reply_to", details=[{"field": "reply_to"}]
+        )
+    question = await conn.fetchrow(
+        "SELECT asked_by, CASE WHEN status = 'open' AND timeout_at <= now() THEN 'timed_out'"
+        " ELSE status END AS status FROM questions"
+        " WHERE message_id = $1 AND conversation_id = $2 FOR UPDATE",
+        reply_to,
+        target.conversation_id,
+    )
+    rules.check_answer(
+        caller,
+        thread=target.thread.facts if target.thread is not None else None,
+        asked_by=question["asked_by"] if question is not None else None,
+        status=question["status"] if question is not None else None,
+    )
 
 
 _POST = f"""SELECT {", ".join(f"(p.message).{c}" for c in MESSAGE_COLUMNS.split(", "))}, p.answered
@@ -122,21 +160,57 @@ async def post_message(
     check_id(conversation_id)
     if reply_to is not None and not 1 <= reply_to < 2**63:
         raise InvalidInput("reply_to is not a message here", details=[{"field": "reply_to"}])
-    async with db.connection() as conn:
-        try:
-            row = await conn.fetchrow(
-                _POST,
-                caller.user_id,
-                caller.agent,
-                conversation_id,
-                content,
-                kind,
-                reply_to,
-                timeout_s or default_timeout,
-                meta,
-            )
-        except asyncpg.PostgresError as exc:
-            raise refusal(exc) from exc
+    async with db.transaction() as conn:
+        return await post_in(
+            conn,
+            caller=caller,
+            conversation_id=conversation_id,
+            content=content,
+            kind=kind,
+            reply_to=reply_to,
+            timeout_s=timeout_s or default_timeout,
+            meta=meta,
+        )
+
+
+async def post_in(
+    conn: asyncpg.Connection,
+    *,
+    caller: Caller,
+    conversation_id: int,
+    content: str,
+    kind: str,
+    reply_to: int | None = None,
+    timeout_s: float = 3600.0,
+    meta: dict[str, Any] | None = None,
+) -> Posted:
+    """`post_message` inside the caller's transaction, `content` already cleaned."""
+    target = await lock_target(conn, caller=caller, conversation_id=conversation_id)
+    thread = target.thread
+    rules.check_post(
+        caller,
+        run_agent=target.run_agent,
+        thread=thread.facts if thread is not None else None,
+        kind=kind,
+    )
+    if caller.agent is not None and kind == "answer":
+        await _check_agent_answer(conn, caller=caller, target=target, reply_to=reply_to)
+    if thread is not None and caller.agent == thread.child_agent:
+        await acknowledge(conn, thread)
+    try:
+        row = await conn.fetchrow(
+            _POST,
+            caller.user_id,
+            caller.agent,
+            conversation_id,
+            content,
+            kind,
+            reply_to,
+            timeout_s,
+            meta,
+        )
+    except asyncpg.PostgresError as exc:
+        raise refusal(exc) from exc
     return Posted(StoredMessage(**{c: row[c] for c in StoredMessage.__slots__}), row["answered"])
 
 

@@ -11,14 +11,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import asyncpg
-
 from parley.auth import Caller
 from parley.conversations import StoredMessage, append_message, clean_title
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
 from parley.models import AgentRun, ConversationMode, MessageKind, Role, columns, from_row
-from parley.runs.messages import clean_text, lock_target, post_message
+from parley.runs import rules
+from parley.runs.lifecycle import end_run
+from parley.runs.messages import clean_text, lock_target, post_in
 
 log = logging.getLogger(__name__)
 
@@ -137,17 +137,22 @@ async def run_conversation(db: Database, *, caller: Caller, run_id: int) -> int:
     return run.conversation_id
 
 
-async def touch(db: Database, *, caller: Caller, run_id: int) -> None:
-    """The run's agent was heard from (reading counts): not silent."""
+async def touch(db: Database, *, caller: Caller, run_id: int, wait_s: float = 0.0) -> None:
+    """The run's agent was heard from (reading counts), and waits `wait_s` more seconds:
+    until that wait's own deadline the run is not silent, even if the agent's connection
+    drops meanwhile."""
     if caller.agent is None:
         return
     async with db.connection() as conn:
         await conn.execute(
-            "UPDATE agent_runs SET last_activity_at = now()"
+            "UPDATE agent_runs SET last_activity_at = now(), waiting_until = CASE WHEN $4 > 0"
+            " THEN greatest(waiting_until, now() + make_interval(secs => $4))"
+            " ELSE waiting_until END"
             " WHERE id = $1 AND user_id = $2 AND agent = $3 AND status = 'running'",
             run_id,
             caller.user_id,
             caller.agent,
+            wait_s,
         )
 
 
@@ -160,21 +165,24 @@ async def report_status(
     progress: int | None,
     max_chars: int,
 ) -> tuple[RunRecord, StoredMessage]:
-    """A `status` message in the run (meta.progress), and the run's latest status/progress."""
+    """A `status` message in the run (meta.progress), and the run's latest status/progress,
+    from the run's own agent (or the person)."""
     if progress is not None and not 0 <= progress <= 100:
         raise InvalidInput("progress must be 0-100", details=[{"field": "progress"}])
     cleaned = clean_text(text, max_chars=max_chars)
-    conversation_id = await run_conversation(db, caller=caller, run_id=run_id)
-    posted = await post_message(
-        db,
-        caller=caller,
-        conversation_id=conversation_id,
-        text=cleaned,
-        max_chars=max_chars,
-        kind="status",
-        meta={"progress": progress} if progress is not None else None,
-    )
-    async with db.connection() as conn:
+    run = await get_run(db, user_id=caller.user_id, run_id=run_id)
+    if run.conversation_id is None:
+        raise not_found(run_id)
+    rules.check_run_owner(caller, run_agent=run.agent, action="report on")
+    async with db.transaction() as conn:
+        posted = await post_in(
+            conn,
+            caller=caller,
+            conversation_id=run.conversation_id,
+            content=cleaned,
+            kind="status",
+            meta={"progress": progress} if progress is not None else None,
+        )
         row = await conn.fetchrow(
             "UPDATE agent_runs SET latest_status = $3, progress = coalesce($4, progress)"
             f" WHERE id = $1 AND user_id = $2 RETURNING {COLUMNS}",
@@ -196,21 +204,32 @@ async def finish_run(
     max_chars: int,
 ) -> RunRecord:
     """End the run: its agent with any ending, the person too (to cancel, say). A closing
-    message says how it ended; open questions time out; the conversation turns read-only."""
+    message says how it ended; open questions time out; the conversation turns read-only.
+    A delegated run's thread closes with it (see `lifecycle.end_run`)."""
     if status not in ENDINGS:
         raise InvalidInput(
             f"status must be one of {', '.join(ENDINGS)}", details=[{"field": "status"}]
         )
     note = clean_text(summary, max_chars=max_chars, field="summary") if summary else None
-    conversation_id = await run_conversation(db, caller=caller, run_id=run_id)
+    run = await get_run(db, user_id=caller.user_id, run_id=run_id)
+    if run.conversation_id is None:
+        raise not_found(run_id)
+    rules.check_run_owner(caller, run_agent=run.agent, action="finish")
     async with db.transaction() as conn:
-        await lock_target(conn, caller=caller, conversation_id=conversation_id)
+        target = await lock_target(conn, caller=caller, conversation_id=run.conversation_id)
+        thread = target.thread if target.thread and target.thread.child_run_id == run_id else None
+        rules.check_finish(
+            caller,
+            run_agent=run.agent,
+            thread=thread.facts if thread is not None else None,
+            status=status,
+        )
         kind = {"completed": MessageKind.completion, "failed": MessageKind.error}.get(
             status, MessageKind.status
         )
         await append_message(
             conn,
-            conversation_id=conversation_id,
+            conversation_id=run.conversation_id,
             user_id=caller.user_id,
             role=Role(caller.role),
             author=caller.author,
@@ -218,62 +237,68 @@ async def finish_run(
             content=note or f"Run {status}",
             meta={"run_status": status},
         )
-        await _close_questions(conn, conversation_id)
-        row = await conn.fetchrow(
-            "UPDATE agent_runs SET status = $3::text::run_status, summary = $4, ended_at = now(),"
-            " last_activity_at = now(), error = CASE WHEN $3::text = 'failed' THEN $4 END,"
-            " progress = CASE WHEN $3::text = 'completed' THEN 100 ELSE progress END"
-            f" WHERE id = $1 AND user_id = $2 RETURNING {COLUMNS}",
-            run_id,
-            caller.user_id,
-            status,
-            note,
+        await end_run(
+            conn, run_id=run_id, conversation_id=run.conversation_id, status=status, note=note
         )
+        row = await conn.fetchrow(f"SELECT {COLUMNS} FROM agent_runs WHERE id = $1", run_id)
     return record(row)
 
 
-async def _close_questions(conn: asyncpg.Connection, conversation_id: int) -> None:
-    await conn.execute(
-        "UPDATE questions SET status = 'timed_out', closed_at = now()"
-        " WHERE conversation_id = $1 AND status = 'open'",
-        conversation_id,
-    )
-
-
-# Runs not heard from in time; SKIP LOCKED so instances sweeping at once never wait.
-_SILENT = f"""
-WITH silent AS (
-    UPDATE agent_runs SET status = 'timed_out', ended_at = now(),
-        error = 'No word from the agent for ' || $1::int || ' s'
-    WHERE id IN (SELECT id FROM agent_runs WHERE status = 'running' AND kind = 'external'
-                 AND last_activity_at < now() - make_interval(secs => $1)
-                 ORDER BY id LIMIT 200 FOR UPDATE SKIP LOCKED)
-    RETURNING user_id, {COLUMNS}
-), threads AS (  -- a silent child closes its delegation thread
-    UPDATE delegations d SET status = 'timed_out', closed_at = now()
-    FROM silent s WHERE d.child_run_id = s.id AND d.status IN ('pending', 'claimed')
-)
-SELECT * FROM silent
+# Runs not heard from in time (nor waiting: a wait has its own deadline), except a delegated
+# run nobody has claimed yet, which waits for its delegation's own timeout instead.
+_SILENT = """
+SELECT r.id, r.user_id, r.agent, r.conversation_id FROM agent_runs r
+WHERE r.status = 'running' AND r.kind = 'external'
+  AND greatest(r.last_activity_at, r.waiting_until) < now() - make_interval(secs => $1)
+  AND NOT EXISTS (SELECT 1 FROM delegations d WHERE d.child_run_id = r.id
+                  AND d.status = 'pending')
+ORDER BY r.id LIMIT 200
+"""
+_STILL_SILENT = """
+SELECT 1 FROM agent_runs r WHERE r.id = $1 AND r.status = 'running'
+  AND greatest(r.last_activity_at, r.waiting_until) < now() - make_interval(secs => $2)
+  AND NOT EXISTS (SELECT 1 FROM delegations d WHERE d.child_run_id = r.id
+                  AND d.status = 'pending')
 """
 
 
-async def time_out_silent(db: Database, *, silence_seconds: float) -> list[RunRecord]:
-    """Mark silent runs timed_out (whichever instance notices first), then say so in each."""
+async def time_out_silent(db: Database, *, silence_seconds: float) -> list[int]:
+    """Mark silent runs timed_out and say so in each (closing a delegated run's thread with
+    it). Each run in its own transaction that starts by locking its conversation SKIP
+    LOCKED: whichever instance gets there first ends it, the others pass."""
     async with db.connection() as conn:
-        rows = await conn.fetch(_SILENT, silence_seconds)
-    for row in rows:
-        if row["conversation_id"] is None:
-            continue
+        candidates = await conn.fetch(_SILENT, silence_seconds)
+    ended: list[int] = []
+    for row in candidates:
         async with db.transaction() as conn:
-            await append_message(
+            if row["conversation_id"] is not None:
+                locked = await conn.fetchval(
+                    "SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE SKIP LOCKED",
+                    row["conversation_id"],
+                )
+                if locked is None:
+                    continue
+            if await conn.fetchval(_STILL_SILENT, row["id"], silence_seconds) is None:
+                continue
+            silent_for = int(silence_seconds)
+            await end_run(
                 conn,
+                run_id=row["id"],
                 conversation_id=row["conversation_id"],
-                user_id=row["user_id"],
-                role=Role.system,
-                author="parley",
-                kind=MessageKind.status,
-                content=f"Run timed out: no word from {row['agent']} for {int(silence_seconds)} s",
-                meta={"run_status": "timed_out"},
+                status="timed_out",
+                note=None,
+                error=f"No word from the agent for {silent_for} s",
             )
-            await _close_questions(conn, row["conversation_id"])
-    return [record(r) for r in rows]
+            if row["conversation_id"] is not None:
+                await append_message(
+                    conn,
+                    conversation_id=row["conversation_id"],
+                    user_id=row["user_id"],
+                    role=Role.system,
+                    author="parley",
+                    kind=MessageKind.status,
+                    content=f"Run timed out: no word from {row['agent']} for {silent_for} s",
+                    meta={"run_status": "timed_out"},
+                )
+            ended.append(row["id"])
+    return ended

@@ -101,7 +101,10 @@ def question_json(state: Any) -> dict[str, Any]:
 
 
 class DelegationCreate(BaseModel):
-    agent: Text = Field(description="The agent the task is for (its token's agent name)")
+    agent: Text = Field(
+        description="The agent the task is for: its token's agent name (1-64 characters of"
+        " letters, digits, '_', '.', '@', '-')"
+    )
     task: Text
     timeout_s: float = Field(
         default=3600, gt=0, description="Seconds for one of its processes to claim it"
@@ -129,6 +132,10 @@ class DelegationOut(BaseModel):
     created_at: datetime
     claimed_at: datetime | None
     closed_at: datetime | None
+    acked_at: datetime | None = Field(
+        default=None,
+        description="When the child first acted in the thread; until then its claim may lapse",
+    )
     open_question: MessageOut | None = Field(
         default=None, description="The child's question waiting for an answer, if any"
     )

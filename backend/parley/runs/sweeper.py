@@ -1,6 +1,6 @@
-"""Each instance looks now and then for silent runs, overdue questions and delegations
-nobody claimed; whichever instance gets to one first closes it (the updates skip rows
-another has locked)."""
+"""Each instance looks now and then for delegations nobody claimed in time, claims that
+lapsed unacknowledged, silent runs and overdue questions; whichever instance gets to one
+first moves it (each skips rows another has locked)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import logging
 
 from parley.config import Settings
 from parley.db import Database
-from parley.runs.delegations import time_out_unclaimed
+from parley.runs.delegations import sweep_threads
 from parley.runs.questions import expire_overdue
 from parley.runs.runs import time_out_silent
 
@@ -17,8 +17,8 @@ log = logging.getLogger(__name__)
 
 
 async def sweep_once(db: Database, settings: Settings) -> None:
+    await sweep_threads(db)
     await time_out_silent(db, silence_seconds=settings.run_silence_timeout)
-    await time_out_unclaimed(db)
     async with db.connection() as conn:
         await expire_overdue(conn)
 

@@ -172,7 +172,7 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
         async def op(caller: Caller) -> dict[str, Any]:
             conversation_id = await conversation_of(caller, run_id)
             if run_id is not None:
-                await runs.touch(db, caller=caller, run_id=run_id)
+                await runs.touch(db, caller=caller, run_id=run_id, wait_s=wait_cap(wait_s))
             return await helpers.read(caller, conversation_id, after, wait_s)
 
         return await guarded(ctx, op)

@@ -8,7 +8,6 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 
 from parley.auth import Caller
-from parley.errors import NotFound
 from parley.runs import delegations
 from parley.runs.messages import post_message
 from parley.runs.schemas import delegation_json
@@ -48,14 +47,25 @@ def register_delegation_tools(server: MCPServer, deps: AgentToolDeps) -> None:
         return await guarded(ctx, op)
 
     @server.tool()
-    async def next_delegation(ctx: Context[Any], wait_s: float = 50) -> dict[str, Any]:
+    async def next_delegation(
+        ctx: Context[Any], wait_s: float = 50, claimer: str | None = None
+    ) -> dict[str, Any]:
         """Pick up the next task delegated to you (your agent name): it is yours alone from
         now on. Waits up to wait_s seconds (at most 50) for one. Returns {"delegation":
-        {"thread_id", "task", "parent_agent", "child_run_id", ...}} or {"delegation": null}."""
+        {"thread_id", "task", "parent_agent", "child_run_id", ...}} or {"delegation": null}.
+        Act on it soon (read_thread, report_status, ask_parent or complete): until you do,
+        calling again with the same claimer (a key of your own, e.g. a random id per process)
+        returns it again, in case the answer never reached you; unacted on for long (60 s by
+        default) it goes back to the queue for another of your processes."""
 
         async def op(caller: Caller) -> dict[str, Any]:
             found = await delegations.next_delegation(
-                db, deps.waits, caller=caller, wait_s=wait_cap(wait_s)
+                db,
+                deps.waits,
+                caller=caller,
+                wait_s=wait_cap(wait_s),
+                lease_s=settings.claim_lease_seconds,
+                claimer=claimer,
             )
             return {"delegation": delegation_json(found) if found else None}
 
@@ -80,7 +90,9 @@ def register_delegation_tools(server: MCPServer, deps: AgentToolDeps) -> None:
         thread_id: int, question_id: int, text: str, ctx: Context[Any]
     ) -> dict[str, Any]:
         """Answer the question your child agent asked in a thread you delegated (question_id
-        from wait_for_child or read_thread). Returns the stored answer message."""
+        from wait_for_child or read_thread). Only an open question of your child's is taken;
+        otherwise (already answered, timed out, not a question) nothing is stored and you get
+        an error saying why. Returns the stored answer message."""
 
         async def op(caller: Caller) -> dict[str, Any]:
             agent_of(caller)
@@ -93,8 +105,6 @@ def register_delegation_tools(server: MCPServer, deps: AgentToolDeps) -> None:
                 reply_to=question_id,
                 max_chars=settings.max_message_chars,
             )
-            if posted.answered is None:
-                raise NotFound(f"No open question {question_id} in this thread")
             return message_json(posted.message)
 
         return await guarded(ctx, op)
@@ -109,7 +119,10 @@ def register_delegation_tools(server: MCPServer, deps: AgentToolDeps) -> None:
         """
 
         async def op(caller: Caller) -> dict[str, Any]:
-            await delegations.get_thread(db, caller=caller, thread_id=thread_id)
+            state = await delegations.get_thread(db, caller=caller, thread_id=thread_id)
+            await delegations.heard_from(
+                db, caller=caller, thread=state.delegation, wait_s=wait_cap(wait_s)
+            )
             return await helpers.read(caller, thread_id, after, wait_s)
 
         return await guarded(ctx, op)
@@ -121,7 +134,8 @@ def register_delegation_tools(server: MCPServer, deps: AgentToolDeps) -> None:
         """Wait (at most 50 s per call) until a thread you delegated closes (status
         completed, failed, escalated, cancelled or timed_out, with its result) or its child
         asks you something (open_question: answer it with answer_child). Call it for each of
-        several children. Returns the delegation with "status", "result", "open_question"."""
+        several children; while you wait, your run counts as active. Returns the delegation
+        with "status", "result", "open_question"."""
 
         async def op(caller: Caller) -> dict[str, Any]:
             state = await delegations.wait_for_child(

@@ -42,3 +42,19 @@ class Actor:
 def error_code(response: httpx.Response) -> str:
     code: str = response.json()["error"]["code"]
     return code
+
+
+async def delegate(architect: Actor, run: dict[str, Any], task: str, **body: Any) -> int:
+    """From `run`, hand `task` to the coder; the pending thread's id."""
+    made = await architect.ok(
+        "POST", f"/runs/{run['id']}/delegations", 201, json={"agent": "coder", "task": task, **body}
+    )
+    assert made["status"] == "pending" and made["child_agent"] == "coder"
+    return int(made["thread_id"])
+
+
+async def claimed(coder: Actor, thread: int, **params: Any) -> dict[str, Any]:
+    """The coder claims the next delegation, which must be `thread`."""
+    got: dict[str, Any] = (await coder.ok("GET", "/delegations/next", params=params))["delegation"]
+    assert got is not None and got["thread_id"] == thread, got
+    return got

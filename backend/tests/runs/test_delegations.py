@@ -109,6 +109,7 @@ async def test_fail_and_escalate(server: Server) -> None:
     assert sorted(runs.values()) == ["failed", "failed", "running"]
     # Only the child ends a thread (the parent cancels); an empty result is refused.
     third = await _delegate(architect, run, "Write docs")
+    assert (await coder.ok("GET", "/delegations/next"))["delegation"]["thread_id"] == third
     assert (
         await architect.call("POST", f"/delegations/{third}/complete", json={"text": "x"})
     ).status_code == 403

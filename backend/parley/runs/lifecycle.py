@@ -1,0 +1,171 @@
+"""How a delegation and its child run change state together, inside the caller's transaction.
+
+`move` is the one function that writes a delegation's state (the rules decide the move), and
+`end_run` the one that ends a run: ending a delegated run closes its thread with the matching
+state, and closing a thread ends its run, in the same transaction, so neither is ever left
+open behind the other.
+
+Lock order, shared with `runs.messages`: the thread's conversation row first (when a message
+is written), then the delegation row, then question rows, then run rows. A claim locks the
+delegation row (SKIP LOCKED) and then the run row, which keeps to the same order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import asyncpg
+
+from parley.models import Delegation, columns, from_row
+from parley.runs.rules import (
+    OPEN,
+    RUN_STATUS_FOR,
+    THREAD_EVENT_FOR_RUN,
+    DelegationStatus,
+    Event,
+    ThreadFacts,
+    advance,
+)
+
+
+@dataclass(slots=True)
+class DelegationRecord:
+    thread_id: int
+    parent_run_id: int | None
+    child_run_id: int | None
+    parent_agent: str
+    child_agent: str
+    task: str
+    status: str
+    result: str | None
+    timeout_at: datetime
+    created_at: datetime
+    claimed_at: datetime | None
+    closed_at: datetime | None
+    acked_at: datetime | None
+    lease_until: datetime | None
+
+    @property
+    def facts(self) -> ThreadFacts:
+        return ThreadFacts(self.parent_agent, self.child_agent, self.status)
+
+
+COLUMNS = columns(Delegation, DelegationRecord)
+
+
+def record(row: Any) -> DelegationRecord:
+    return from_row(DelegationRecord, row)
+
+
+async def lock_thread(conn: asyncpg.Connection, thread_id: int) -> DelegationRecord | None:
+    """The delegation whose thread this conversation is (row-locked), if it is one."""
+    row = await conn.fetchrow(
+        f"SELECT {COLUMNS} FROM delegations WHERE thread_id = $1 FOR UPDATE", thread_id
+    )
+    return record(row) if row is not None else None
+
+
+_MOVE = f"""
+UPDATE delegations SET
+    status = $2,
+    claimed_at = CASE WHEN $3 = 'claim' THEN now() ELSE claimed_at END,
+    claimer = CASE WHEN $3 = 'claim' THEN $5 WHEN $3 = 'release' THEN NULL ELSE claimer END,
+    lease_until = CASE WHEN $3 = 'claim' THEN now() + make_interval(secs => $6)
+                       WHEN $3 = 'release' THEN NULL ELSE lease_until END,
+    acked_at = CASE WHEN $3 IN ('claim', 'release') THEN NULL ELSE acked_at END,
+    result = coalesce($4, result),
+    closed_at = CASE WHEN $2 IN ('pending', 'claimed') THEN NULL ELSE now() END
+WHERE thread_id = $1 RETURNING {COLUMNS}
+"""
+
+
+async def move(
+    conn: asyncpg.Connection,
+    thread: DelegationRecord,
+    event: Event,
+    *,
+    result: str | None = None,
+    claimer: str | None = None,
+    lease_s: float = 0.0,
+) -> DelegationRecord:
+    """Move a (row-locked) delegation by `event`; a closed thread also ends its child run
+    with the matching status and times out the questions still open in it."""
+    status = advance(thread.status, event)
+    row = await conn.fetchrow(
+        _MOVE, thread.thread_id, status.value, event.value, result, claimer, lease_s
+    )
+    moved = record(row)
+    if event is Event.claim:  # the child is heard from as it takes the work
+        await conn.execute(
+            "UPDATE agent_runs SET last_activity_at = now() WHERE id = $1", moved.child_run_id
+        )
+    if status not in OPEN:
+        await close_questions(conn, moved.thread_id)
+        await _end_run_row(
+            conn, run_id=moved.child_run_id, status=RUN_STATUS_FOR[status], note=result
+        )
+    return moved
+
+
+async def close_questions(conn: asyncpg.Connection, conversation_id: int) -> None:
+    await conn.execute(
+        "UPDATE questions SET status = 'timed_out', closed_at = now()"
+        " WHERE conversation_id = $1 AND status = 'open'",
+        conversation_id,
+    )
+
+
+async def _end_run_row(
+    conn: asyncpg.Connection,
+    *,
+    run_id: int | None,
+    status: str,
+    note: str | None,
+    error: str | None = None,
+) -> None:
+    """End the run if it is still open (a no-op for one already ended)."""
+    if run_id is None:
+        return
+    await conn.execute(
+        "UPDATE agent_runs SET status = $2::text::run_status, summary = coalesce($3, summary),"
+        " ended_at = now(), last_activity_at = now(), waiting_until = NULL,"
+        " error = CASE WHEN $2::text IN ('failed', 'timed_out') THEN coalesce($4, $3) END,"
+        " progress = CASE WHEN $2::text = 'completed' THEN 100 ELSE progress END"
+        " WHERE id = $1 AND status IN ('running', 'waiting_input')",
+        run_id,
+        status,
+        note,
+        error,
+    )
+
+
+async def end_run(
+    conn: asyncpg.Connection,
+    *,
+    run_id: int,
+    conversation_id: int | None,
+    status: str,
+    note: str | None,
+    error: str | None = None,
+) -> None:
+    """End a run (whoever ends it: its agent, the person, the silence sweep). A delegated run
+    closes its thread with it: the thread's state is its child run's."""
+    thread = await conn.fetchrow(
+        f"SELECT {COLUMNS} FROM delegations WHERE child_run_id = $1 FOR UPDATE", run_id
+    )
+    if conversation_id is not None:
+        await close_questions(conn, conversation_id)
+    await _end_run_row(conn, run_id=run_id, status=status, note=note, error=error)
+    if thread is not None and thread["status"] in OPEN:
+        await move(conn, record(thread), THREAD_EVENT_FOR_RUN[status], result=note)
+
+
+async def acknowledge(conn: asyncpg.Connection, thread: DelegationRecord) -> None:
+    """The child acted in its thread: the claim reached it and no longer lapses."""
+    if thread.status == DelegationStatus.claimed and thread.acked_at is None:
+        await conn.execute(
+            "UPDATE delegations SET acked_at = now(), lease_until = NULL WHERE thread_id = $1",
+            thread.thread_id,
+        )
