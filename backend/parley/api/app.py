@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from parley.accounts.credentials import Credentials
 from parley.api import (
     errors,
+    log_redaction,
     routes_accounts,
     routes_admin,
     routes_auth,
@@ -143,6 +144,7 @@ def create_app(
         lifespan=lifespan,
     )
     errors.install(app)
+    log_redaction.install()
     if settings.max_body_bytes:
         app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
