@@ -13,6 +13,7 @@ from typing import Any
 from agents.models.interface import Model
 from fastapi import FastAPI
 
+from parley.accounts.admin import first_admin_hint
 from parley.accounts.credentials import Credentials
 from parley.api import (
     errors,
@@ -87,6 +88,9 @@ def create_app(
             stack.push_async_callback(tools.cleanup)
             app.state.settings = settings
             app.state.db = db
+            hint = await first_admin_hint(db, settings)
+            if hint:
+                log.warning(hint)
             app.state.credentials = Credentials(
                 db, secret=settings.auth_secret, cache_seconds=settings.credential_cache_seconds
             )
