@@ -1,4 +1,6 @@
-"""Bearer JWTs (HS256): `sub` is the user, `exp` is required. No identity comes from elsewhere."""
+"""Bearer JWTs (HS256) from `parley token` and dev sign-in: `sub` is the user, `exp` is
+required, `iat` says when it was issued, which `parley.accounts.credentials` compares with the
+account's `tokens_revoked_at` on every request, so such a token can be revoked."""
 
 from __future__ import annotations
 
@@ -56,13 +58,19 @@ class Caller:
         agent gets a token."""
         if self.agent is None:
             raise Forbidden(
-                f"{purpose}: use a token from `parley token --user U --agent NAME`",
+                f"{purpose}: use an agent key (POST /api/{{user_id}}/agent-keys)",
                 code="agent_token_required",
             )
         return self.agent
 
 
-def mint_token(*, secret: str, user_id: str, ttl_seconds: int, agent: str | None = None) -> str:
+def mint_token(
+    *,
+    secret: str,
+    user_id: str,
+    ttl_seconds: int,
+    agent: str | None = None,
+) -> str:
     validate_user_id(user_id)
     now = int(time.time())
     claims: dict[str, object] = {"sub": user_id, "iat": now, "exp": now + ttl_seconds}
@@ -77,15 +85,22 @@ def verify_token(*, secret: str, token: str) -> str:
 
 
 def verify_caller(*, secret: str, token: str) -> Caller:
-    """The token's person, and agent if it is an agent's token."""
-    caller, expires = _verified(secret, token)
+    """The token's person, and agent if it is an agent's token (its signature and expiry
+    only: `parley.accounts.credentials` also checks it has not been revoked)."""
+    return verify_claims(secret=secret, token=token)[0]
+
+
+def verify_claims(*, secret: str, token: str) -> tuple[Caller, float]:
+    """The token's caller and when it was issued (0 if it does not say), if it is signed
+    and unexpired."""
+    caller, expires, issued = _verified(secret, token)
     if expires <= time.time():  # checked on every use: a cached token still expires
         raise Unauthorized("Token expired; sign in again")
-    return caller
+    return caller, issued
 
 
 @lru_cache(maxsize=4096)
-def _verified(secret: str, token: str) -> tuple[Caller, float]:
+def _verified(secret: str, token: str) -> tuple[Caller, float, float]:
     """A token's signature and claims never change, so each is checked once, not on every
     request (a tenth of a millisecond each). Failures raise, and are not cached."""
     try:
@@ -104,7 +119,10 @@ def _verified(secret: str, token: str) -> tuple[Caller, float]:
     agent = claims.get("agent")
     if agent is not None and (not isinstance(agent, str) or not USER_ID_RE.fullmatch(agent)):
         raise Unauthorized("Invalid token agent")
-    return Caller(sub, agent), float(expires)
+    issued = claims.get("iat", 0)
+    if not isinstance(issued, int | float) or isinstance(issued, bool):
+        raise Unauthorized("Invalid token issue time")
+    return Caller(sub, agent), float(expires), float(issued)
 
 
 def bearer_token(authorization: str | None) -> str:

@@ -13,14 +13,21 @@ from typing import Any
 from agents.models.interface import Model
 from fastapi import FastAPI
 
+from parley.accounts.admin import first_admin_hint
+from parley.accounts.credentials import Credentials
 from parley.api import (
     errors,
+    log_redaction,
+    routes_accounts,
+    routes_admin,
     routes_auth,
     routes_chat,
     routes_conversations,
     routes_delegations,
     routes_events,
     routes_messages,
+    routes_oidc,
+    routes_passkeys,
     routes_person_events,
     routes_runs,
     routes_tasks,
@@ -81,6 +88,12 @@ def create_app(
             stack.push_async_callback(tools.cleanup)
             app.state.settings = settings
             app.state.db = db
+            hint = await first_admin_hint(db, settings)
+            if hint:
+                log.warning(hint)
+            app.state.credentials = Credentials(
+                db, secret=settings.auth_secret, cache_seconds=settings.credential_cache_seconds
+            )
             app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
             await app.state.assistant.prepare()
             app.state.limiter = RateLimiter(settings.rate_limit_per_minute)
@@ -98,6 +111,7 @@ def create_app(
                 McpHttp(
                     db=db,
                     settings=settings,
+                    credentials=app.state.credentials,
                     limiter=app.state.limiter,
                     hub=app.state.hub,
                     waits=waits,
@@ -136,11 +150,16 @@ def create_app(
         lifespan=lifespan,
     )
     errors.install(app)
+    log_redaction.install()
     if settings.max_body_bytes:
         app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
     for module in (
         routes_auth,
+        routes_accounts,
+        routes_admin,
+        routes_passkeys,
+        routes_oidc,
         routes_chat,
         routes_tasks,
         routes_conversations,
