@@ -16,7 +16,9 @@ the waits read the rows themselves by id, in id order (ids commit in order withi
 conversation and within a person's log, under their advisory locks).
 
 Polls are paced, never one per write: after a poll that found rows, the next comes
-`min_gap` later at the soonest; idle, the interval doubles up to `max_interval`. A nudge (a
+`min_gap` later at the soonest, and while every poll finds rows the gap doubles up to
+`max_gap` (a busy database is read in larger batches, at a bounded number of polls a
+second); idle, the interval doubles up to `max_interval`. A nudge (a
 connection of this process's pool was released: something may have been written here) or a
 wake-up from another instance's reader asks for a poll now, within the same pacing.
 """
@@ -116,11 +118,13 @@ class Reader:
         deliver: Callable[[Found], None],
         *,
         min_gap: float = 0.004,
+        max_gap: float = 0.016,
         max_interval: float = 0.25,
         wake_gap: float = 0.01,
     ) -> None:
         self.deliver = deliver
         self.min_gap = min_gap
+        self.max_gap = max_gap
         self.max_interval = max_interval
         self.wake_gap = wake_gap
         self.cursor: Snapshot | None = None
@@ -167,7 +171,7 @@ class Reader:
         reconnects and calls `run` again with the cursor kept). `lock` guards the
         connection, which the owner uses too."""
         loop = asyncio.get_running_loop()
-        interval = self.min_gap
+        interval = gap = self.min_gap
         async with lock:
             await self.start(conn)
         while True:
@@ -177,8 +181,13 @@ class Reader:
             began = loop.time()
             async with lock:
                 found = await self.poll(conn)
-            interval = self.min_gap if found else min(interval * 2, self.max_interval)
+            if found:
+                # Rows keep coming: poll less often and read more per poll (each poll
+                # costs the database the same fixed work, however few rows it finds).
+                interval, gap = self.min_gap, min(gap * 2, self.max_gap)
+            else:
+                interval, gap = min(interval * 2, self.max_interval), self.min_gap
             # Pacing: whatever asks meanwhile waits for the gap, and is served by one poll.
-            rest = self.min_gap - (loop.time() - began)
+            rest = gap - (loop.time() - began)
             if rest > 0:
                 await asyncio.sleep(rest)
