@@ -91,7 +91,20 @@ class Notifier:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         if self._conn is not None and not self._conn.is_closed():
-            await self._conn.close()
+            # Dropped, not closed politely: the reader may have been stopped mid-poll, and
+            # nothing on this connection needs finishing.
+            self._conn.terminate()
+
+    async def listen(self, channel: str, handler: Callable[[str], None]) -> None:
+        """Hear `channel` on this instance's one connection, now and after every reconnect
+        (for a component with notes of its own, instead of a connection of its own)."""
+        self.channels[channel] = handler
+        conn = self._conn
+        if conn is not None and not conn.is_closed():
+            async with self._lock:
+                await conn.add_listener(
+                    channel, lambda _c, _p, _ch, payload, handler=handler: handler(payload)
+                )
 
     def publish_live(self, conversation_id: int, event: str, data: dict[str, Any]) -> None:
         """Deliver here at once, and to the other instances through the database."""

@@ -253,3 +253,25 @@ def _wakes(heard: dict[str, list[str]]) -> list[Any]:
         for note in json.loads(payload)
         if "wake" in note
     ]
+
+
+async def test_a_component_listens_on_the_instance_connection_across_reconnects(migrated, db):
+    """Work sessions' notes and the like share the instance's one connection."""
+    heard: list[str] = []
+    notifier = Notifier(database_url=migrated, hub=Hub(message_fetcher(db)), retry_seconds=0.1)
+    probe = await asyncpg.connect(asyncpg_dsn(migrated))
+    try:
+        await notifier.start()
+        await notifier.listen("parley_test_notes", heard.append)
+        await probe.execute("SELECT pg_notify('parley_test_notes', 'one')")
+        await eventually(lambda: _true(heard == ["one"]))
+        await probe.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE application_name = 'parley-listen' AND datname = current_database()"
+        )
+        await eventually(lambda: _true(notifier.reader.counters.reconnects == 1))
+        await probe.execute("SELECT pg_notify('parley_test_notes', 'two')")
+        await eventually(lambda: _true(heard == ["one", "two"]))
+    finally:
+        await notifier.stop()
+        await probe.close()
