@@ -200,6 +200,8 @@ async def fanout(
     from parley import conversations
     from parley.db import Database
     from parley.models import Role
+    from parley.realtime.hub import Hub, message_fetcher
+    from parley.realtime.notifier import Notifier
 
     user = "bench-sse-fanout"
     path_of = "/api/{u}/conversations/{c}/events"
@@ -227,6 +229,11 @@ async def fanout(
     rss1 = server.rss()
 
     db_ = await Database.connect(db.url, max_connections=1)
+    # The agent writes as another Parley instance does: its reader finds the row and wakes
+    # the other instances' readers (one NOTIFY, sent by the reader, not by the writer).
+    writer_instance = Notifier(database_url=db.url, hub=Hub(message_fetcher(db_)))
+    db_.on_release = writer_instance.reader.nudge
+    await writer_instance.start()
     committed: dict[str, int] = {}
     try:
         for i in range(messages):
@@ -239,10 +246,11 @@ async def fanout(
                     content=f"fan-out message {i}",
                     author="bench-agent",
                 )
-            committed[str(stored.id)] = time.monotonic_ns()  # the commit (and its NOTIFY) is done
+            committed[str(stored.id)] = time.monotonic_ns()  # the commit is done
             await asyncio.sleep(0.4)
         await asyncio.sleep(1.0)
     finally:
+        await writer_instance.stop()
         await db_.close()
     delays: list[float] = []
     complete = 0

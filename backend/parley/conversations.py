@@ -22,8 +22,6 @@ from parley.models import (
 from parley.text import storable
 
 MAX_ID = 2**31 - 1  # conversations.id is a PostgreSQL integer
-# The channel the messages_notify trigger (migration 0002) announces inserts on.
-NOTIFY_CHANNEL = "parley_messages"
 DEFAULT_TITLE = "New conversation"
 
 
@@ -44,6 +42,7 @@ class StoredMessage:
     reply_to: int | None
     meta: dict[str, Any] | None
     created_at: datetime
+    xid: int | None = None  # the writing transaction's id (realtime.reader); not sent out
 
 
 MESSAGE_COLUMNS = columns(Message)
@@ -307,11 +306,11 @@ async def append_message(
     reply_to: int | None = None,
     meta: dict[str, Any] | None = None,
 ) -> StoredMessage:
-    """Insert a message inside the caller's transaction; a trigger announces it to every
-    listener once the transaction commits (NOTIFY is transactional, so a rolled-back
-    message is never announced). `parley_append_message` takes the conversation's lock
-    first, so ids commit in order within a conversation and a reader resuming "after id
-    N" can never skip a message that committed late.
+    """Insert a message inside the caller's transaction; every instance's reader finds it
+    once the transaction commits (`realtime.reader`; a rolled-back message is never seen).
+    `parley_append_message` takes the conversation's lock first, so ids commit in order
+    within a conversation and a reader resuming "after id N" can never skip a message that
+    committed late.
     """
     row = await conn.fetchrow(
         _APPEND,

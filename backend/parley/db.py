@@ -165,6 +165,9 @@ class Database:
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self.pool = pool
+        # Called whenever a connection goes back to the pool (its statements have committed
+        # or rolled back): the realtime reader's nudge, so what was written here is read soon.
+        self.on_release: Callable[[], object] = lambda: None
 
     @classmethod
     async def connect(cls, url: str, *, max_connections: int = 20) -> Database:
@@ -186,6 +189,8 @@ class Database:
                 yield conn
         except CONNECTION_LOST as exc:
             raise await self._lost(exc) from exc
+        finally:
+            self.on_release()
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[asyncpg.Connection]:
@@ -194,6 +199,8 @@ class Database:
                 yield conn
         except CONNECTION_LOST as exc:
             raise await self._lost(exc) from exc
+        finally:
+            self.on_release()
 
     async def _lost(self, exc: Exception) -> DatabaseUnavailable:
         """A restart (or a killed backend) closes every pooled connection, but the pool only

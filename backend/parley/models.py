@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql.base import ischema_names
 from sqlmodel import Field, SQLModel
 
 NOW = sa.text("now()")
@@ -32,6 +33,28 @@ def columns(table: type[SQLModel], record: type | None = None, *, alias: str = "
 def from_row(record: type[T], row: Any) -> T:
     """A row (read with `columns(table, record)`) as its record, field by field by name."""
     return record(**{name: row[name] for name in record.__slots__})  # type: ignore[attr-defined]
+
+
+class Xid8(sa.types.UserDefinedType[int]):
+    """PostgreSQL's 64-bit transaction id (`xid8`), which SQLAlchemy has no type for."""
+
+    cache_ok = True
+
+    def get_col_spec(self, **_kw: Any) -> str:
+        return "xid8"
+
+
+ischema_names["xid8"] = Xid8  # so reflection (alembic's drift check) knows it too
+
+
+def _writer_xid() -> Any:
+    """The id of the transaction that wrote the row: how the realtime reader finds every
+    committed row once, whatever order ids and commits came in (migration 0045). NULL for
+    rows older than that revision."""
+    return Field(
+        default=None,
+        sa_column=sa.Column(Xid8(), nullable=True, server_default=sa.text("pg_current_xact_id()")),
+    )
 
 
 def _created() -> Any:
@@ -188,6 +211,7 @@ class Message(SQLModel, table=True):
         sa.Index(
             "ix_messages_reply_to", "reply_to", postgresql_where=sa.text("reply_to IS NOT NULL")
         ),
+        sa.Index("ix_messages_xid", "xid"),
     )
 
     id: int | None = Field(
@@ -230,6 +254,7 @@ class Message(SQLModel, table=True):
     )
     meta: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(JSONB, nullable=True))
     created_at: datetime = _created()
+    xid: int | None = _writer_xid()
 
 
 class AgentRun(SQLModel, table=True):
@@ -413,7 +438,10 @@ class UserEvent(SQLModel, table=True):
     """A person's change log, the source of their event stream (triggers write it)."""
 
     __tablename__ = "user_events"
-    __table_args__ = (sa.Index("ix_user_events_user_id_id", "user_id", "id"),)
+    __table_args__ = (
+        sa.Index("ix_user_events_user_id_id", "user_id", "id"),
+        sa.Index("ix_user_events_xid", "xid"),
+    )
 
     id: int | None = Field(
         default=None,
@@ -425,6 +453,7 @@ class UserEvent(SQLModel, table=True):
     ref: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
     data: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(JSONB, nullable=True))
     created_at: datetime = _created()
+    xid: int | None = _writer_xid()
 
 
 class TurnToolCall(SQLModel, table=True):

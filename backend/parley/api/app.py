@@ -45,7 +45,7 @@ from parley.db import Database, resolve_database_url
 from parley.limits import RateLimiter
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
-from parley.realtime.waits import EVENTS_CHANNEL, Waits
+from parley.realtime.waits import Waits
 from parley.runs.sweeper import sweep_forever
 from parley.serving import LIMITS_STATE_KEY, ConnectionLimits
 from parley.tools.http import McpHttp, mcp_routes
@@ -99,12 +99,8 @@ def create_app(
             app.state.limiter = RateLimiter(settings.rate_limit_per_minute)
             app.state.hub = Hub(message_fetcher(db))
             app.state.waits = waits = Waits()
-            app.state.notifier = Notifier(
-                database_url=url,
-                hub=app.state.hub,
-                channels={EVENTS_CHANNEL: waits.on_notification},
-                on_reconnect=waits.wake_all,
-            )
+            app.state.notifier = Notifier(database_url=url, hub=app.state.hub, waits=waits)
+            db.on_release = app.state.notifier.reader.nudge
             await app.state.notifier.start()
             stack.push_async_callback(app.state.notifier.stop)
             app.state.mcp_http = await stack.enter_async_context(

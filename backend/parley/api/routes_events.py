@@ -11,7 +11,7 @@ from parley import conversations
 from parley.api.deps import CurrentUser, DbDep, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.errors import ParleyError
-from parley.realtime.stream import conversation_events
+from parley.realtime.stream import conversation_stream
 
 MAX_MESSAGE_ID = 2**63 - 1  # messages.id is a bigint: a larger cursor would overflow
 
@@ -70,9 +70,6 @@ async def events(
         db, user_id=user_id, conversation_id=conversation_id
     )
     start = latest if cursor is None else cursor
-    return EventSourceResponse(
-        conversation_events(
-            request.app.state.hub, conversation_id, start, ping_seconds=settings.sse_ping_seconds
-        ),
-        ping=0,  # the stream sends its own heartbeat (see conversation_events)
+    return conversation_stream(
+        request.app.state.hub, conversation_id, start, ping_seconds=settings.sse_ping_seconds
     )

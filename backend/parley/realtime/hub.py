@@ -19,6 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sse_starlette import ServerSentEvent
+
 from parley import events
 from parley.conversations import messages_after
 from parley.db import Database, retry_on_reconnect
@@ -33,6 +35,29 @@ PAGE = 500
 Item = tuple[str, str, int | None]  # (event, JSON data, message id)
 
 
+class Frame:
+    """One event for every subscriber it is handed to: its SSE bytes are encoded once, by
+    the first stream that sends it, and shared by the rest (1,000 watchers of a
+    conversation cost one encoding per message, not 1,000)."""
+
+    __slots__ = ("_encoded", "data", "event", "message_id")
+
+    def __init__(self, event: str, data: str, message_id: int | None = None) -> None:
+        self.event = event
+        self.data = data
+        self.message_id = message_id
+        self._encoded: bytes | None = None
+
+    def encoded(self) -> bytes:
+        if self._encoded is None:
+            self._encoded = ServerSentEvent(
+                data=self.data,
+                event=self.event,
+                id=str(self.message_id) if self.message_id else None,
+            ).encode()
+        return self._encoded
+
+
 class Subscriber:
     """One open stream. Deliberately small (a deque and, while waiting, one future): a hub
     holds thousands of idle ones."""
@@ -43,15 +68,22 @@ class Subscriber:
         self.conversation_id = conversation_id
         self.last_id = last_id
         self.live = False  # receives live events only once it has the in-flight snapshot
-        self._items: deque[Item] = deque()
+        self._items: deque[Frame] = deque()
         self._waiter: asyncio.Future[None] | None = None
 
     def put(self, event: str, data: str, message_id: int | None = None) -> None:
-        self._items.append((event, data, message_id))
+        self.put_frame(Frame(event, data, message_id))
+
+    def put_frame(self, frame: Frame) -> None:
+        self._items.append(frame)
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
 
-    async def get(self) -> Item:
+    def pop(self) -> Frame | None:
+        """The next queued frame, if one is waiting (no suspension, no timer)."""
+        return self._items.popleft() if self._items else None
+
+    async def next_frame(self) -> Frame:
         while not self._items:
             self._waiter = asyncio.get_running_loop().create_future()
             try:
@@ -59,6 +91,10 @@ class Subscriber:
             finally:
                 self._waiter = None
         return self._items.popleft()
+
+    async def get(self) -> Item:
+        frame = await self.next_frame()
+        return frame.event, frame.data, frame.message_id
 
 
 @dataclass
@@ -133,10 +169,10 @@ class Hub:
                 floor = min(s.last_id for s in subs)
                 rows = await self._fetch(conversation_id, floor)
                 for row in rows:
-                    data = json.dumps(row)
+                    frame = Frame("message", json.dumps(row), row["id"])
                     for sub in self._subscribers.get(conversation_id, ()):
                         if row["id"] > sub.last_id:
-                            sub.put("message", data, row["id"])
+                            sub.put_frame(frame)
                             sub.last_id = row["id"]
                 if len(rows) < PAGE:
                     return
@@ -158,9 +194,10 @@ class Hub:
         else:
             encoded = json.dumps(data)
             current.tools.append((event, encoded))
+        frame = Frame(event, encoded)
         for sub in subs or ():
             if sub.live:
-                sub.put(event, encoded)
+                sub.put_frame(frame)
 
 
 def message_fetcher(db: Database) -> Fetch:

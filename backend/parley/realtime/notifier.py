@@ -1,11 +1,14 @@
-"""The instance's single LISTEN connection, and the sender of live events to other instances.
+"""The instance's single database connection for realtime: it LISTENs, and the reader
+polls on it; and the sender of live events to other instances.
 
-Stored messages announce themselves (a NOTIFY inside the inserting transaction). Live
-events of a reply being written are sent here, so a subscriber on another instance sees
-the reply grow too, and so are requests to stop a turn another instance runs. When the
-connection drops (a database restart) it is re-opened after a fixed delay
-(`retry_seconds`, tried again and again), and every watched conversation is re-read from
-its last id: nothing is skipped.
+Stored messages and person events are found by the reader (`realtime.reader`), which polls
+this connection: writers send no NOTIFY. What is announced here is only what is never
+stored: live events of a reply being written (so a subscriber on another instance sees the
+reply grow too), requests to stop a turn another instance runs, and the readers' wake-ups
+(one per `Reader.wake_gap` at most, never one per write). When the connection drops (a
+database restart) it is re-opened after a fixed delay (`retry_seconds`, tried again and
+again); the reader resumes from its cursor and every watched conversation and wait is
+re-read from its own: nothing is skipped.
 
 Live events go to the database only while another instance is there to read them: alone,
 an instance would pay a NOTIFY round trip per reply (and PostgreSQL its fan-out) to send
@@ -26,9 +29,10 @@ from typing import Any
 
 import asyncpg
 
-from parley.conversations import NOTIFY_CHANNEL
 from parley.db import asyncpg_dsn
 from parley.realtime.hub import Hub
+from parley.realtime.reader import Found, Reader
+from parley.realtime.waits import Waits
 
 log = logging.getLogger(__name__)
 
@@ -44,22 +48,30 @@ class Notifier:
         *,
         database_url: str,
         hub: Hub,
+        waits: Waits | None = None,
         retry_seconds: float = 1.0,
         channels: dict[str, Callable[[str], None]] | None = None,
         on_reconnect: Callable[[], None] | None = None,
+        reader: Reader | None = None,
     ) -> None:
-        """`channels`: more channels to listen on, each with the handler of its payloads;
-        `on_reconnect` runs after a lost connection is back (anything may have been missed)."""
+        """`waits` are woken by the person events the reader finds; `channels`: more
+        channels to listen on, each with the handler of its payloads; `on_reconnect` runs
+        after a lost connection is back (anything may have been missed)."""
         # Called with a conversation id when another instance asks to stop its turn.
         self.on_stop: Callable[[int], object] = lambda _conversation_id: None
         self.dsn = asyncpg_dsn(database_url)
         self.hub = hub
+        self.waits = waits
+        self.reader = reader or Reader(self._deliver)
+        self.reader.deliver = self._deliver
+        self.reader.send_wake = self._send_wake
         self.channels = channels or {}
         self.on_reconnect = on_reconnect
         self.instance = uuid.uuid4().hex
         self.retry_seconds = retry_seconds
         self.connected = asyncio.Event()
         self._conn: asyncpg.Connection | None = None
+        self._lock = asyncio.Lock()  # one statement at a time on the connection
         self._outbox: deque[str] = deque(maxlen=10_000)  # live events are best effort
         self._outbox_ready = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -79,7 +91,20 @@ class Notifier:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         if self._conn is not None and not self._conn.is_closed():
-            await self._conn.close()
+            # Dropped, not closed politely: the reader may have been stopped mid-poll, and
+            # nothing on this connection needs finishing.
+            self._conn.terminate()
+
+    async def listen(self, channel: str, handler: Callable[[str], None]) -> None:
+        """Hear `channel` on this instance's one connection, now and after every reconnect
+        (for a component with notes of its own, instead of a connection of its own)."""
+        self.channels[channel] = handler
+        conn = self._conn
+        if conn is not None and not conn.is_closed():
+            async with self._lock:
+                await conn.add_listener(
+                    channel, lambda _c, _p, _ch, payload, handler=handler: handler(payload)
+                )
 
     def publish_live(self, conversation_id: int, event: str, data: dict[str, Any]) -> None:
         """Deliver here at once, and to the other instances through the database."""
@@ -119,12 +144,12 @@ class Notifier:
         first = True
         while True:
             closed = asyncio.Event()
+            reading: asyncio.Task[None] | None = None
             try:
                 conn = await asyncpg.connect(
                     self.dsn, server_settings={"application_name": APPLICATION_NAME}
                 )
                 conn.add_termination_listener(lambda _c, closed=closed: closed.set())
-                await conn.add_listener(NOTIFY_CHANNEL, self._on_stored)
                 await conn.add_listener(LIVE_CHANNEL, self._on_live)
                 for channel, handler in self.channels.items():
                     await conn.add_listener(
@@ -133,29 +158,43 @@ class Notifier:
                 await self._count_peers(conn)
                 hello = json.dumps([{"instance": self.instance, "hello": True}])
                 await conn.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, hello)
+                await self.reader.start(conn)
                 self._conn = conn
                 self.connected.set()
                 if not first:
+                    self.reader.counters.reconnects += 1
                     log.info("notification connection restored; re-reading watched conversations")
                     self.hub.wake_all()
+                    if self.waits is not None:
+                        self.waits.wake_all()
                     if self.on_reconnect is not None:
                         self.on_reconnect()
                 first = False
+                reading = asyncio.create_task(self.reader.run(conn, self._lock))
+                reading.add_done_callback(_setter(closed))
                 while not closed.is_set():
                     # A dead peer does not always close the socket: probe now and then.
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(closed.wait(), timeout=5)
                     if not closed.is_set():
                         try:
-                            await asyncio.wait_for(self._count_peers(conn), timeout=5)
+                            async with self._lock:
+                                await asyncio.wait_for(self._count_peers(conn), timeout=5)
                         except Exception:
                             closed.set()
+                if reading.done() and not reading.cancelled() and reading.exception():
+                    log.warning("the reader lost its connection", exc_info=reading.exception())
                 with contextlib.suppress(Exception):
                     conn.terminate()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.warning("notification connection failed; retrying", exc_info=True)
+            finally:
+                if reading is not None and not reading.done():
+                    reading.cancel()
+                    with contextlib.suppress(BaseException):
+                        await reading
             self.connected.clear()
             self._conn = None
             await asyncio.sleep(self.retry_seconds)
@@ -177,9 +216,10 @@ class Notifier:
                 if conn is None or conn.is_closed():
                     continue
                 try:
-                    await conn.execute(
-                        "SELECT pg_notify($1, $2)", LIVE_CHANNEL, f"[{','.join(batch)}]"
-                    )
+                    async with self._lock:
+                        await conn.execute(
+                            "SELECT pg_notify($1, $2)", LIVE_CHANNEL, f"[{','.join(batch)}]"
+                        )
                 except Exception:
                     log.debug("dropped live events", exc_info=True)
 
@@ -187,11 +227,18 @@ class Notifier:
         """Also the probe of the connection: a dead one fails here."""
         self.peers = await conn.fetchval(_COUNT_INSTANCES, APPLICATION_NAME) > 1
 
-    def _on_stored(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        try:
-            self.hub.message_stored(int(json.loads(payload)["conversation_id"]))
-        except (ValueError, KeyError, TypeError):
-            log.warning("bad notification payload: %r", payload)
+    def _deliver(self, found: Found) -> None:
+        for conversation_id in found.conversations:
+            self.hub.message_stored(conversation_id)
+        if self.waits is not None:
+            for user_id, kind, ref in found.events:
+                self.waits.on_event(user_id, kind, ref)
+
+    def _send_wake(self) -> None:
+        """The reader found rows written here: the other readers may be backing off."""
+        if self.peers:
+            self._outbox.append(json.dumps({"instance": self.instance, "wake": 1}))
+            self._outbox_ready.set()
 
     def _on_live(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         if self.instance in payload[:64]:
@@ -199,7 +246,12 @@ class Notifier:
         self.peers = True  # another instance wrote it: forward ours from now on
         try:
             for note in json.loads(payload):
-                if note["instance"] == self.instance or "conversation_id" not in note:
+                if note["instance"] == self.instance:
+                    continue
+                if "wake" in note:
+                    self.reader.woken()
+                    continue
+                if "conversation_id" not in note:
                     continue
                 if "stop" in note:
                     self.on_stop(int(note["conversation_id"]))
@@ -207,3 +259,10 @@ class Notifier:
                     self.hub.publish_live(int(note["conversation_id"]), note["event"], note["data"])
         except (ValueError, KeyError, TypeError):
             log.warning("bad live payload: %r", payload)
+
+
+def _setter(event: asyncio.Event) -> Callable[[asyncio.Task[None]], None]:
+    def done(_task: asyncio.Task[None]) -> None:
+        event.set()
+
+    return done

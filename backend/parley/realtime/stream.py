@@ -9,6 +9,7 @@ from typing import Any
 
 import anyio
 from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.types import Message, Send
 
 from parley import events
 from parley.realtime.hub import Hub
@@ -92,22 +93,46 @@ def _encoded(event: str, data: dict[str, Any]) -> ServerSentEvent:
     )
 
 
+class FanOutResponse(EventSourceResponse):
+    """A conversation's stream. Each send goes straight to the server: sse-starlette wraps
+    every send in a cancel scope only to enforce `send_timeout`, which these streams do
+    not set, and with 1,000 watchers of a conversation that scope is a good part of the
+    cost of handing them a message."""
+
+    async def _send_with_timeout(self, send: Send, message: Message) -> None:
+        if self.send_timeout is None:
+            await send(message)
+        else:
+            await super()._send_with_timeout(send, message)
+
+
+def conversation_stream(
+    hub: Hub, conversation_id: int, after: int, *, ping_seconds: float
+) -> EventSourceResponse:
+    return FanOutResponse(
+        conversation_events(hub, conversation_id, after, ping_seconds=ping_seconds),
+        ping=0,  # the stream sends its own heartbeat (see conversation_events)
+    )
+
+
 async def conversation_events(
     hub: Hub, conversation_id: int, after: int, *, ping_seconds: float
-) -> AsyncIterator[ServerSentEvent]:
+) -> AsyncIterator[ServerSentEvent | bytes]:
     """The heartbeat is sent from here rather than by a separate ping task per response:
-    an idle stream then costs one suspended generator, not two tasks."""
+    an idle stream then costs one suspended generator, not two tasks. Events go out as the
+    bytes the hub encoded once for all its subscribers; the ping timer is armed only when
+    there is nothing queued."""
     sub = await hub.subscribe(conversation_id, after)
     try:
         while True:
-            try:
-                async with asyncio.timeout(ping_seconds):
-                    event, data, message_id = await sub.get()
-            except TimeoutError:
-                yield ServerSentEvent(comment="ping")
-                continue
-            yield ServerSentEvent(
-                data=data, event=event, id=str(message_id) if message_id else None
-            )
+            frame = sub.pop()
+            if frame is None:
+                try:
+                    async with asyncio.timeout(ping_seconds):
+                        frame = await sub.next_frame()
+                except TimeoutError:
+                    yield ServerSentEvent(comment="ping")
+                    continue
+            yield frame.encoded()
     finally:
         hub.unsubscribe(sub)

@@ -1,5 +1,6 @@
 """Who in this process is waiting for what: a person's event stream, an agent waiting for
-an answer. Woken by the `parley_events` notifications of every instance.
+an answer, a delegation. Woken by the instance's reader (`realtime.reader`), which finds
+every person event committed on any instance.
 
 A wake only says "look again": waiters re-read PostgreSQL, which holds the truth, so a
 missed or duplicated notification costs at most a query, never an answer. Each waiter
@@ -16,6 +17,7 @@ from contextlib import contextmanager
 
 log = logging.getLogger(__name__)
 
+# Writers no longer NOTIFY this channel (migration 0045); kept so old wiring still imports.
 EVENTS_CHANNEL = "parley_events"
 
 
@@ -48,12 +50,17 @@ class Waits:
         for key in list(self._waiting):
             self.wake(key)
 
+    def on_event(self, user_id: str, kind: str, ref: int) -> None:
+        """A person event was committed: wake whoever watches the person or the thing."""
+        self.wake(("user", user_id))
+        self.wake((kind, ref))
+
     def on_notification(self, payload: str) -> None:
-        """`{"u": user, "k": kind, "r": ref, "i": event id}` from `parley_user_event`."""
+        """`{"u": user, "k": kind, "r": ref}`: the same as `on_event`, as the JSON payload
+        of a notification (kept for callers that still listen on a channel)."""
         try:
             note = json.loads(payload)
-            self.wake(("user", note["u"]))
-            self.wake((note["k"], int(note["r"])))
+            self.on_event(note["u"], note["k"], int(note["r"]))
         except (ValueError, KeyError, TypeError):
             log.warning("bad event notification: %r", payload)
 

@@ -34,7 +34,7 @@ from parley.db import Database, EmbeddedPostgres
 from parley.errors import ParleyError
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
-from parley.realtime.waits import EVENTS_CHANNEL, Waits
+from parley.realtime.waits import Waits
 from parley.tools.agent_tools import AgentToolDeps
 from parley.tools.server import build_server
 
@@ -200,12 +200,8 @@ def exit_now_on_sigterm(embedded: EmbeddedPostgres | None) -> None:
 async def serve(*, database_url: str, identity: Identity, settings: Settings) -> None:
     db = await Database.connect(database_url, max_connections=POOL_SIZE)
     hub, waits = Hub(message_fetcher(db)), Waits()
-    notifier = Notifier(
-        database_url=database_url,
-        hub=hub,
-        channels={EVENTS_CHANNEL: waits.on_notification},
-        on_reconnect=waits.wake_all,
-    )
+    notifier = Notifier(database_url=database_url, hub=hub, waits=waits)
+    db.on_release = notifier.reader.nudge
     # Nothing remembered: each re-check asks the database.
     credentials = Credentials(db, secret=settings.auth_secret, cache_seconds=0)
     watching: asyncio.Task[None] | None = None
