@@ -17,7 +17,8 @@ export function writeLocal(key: string, value: string | null): void {
 }
 
 export const STORAGE_KEYS = {
-  auth: "parley.auth",
+  /** Where older versions kept a bearer token; only ever removed now. */
+  legacyAuth: "parley.auth",
   lastUser: "parley.lastUser",
   conversation: (userId: string) => `parley.conversation.${userId}`,
   voiceAutoSend: "parley.voice.autoSend",

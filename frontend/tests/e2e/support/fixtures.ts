@@ -68,12 +68,25 @@ export const modelTest = test.extend({
   },
 });
 
-/** Signs in through the UI with the dev login and waits for the workspace. */
+/**
+ * Signs in through the UI with the dev sign-in (the API sets its HttpOnly session cookie) and
+ * waits for the workspace.
+ */
 export async function signIn(page: Page, name: string): Promise<void> {
   await page.goto("/");
-  await page.getByLabel("Name").fill(name);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByTestId("dev-sign-in-name").fill(name);
+  await page.getByTestId("dev-sign-in-submit").click();
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+}
+
+/** An account made the way a program would (`POST /api/auth/signup`, sign-up is open in tests). */
+export async function createAccount(stack: Stack, userId: string, password: string, email?: string): Promise<void> {
+  const response = await fetch(`${stack.apiUrl}/api/auth/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user_id: userId, password, ...(email ? { email } : {}) }),
+  });
+  expect(response.status, await response.text()).toBe(201);
 }
 
 /** The Tasks region; at phone width it lives in a drawer, opened first. */

@@ -77,9 +77,12 @@ export class Stack {
       env: {
         ...process.env,
         PARLEY_DEV_LOGIN: "1",
+        PARLEY_SIGNUP: "open",
         PARLEY_MODEL: "offline",
         PARLEY_AUTH_SECRET: this.secret,
         PARLEY_DATA_DIR: this.dataDir,
+        // Cookie-authenticated writes must come from the UI's own origin.
+        PARLEY_WEB_ORIGINS: this.webUrl,
         ...this.apiEnv,
       },
       logFile,

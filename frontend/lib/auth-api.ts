@@ -1,0 +1,59 @@
+import { apiJson } from "./api-client";
+import { ApiError, describeError } from "./api-error";
+import { signedIn, type Me } from "./auth-store";
+
+/** What this server offers on its sign-in screen (`GET /api/auth/config`). */
+export interface AuthConfig {
+  signup: "open" | "invite" | "closed";
+  dev_login: boolean;
+  oidc: boolean;
+  oidc_name: string | null;
+  passkeys: boolean;
+}
+
+export function fetchAuthConfig(): Promise<AuthConfig> {
+  return apiJson<AuthConfig>(null, "/auth/config");
+}
+
+/** Each of these answers with the session cookie set and the person in the body (or `/me`). */
+async function finish(answer: Partial<Me> | undefined): Promise<void> {
+  const me = answer && typeof answer.user_id === "string" ? (answer as Me) : await apiJson<Me>(null, "/auth/me");
+  signedIn(me);
+}
+
+export async function logIn(login: string, password: string): Promise<void> {
+  await finish(await apiJson<Partial<Me>>(null, "/auth/login", { method: "POST", body: { login, password } }));
+}
+
+export async function signUp(fields: { user_id: string; password: string; email?: string; invite?: string }): Promise<void> {
+  await finish(await apiJson<Partial<Me>>(null, "/auth/signup", { method: "POST", body: fields }));
+}
+
+export async function devLogIn(userId: string): Promise<void> {
+  await finish(await apiJson<Partial<Me>>(null, "/auth/dev-login", { method: "POST", body: { user_id: userId } }));
+}
+
+/** Where the identity provider's sign-in starts; the API sends the browser back to `next`. */
+export function oidcLoginUrl(next: string): string {
+  return `/api/auth/oidc/login?next=${encodeURIComponent(next)}`;
+}
+
+export interface Invite {
+  email: string | null;
+}
+
+export function fetchInvite(token: string): Promise<Invite> {
+  return apiJson<Invite>(null, `/auth/invites/${encodeURIComponent(token)}`);
+}
+
+export const USER_NAME_PATTERN = /^[A-Za-z0-9_.@-]{1,64}$/;
+export const USER_NAME_RULE = "Use 1 to 64 letters, digits, dots, dashes, underscores or @ (no spaces).";
+
+/** Human words for a refused sign-in or sign-up: one message for any wrong name or password. */
+export function describeAuthError(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 429) return `Too many attempts, try again in ${error.retryAfter ?? 60} s.`;
+    if (error.code === "invalid_credentials" || error.status === 401) return "Wrong user name, email or password.";
+  }
+  return describeError(error);
+}
