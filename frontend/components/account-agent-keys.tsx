@@ -11,8 +11,8 @@ import { CopyButton } from "./copy-button";
 
 const AGENT_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
-function keyPath(session: Session, id?: string): string {
-  return userPath(session, id === undefined ? "/agent-keys" : `/agent-keys/${encodeURIComponent(id)}`);
+function keyPath(session: Session, id?: number): string {
+  return userPath(session, id === undefined ? "/agent-keys" : `/agent-keys/${id}`);
 }
 
 /** The secret of a key just made: shown here once, never again. */

@@ -13,7 +13,7 @@ export function AccountSessions({ session, onEndedCurrent }: { session: Session;
   const action = useAction();
 
   async function end(item: WebSession) {
-    const done = await action.run(() => apiFetch(session, userPath(session, `/sessions/${encodeURIComponent(item.id)}`), { method: "DELETE" }));
+    const done = await action.run(() => apiFetch(session, userPath(session, `/sessions/${item.id}`), { method: "DELETE" }));
     if (done && item.current) onEndedCurrent();
     else if (done) await mutate();
   }

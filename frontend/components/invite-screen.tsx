@@ -47,7 +47,7 @@ export function InviteScreen({ token }: { token: string }) {
         {lookup.status === "valid" && (
           <>
             <p className="muted">You were invited to this team&apos;s Parley. Choose a user name and a password.</p>
-            <SignUpForm invite={{ token, email: lookup.invite.email ?? null }} onSignedUp={() => router.replace("/")} />
+            <SignUpForm invite={{ token, email: lookup.invite.email ?? null, userId: lookup.invite.user_id ?? null }} onSignedUp={() => router.replace("/")} />
           </>
         )}
         <p className="muted small">

@@ -5,14 +5,14 @@ import { describeAuthError, signUp, USER_NAME_PATTERN, USER_NAME_RULE } from "@/
 
 interface Props {
   /** The one-time invite this sign-up redeems, and the email it was sent to. */
-  invite?: { token: string; email: string | null };
+  invite?: { token: string; email: string | null; userId: string | null };
   /** Called once the account exists and its session cookie is set. */
   onSignedUp?: () => void;
 }
 
 /** New account: a user name (its `user_id`), a password, and an email to sign in with too. */
 export function SignUpForm({ invite, onSignedUp }: Props) {
-  const [userId, setUserId] = useState("");
+  const [userId, setUserId] = useState(invite?.userId ?? "");
   const [email, setEmail] = useState(invite?.email ?? "");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -56,6 +56,7 @@ export function SignUpForm({ invite, onSignedUp }: Props) {
         spellCheck={false}
         value={userId}
         onChange={(e) => setUserId(e.target.value)}
+        readOnly={Boolean(invite?.userId)}
         required
         autoFocus
       />

@@ -1,15 +1,15 @@
 /** Wire shapes of the account routes (sessions, agent keys, invites). */
 
 export interface WebSession {
-  id: string;
-  device: string | null;
+  id: number;
+  device: string;
   created_at: string;
   last_seen_at: string | null;
   current: boolean;
 }
 
 export interface AgentKey {
-  id: string;
+  id: number;
   agent: string;
   prefix: string;
   created_at: string;
@@ -23,7 +23,7 @@ export interface NewAgentKey extends AgentKey {
 }
 
 export interface CreatedInvite {
-  id: string;
+  id: number;
   url: string;
   expires_at: string | null;
 }

@@ -15,22 +15,25 @@ export function fetchAuthConfig(): Promise<AuthConfig> {
   return apiJson<AuthConfig>(null, "/auth/config");
 }
 
-/** Each of these answers with the session cookie set and the person in the body (or `/me`). */
-async function finish(answer: Partial<Me> | undefined): Promise<void> {
-  const me = answer && typeof answer.user_id === "string" ? (answer as Me) : await apiJson<Me>(null, "/auth/me");
-  signedIn(me);
+/**
+ * Each sign-in answer sets the session cookie; who it belongs to is then read from `/me`, so
+ * nothing in a body (dev sign-in's script token, say) is ever kept by the page.
+ */
+async function signInWith(path: string, body: unknown): Promise<void> {
+  await apiJson<unknown>(null, path, { method: "POST", body });
+  signedIn(await apiJson<Me>(null, "/auth/me"));
 }
 
-export async function logIn(login: string, password: string): Promise<void> {
-  await finish(await apiJson<Partial<Me>>(null, "/auth/login", { method: "POST", body: { login, password } }));
+export function logIn(login: string, password: string): Promise<void> {
+  return signInWith("/auth/login", { login, password });
 }
 
-export async function signUp(fields: { user_id: string; password: string; email?: string; invite?: string }): Promise<void> {
-  await finish(await apiJson<Partial<Me>>(null, "/auth/signup", { method: "POST", body: fields }));
+export function signUp(fields: { user_id: string; password: string; email?: string; invite?: string }): Promise<void> {
+  return signInWith("/auth/signup", fields);
 }
 
-export async function devLogIn(userId: string): Promise<void> {
-  await finish(await apiJson<Partial<Me>>(null, "/auth/dev-login", { method: "POST", body: { user_id: userId } }));
+export function devLogIn(userId: string): Promise<void> {
+  return signInWith("/auth/dev-login", { user_id: userId });
 }
 
 /** Where the identity provider's sign-in starts; the API sends the browser back to `next`. */
@@ -38,8 +41,10 @@ export function oidcLoginUrl(next: string): string {
   return `/api/auth/oidc/login?next=${encodeURIComponent(next)}`;
 }
 
+/** An invite may be for one email, or one user name (an admin's choice). */
 export interface Invite {
   email: string | null;
+  user_id: string | null;
 }
 
 export function fetchInvite(token: string): Promise<Invite> {

@@ -10,7 +10,7 @@ import { apiJson, userPath } from "./api-client";
 import { signedIn, type Me, type Session } from "./auth-store";
 
 export interface Passkey {
-  id: string;
+  id: number;
   name: string;
   created_at: string;
   last_used_at: string | null;
@@ -41,15 +41,12 @@ export async function addPasskey(session: Session, name: string): Promise<void> 
 export async function signInWithPasskey(): Promise<void> {
   const options = await apiJson<unknown>(null, "/auth/passkeys/login/options", { method: "POST", body: {} });
   const credential = await startAuthentication({ optionsJSON: unwrap<PublicKeyCredentialRequestOptionsJSON>(options) });
-  const answer = await apiJson<Partial<Me> | undefined>(null, "/auth/passkeys/login/verify", {
-    method: "POST",
-    body: { credential },
-  });
-  signedIn(answer && typeof answer.user_id === "string" ? (answer as Me) : await apiJson<Me>(null, "/auth/me"));
+  await apiJson<unknown>(null, "/auth/passkeys/login/verify", { method: "POST", body: { credential } });
+  signedIn(await apiJson<Me>(null, "/auth/me"));
 }
 
-export function passkeysPath(session: Session, id?: string): string {
-  return userPath(session, id === undefined ? "/passkeys" : `/passkeys/${encodeURIComponent(id)}`);
+export function passkeysPath(session: Session, id?: number): string {
+  return userPath(session, id === undefined ? "/passkeys" : `/passkeys/${id}`);
 }
 
 /** The person closed the browser's prompt (or it timed out): not an error worth a red line. */

@@ -89,6 +89,19 @@ export async function createAccount(stack: Stack, userId: string, password: stri
   expect(response.status, await response.text()).toBe(201);
 }
 
+/**
+ * The page's next request after its session was ended elsewhere shows "session ended". The API
+ * may take up to a second to see the end on every instance, so the page is nudged (a focus
+ * refreshes its lists) until it does.
+ */
+export async function expectSessionEnded(page: Page): Promise<void> {
+  const expired = page.getByTestId("session-expired");
+  await expect(async () => {
+    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await expect(expired).toBeVisible({ timeout: 300 });
+  }).toPass({ timeout: 5_000 });
+}
+
 /** The Tasks region; at phone width it lives in a drawer, opened first. */
 export async function tasksRegion(page: Page) {
   const drawerButton = page.getByTestId("open-tasks");

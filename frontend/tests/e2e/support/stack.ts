@@ -52,13 +52,22 @@ export class Stack {
     return `http://127.0.0.1:${this.webPort}`;
   }
 
+  /**
+   * The same UI by name: passkeys need a domain (an IP address cannot be a WebAuthn relying
+   * party), so this origin is the API's first web origin (its passkeys' RP and OIDC redirect).
+   */
+  get localhostUrl(): string {
+    return `http://localhost:${this.webPort}`;
+  }
+
   async start(): Promise<void> {
     mkdirSync(LOG_DIR, { recursive: true });
     if (!existsSync(path.join(FRONTEND_DIR, ".next", "BUILD_ID"))) {
       throw new Error("The web UI is not built: run `npm run build` (npm run test:e2e does it for you).");
     }
-    this.apiPort = await freePort();
-    this.webPort = await freePort();
+    // A caller may fix the UI's port first (an identity provider must know the redirect URI).
+    this.apiPort ||= await freePort();
+    this.webPort ||= await freePort();
     await this.startBackend();
     const logFile = path.join(LOG_DIR, `web${this.name}.log`);
     this.web = startProcess(`"${path.join(FRONTEND_DIR, "node_modules/.bin/next")}" start -H 127.0.0.1 -p ${this.webPort}`, {
@@ -81,8 +90,8 @@ export class Stack {
         PARLEY_MODEL: "offline",
         PARLEY_AUTH_SECRET: this.secret,
         PARLEY_DATA_DIR: this.dataDir,
-        // Cookie-authenticated writes must come from the UI's own origin.
-        PARLEY_WEB_ORIGINS: this.webUrl,
+        // Cookie-authenticated writes must come from the UI's own origins.
+        PARLEY_WEB_ORIGINS: `${this.localhostUrl},${this.webUrl}`,
         ...this.apiEnv,
       },
       logFile,
