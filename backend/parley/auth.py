@@ -1,4 +1,6 @@
-"""Bearer JWTs (HS256): `sub` is the user, `exp` is required. No identity comes from elsewhere."""
+"""Bearer JWTs (HS256) from `parley token` and dev sign-in: `sub` is the user, `exp` is
+required, `gen` is the account's token generation when minted (absent: 0), which
+`parley.accounts.credentials` compares on every request so such a token can be revoked."""
 
 from __future__ import annotations
 
@@ -56,16 +58,25 @@ class Caller:
         agent gets a token."""
         if self.agent is None:
             raise Forbidden(
-                f"{purpose}: use a token from `parley token --user U --agent NAME`",
+                f"{purpose}: use an agent key (POST /api/{{user_id}}/agent-keys)",
                 code="agent_token_required",
             )
         return self.agent
 
 
-def mint_token(*, secret: str, user_id: str, ttl_seconds: int, agent: str | None = None) -> str:
+def mint_token(
+    *,
+    secret: str,
+    user_id: str,
+    ttl_seconds: int,
+    agent: str | None = None,
+    generation: int = 0,
+) -> str:
     validate_user_id(user_id)
     now = int(time.time())
     claims: dict[str, object] = {"sub": user_id, "iat": now, "exp": now + ttl_seconds}
+    if generation:
+        claims["gen"] = generation
     if agent is not None:
         claims["agent"] = validate_agent_name(agent)
     return jwt.encode(claims, secret, ALGORITHM)
@@ -77,15 +88,21 @@ def verify_token(*, secret: str, token: str) -> str:
 
 
 def verify_caller(*, secret: str, token: str) -> Caller:
-    """The token's person, and agent if it is an agent's token."""
-    caller, expires = _verified(secret, token)
+    """The token's person, and agent if it is an agent's token (its signature and expiry
+    only: `parley.accounts.credentials` also checks it has not been revoked)."""
+    return verify_claims(secret=secret, token=token)[0]
+
+
+def verify_claims(*, secret: str, token: str) -> tuple[Caller, int]:
+    """The token's caller and generation, if it is signed and unexpired."""
+    caller, expires, generation = _verified(secret, token)
     if expires <= time.time():  # checked on every use: a cached token still expires
         raise Unauthorized("Token expired; sign in again")
-    return caller
+    return caller, generation
 
 
 @lru_cache(maxsize=4096)
-def _verified(secret: str, token: str) -> tuple[Caller, float]:
+def _verified(secret: str, token: str) -> tuple[Caller, float, int]:
     """A token's signature and claims never change, so each is checked once, not on every
     request (a tenth of a millisecond each). Failures raise, and are not cached."""
     try:
@@ -104,7 +121,10 @@ def _verified(secret: str, token: str) -> tuple[Caller, float]:
     agent = claims.get("agent")
     if agent is not None and (not isinstance(agent, str) or not USER_ID_RE.fullmatch(agent)):
         raise Unauthorized("Invalid token agent")
-    return Caller(sub, agent), float(expires)
+    generation = claims.get("gen", 0)
+    if not isinstance(generation, int) or isinstance(generation, bool):
+        raise Unauthorized("Invalid token generation")
+    return Caller(sub, agent), float(expires), generation
 
 
 def bearer_token(authorization: str | None) -> str:

@@ -142,6 +142,9 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         asyncio.run(serve(database_url=url, identity=identity, settings=settings))
     except KeyboardInterrupt:
         pass
+    except IdentityError as exc:
+        print(f"parley mcp: {exc}", file=sys.stderr)
+        return 2
     finally:
         release_database(embedded)
     return 0

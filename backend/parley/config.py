@@ -103,6 +103,35 @@ class Settings(BaseSettings):
     # On SIGTERM: how long in-flight turns (and their streams) get to finish.
     shutdown_grace_seconds: float = Field(default=30.0, ge=0, alias="PARLEY_SHUTDOWN_GRACE")
 
+    # --- accounts and sign-in (parley.accounts) ---
+    # Who may create an account: anyone, only holders of an admin's invite, or nobody.
+    signup: Literal["open", "invite", "closed"] = Field(default="invite", alias="PARLEY_SIGNUP")
+    # The web UI's origins, comma-separated: a cookie-authenticated unsafe request must come
+    # from one of them; the first also makes invite links and the OIDC redirect URI, and its
+    # host is the passkeys' relying party.
+    web_origins_raw: str = Field(
+        default="http://127.0.0.1:3000,http://localhost:3000", alias="PARLEY_WEB_ORIGINS"
+    )
+    session_days: float = Field(default=30.0, gt=0, alias="PARLEY_SESSION_DAYS")
+    invite_days: float = Field(default=7.0, gt=0, alias="PARLEY_INVITE_DAYS")
+    # Peers whose X-Forwarded-For is believed (the web UI's proxy): addresses or networks.
+    trusted_proxies_raw: str = Field(default="127.0.0.1/8,::1", alias="PARLEY_TRUSTED_PROXIES")
+    # Failed sign-ins allowed before each further one makes the account (or address) wait,
+    # doubling from login_delay seconds up to login_delay_max.
+    login_free_attempts: int = Field(default=5, ge=1, alias="PARLEY_LOGIN_FREE_ATTEMPTS")
+    address_free_attempts: int = Field(default=30, ge=1, alias="PARLEY_ADDRESS_FREE_ATTEMPTS")
+    login_delay: float = Field(default=1.0, gt=0, alias="PARLEY_LOGIN_DELAY")
+    login_delay_max: float = Field(default=300.0, gt=0, alias="PARLEY_LOGIN_DELAY_MAX")
+    # How stale an instance's view of a credential may be (a revoked key, an ended session).
+    credential_cache_seconds: float = Field(
+        default=0.5, ge=0, le=1.0, alias="PARLEY_CREDENTIAL_CACHE_SECONDS"
+    )
+    oidc_issuer: str | None = Field(default=None, alias="PARLEY_OIDC_ISSUER")
+    oidc_client_id: str | None = Field(default=None, alias="PARLEY_OIDC_CLIENT_ID")
+    oidc_client_secret: str | None = Field(default=None, alias="PARLEY_OIDC_CLIENT_SECRET")
+    oidc_name: str | None = Field(default=None, alias="PARLEY_OIDC_NAME")
+    oidc_redirect_url: str | None = Field(default=None, alias="PARLEY_OIDC_REDIRECT_URL")
+
     @field_validator("data_dir")
     @classmethod
     def _absolute(cls, value: Path) -> Path:
@@ -133,6 +162,24 @@ class Settings(BaseSettings):
     def auth_secret_configured(self) -> bool:
         """Whether PARLEY_AUTH_SECRET was given (else tokens die with the process)."""
         return "auth_secret" in self.model_fields_set
+
+    @property
+    def web_origins(self) -> list[str]:
+        return [o.strip().rstrip("/") for o in self.web_origins_raw.split(",") if o.strip()]
+
+    @property
+    def web_origin(self) -> str:
+        """Where people open the web UI: invite links and the OIDC redirect point there."""
+        origins = self.web_origins
+        return origins[0] if origins else self.public_url.rstrip("/")
+
+    @property
+    def trusted_proxies(self) -> list[str]:
+        return [p.strip() for p in self.trusted_proxies_raw.split(",") if p.strip()]
+
+    @property
+    def oidc_enabled(self) -> bool:
+        return bool(self.oidc_issuer and self.oidc_client_id)
 
     @property
     def offline_model(self) -> bool:

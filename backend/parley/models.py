@@ -472,3 +472,158 @@ class WorkSession(SQLModel, table=True):
     )
     pending: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(JSONB, nullable=True))
     updated_at: datetime = _created()
+
+
+# --- accounts and credentials (parley.accounts) ---------------------------------------------
+
+
+def _when(nullable: bool = True) -> Any:
+    return Field(default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=nullable))
+
+
+class Account(SQLModel, table=True):
+    """A person who signs in. Their `user_id` is the one every other table is keyed by, so an
+    account claims the data already stored under it. No secret is kept in clear."""
+
+    __tablename__ = "accounts"
+
+    user_id: str = Field(max_length=USER_ID_MAX, primary_key=True)
+    # Lower-cased on the way in: unique regardless of how it was typed.
+    email: str | None = Field(
+        default=None, sa_column=sa.Column(sa.Text, nullable=True, unique=True)
+    )
+    # Argon2id (PHC string); None for an account that signs in only by OIDC, passkey or dev.
+    password_hash: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    is_admin: bool = Field(
+        default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.false())
+    )
+    disabled_at: datetime | None = _when()
+    # `parley token` JWTs carry the generation they were minted at; bumping it revokes them.
+    token_generation: int = Field(
+        default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0")
+    )
+    # The OIDC provider's subject this account is linked to (issuer-qualified).
+    oidc_subject: str | None = Field(
+        default=None, sa_column=sa.Column(sa.Text, nullable=True, unique=True)
+    )
+    created_at: datetime = _created()
+
+
+class WebSession(SQLModel, table=True):
+    """A signed-in browser: the cookie names it by a secret of which only the hash is kept."""
+
+    __tablename__ = "web_sessions"
+    __table_args__ = (sa.Index("ix_web_sessions_user_id", "user_id"),)
+
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
+    )
+    token_hash: bytes = Field(sa_column=sa.Column(sa.LargeBinary, nullable=False, unique=True))
+    user_id: str = Field(
+        sa_column=sa.Column(
+            sa.String(USER_ID_MAX),
+            sa.ForeignKey("accounts.user_id", ondelete="CASCADE"),
+            nullable=False,
+        )
+    )
+    device: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default=""))
+    created_at: datetime = _created()
+    last_seen_at: datetime = _created()
+    expires_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+
+
+class AgentKey(SQLModel, table=True):
+    """A credential a person made for one of their agents; only the secret's hash is kept."""
+
+    __tablename__ = "agent_keys"
+    __table_args__ = (sa.Index("ix_agent_keys_user_id", "user_id"),)
+
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    agent: str = Field(max_length=USER_ID_MAX, nullable=False)
+    prefix: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    secret_hash: bytes = Field(sa_column=sa.Column(sa.LargeBinary, nullable=False, unique=True))
+    created_at: datetime = _created()
+    expires_at: datetime | None = _when()
+    last_used_at: datetime | None = _when()
+
+
+class Invite(SQLModel, table=True):
+    """A one-time sign-up link an admin (or the operator's CLI) made."""
+
+    __tablename__ = "invites"
+
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
+    )
+    token_hash: bytes = Field(sa_column=sa.Column(sa.LargeBinary, nullable=False, unique=True))
+    email: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    # When set, only this user id may be signed up with the invite (it may already own data).
+    user_id: str | None = Field(default=None, max_length=USER_ID_MAX, nullable=True)
+    is_admin: bool = Field(
+        default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.false())
+    )
+    created_by: str | None = Field(default=None, max_length=USER_ID_MAX, nullable=True)
+    created_at: datetime = _created()
+    expires_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+    used_at: datetime | None = _when()
+    used_by: str | None = Field(default=None, max_length=USER_ID_MAX, nullable=True)
+
+
+class Passkey(SQLModel, table=True):
+    """A WebAuthn credential registered to an account."""
+
+    __tablename__ = "passkeys"
+    __table_args__ = (sa.Index("ix_passkeys_user_id", "user_id"),)
+
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
+    )
+    user_id: str = Field(
+        sa_column=sa.Column(
+            sa.String(USER_ID_MAX),
+            sa.ForeignKey("accounts.user_id", ondelete="CASCADE"),
+            nullable=False,
+        )
+    )
+    credential_id: bytes = Field(sa_column=sa.Column(sa.LargeBinary, nullable=False, unique=True))
+    public_key: bytes = Field(sa_column=sa.Column(sa.LargeBinary, nullable=False))
+    sign_count: int = Field(
+        default=0, sa_column=sa.Column(sa.BigInteger, nullable=False, server_default="0")
+    )
+    transports: list[str] = Field(
+        default_factory=list, sa_column=sa.Column(JSONB, nullable=False, server_default="[]")
+    )
+    name: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default=""))
+    created_at: datetime = _created()
+    last_used_at: datetime | None = _when()
+
+
+class AuthChallenge(SQLModel, table=True):
+    """A short-lived server-side state of a sign-in ceremony in flight (a WebAuthn challenge,
+    an OIDC state with its nonce and PKCE verifier): any instance can finish it, once."""
+
+    __tablename__ = "auth_challenges"
+
+    id: str = Field(sa_column=sa.Column(sa.Text, primary_key=True))
+    purpose: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    user_id: str | None = Field(default=None, max_length=USER_ID_MAX, nullable=True)
+    data: dict[str, Any] = Field(sa_column=sa.Column(JSONB, nullable=False))
+    expires_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+
+
+class LoginThrottle(SQLModel, table=True):
+    """Recent failed sign-ins per account and per address, shared by every instance."""
+
+    __tablename__ = "login_throttle"
+
+    key: str = Field(sa_column=sa.Column(sa.Text, primary_key=True))
+    failures: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    last_failure_at: datetime = _created()
+    locked_until: datetime | None = _when()

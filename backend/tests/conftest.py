@@ -40,7 +40,8 @@ warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
 SECRET = "test-secret-" + "x" * 32
 TABLES = (
-    "user_events, questions, delegations, turn_tool_calls, work_sessions, messages, agent_runs,"
+    "login_throttle, auth_challenges, passkeys, invites, agent_keys, web_sessions, accounts,"
+    " user_events, questions, delegations, turn_tool_calls, work_sessions, messages, agent_runs,"
     " conversations, tasks, task_counters"
 )
 
@@ -122,6 +123,12 @@ async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
         " FROM agent_runs",
         "questions": "SELECT message_id AS id, status, answer_id FROM questions",
         "user_events": "SELECT id, user_id, kind, action, ref FROM user_events",
+        "accounts": "SELECT user_id AS id, email, password_hash, is_admin, disabled_at,"
+        " token_generation FROM accounts",
+        "web_sessions": "SELECT id, user_id FROM web_sessions",
+        "agent_keys": "SELECT id, user_id, agent FROM agent_keys",
+        "passkeys": "SELECT id, user_id FROM passkeys",
+        "invites": "SELECT id, used_at FROM invites",
     }
     async with db.connection() as conn:
         return {

@@ -13,8 +13,11 @@ from typing import Any
 from agents.models.interface import Model
 from fastapi import FastAPI
 
+from parley.accounts.credentials import Credentials
 from parley.api import (
     errors,
+    routes_accounts,
+    routes_admin,
     routes_auth,
     routes_chat,
     routes_conversations,
@@ -81,6 +84,9 @@ def create_app(
             stack.push_async_callback(tools.cleanup)
             app.state.settings = settings
             app.state.db = db
+            app.state.credentials = Credentials(
+                db, secret=settings.auth_secret, cache_seconds=settings.credential_cache_seconds
+            )
             app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
             await app.state.assistant.prepare()
             app.state.limiter = RateLimiter(settings.rate_limit_per_minute)
@@ -98,6 +104,7 @@ def create_app(
                 McpHttp(
                     db=db,
                     settings=settings,
+                    credentials=app.state.credentials,
                     limiter=app.state.limiter,
                     hub=app.state.hub,
                     waits=waits,
@@ -141,6 +148,8 @@ def create_app(
     app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
     for module in (
         routes_auth,
+        routes_accounts,
+        routes_admin,
         routes_chat,
         routes_tasks,
         routes_conversations,

@@ -1,22 +1,24 @@
 """Dependencies as `Annotated` aliases: routes declare what they need, never how to get it.
 
-They are `async def` although they never await: FastAPI runs a plain `def` dependency in a
-worker thread, which would cost a thread hop per dependency per request."""
+They are `async def`: FastAPI runs a plain `def` dependency in a worker thread, which would
+cost a thread hop per dependency per request."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import Depends, Header, Path, Request
+from fastapi import Cookie, Depends, Header, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from parley.accounts.credentials import Credentials, Principal
+from parley.api.web_session import COOKIE, UNSAFE, check_origin
 from parley.assistant.runner import Assistant
-from parley.auth import Caller, bearer_token, verify_caller
+from parley.auth import Caller, bearer_token
 from parley.chat.runner import TurnRunner
 from parley.config import Settings
 from parley.db import Database
-from parley.errors import Forbidden
+from parley.errors import Forbidden, Unauthorized
 from parley.limits import RateLimiter
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
@@ -40,30 +42,61 @@ AssistantDep = Annotated[Assistant, Depends(_from_state("assistant"))]
 LimiterDep = Annotated[RateLimiter, Depends(_from_state("limiter"))]
 RunnerDep = Annotated[TurnRunner, Depends(_from_state("runner"))]
 WorkDep = Annotated[WorkManager, Depends(_from_state("work"))]
+CredentialsDep = Annotated[Credentials, Depends(_from_state("credentials"))]
 
 
 # Declared as a security scheme so the OpenAPI schema (and /docs) knows about bearer auth;
 # the checks and their JSON errors stay ours.
-_bearer = HTTPBearer(auto_error=False, description="A Parley token: dev-login or `parley token`")
+_bearer = HTTPBearer(
+    auto_error=False, description="An agent key (pk_parley_…) or a `parley token` JWT"
+)
 
 
-async def _token_caller(
+async def _principal(
+    request: Request,
     settings: SettingsDep,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    credentials: CredentialsDep,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
     authorization: Annotated[str | None, Header(include_in_schema=False)] = None,
-) -> Caller:
-    token = credentials.credentials if credentials else bearer_token(authorization)
-    return verify_caller(secret=settings.auth_secret, token=token)
+    session: Annotated[str | None, Cookie(alias=COOKIE, include_in_schema=False)] = None,
+) -> Principal:
+    """A bearer credential when the request has an Authorization header (programs), else the
+    web session's cookie (browsers), which an unsafe request may use only from the web UI's
+    origin: a cross-site form can send the cookie but not a listed Origin."""
+    if bearer is not None or authorization is not None:
+        token = bearer.credentials if bearer else bearer_token(authorization)
+        return await credentials.bearer(token)
+    if session:
+        principal = await credentials.session(session)
+        check_origin(request, settings, required=request.method in UNSAFE)
+        return principal
+    raise Unauthorized("Sign in, or send 'Authorization: Bearer <key>'")
+
+
+PrincipalDep = Annotated[Principal, Depends(_principal)]
+
+
+async def _token_caller(principal: PrincipalDep) -> Caller:
+    return principal.caller
 
 
 TokenCaller = Annotated[Caller, Depends(_token_caller)]
 
 
-async def _path_caller(user_id: Annotated[str, Path(max_length=64)], caller: TokenCaller) -> Caller:
-    """The path's user, which must be the token's: nobody acts for someone else."""
-    if user_id != caller.user_id:
-        raise Forbidden("This token belongs to another user")
-    return caller
+async def _path_principal(
+    user_id: Annotated[str, Path(max_length=64)], principal: PrincipalDep
+) -> Principal:
+    """The path's user, which must be the credential's: nobody acts for someone else."""
+    if user_id != principal.caller.user_id:
+        raise Forbidden("This credential belongs to another user")
+    return principal
+
+
+PathPrincipal = Annotated[Principal, Depends(_path_principal)]
+
+
+async def _path_caller(principal: PathPrincipal) -> Caller:
+    return principal.caller
 
 
 # The person or agent acting, for routes where it matters who writes.
@@ -79,10 +112,38 @@ CurrentUser = Annotated[str, Depends(_path_user)]
 
 async def _person(caller: CurrentCaller) -> str:
     """Routes that act as the person themselves (a chat turn, a read position): an agent's
-    token would otherwise put words in the person's mouth."""
+    credential would otherwise put words in the person's mouth."""
     if caller.agent is not None:
         raise Forbidden("An agent's token cannot act as the person here", code="agent_not_allowed")
     return caller.user_id
 
 
 PersonUser = Annotated[str, Depends(_person)]
+
+
+async def _person_principal(principal: PathPrincipal) -> Principal:
+    if principal.caller.agent is not None:
+        raise Forbidden("An agent's key cannot manage credentials", code="agent_not_allowed")
+    return principal
+
+
+# The person on their own path, with how they signed in (credential management).
+PersonPrincipal = Annotated[Principal, Depends(_person_principal)]
+
+
+async def _signed_in_person(principal: PrincipalDep) -> Principal:
+    if principal.caller.agent is not None:
+        raise Forbidden("An agent's key cannot do this", code="agent_not_allowed")
+    return principal
+
+
+SignedInPerson = Annotated[Principal, Depends(_signed_in_person)]
+
+
+async def _admin(principal: SignedInPerson) -> Principal:
+    if not principal.is_admin:
+        raise Forbidden("Only an admin can do this", code="admin_required")
+    return principal
+
+
+AdminPrincipal = Annotated[Principal, Depends(_admin)]

@@ -1,29 +1,187 @@
-"""Sign-in for local use, and the unauthenticated health check."""
+"""Signing up, in and out (password, dev sign-in), who am I, and the health check."""
 
 from __future__ import annotations
 
 import asyncio
+from typing import Annotated
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Cookie, Request, Response
 
-from parley.api.deps import DbDep, SettingsDep
+from parley.accounts import invites, service, sessions, store
+from parley.accounts.schemas import (
+    AccountOut,
+    AuthConfig,
+    DevLoginOut,
+    InviteInfo,
+    LoginRequest,
+    MeOut,
+    PasswordChange,
+    SignupRequest,
+)
+from parley.accounts.store import AccountRecord
+from parley.api.deps import CredentialsDep, DbDep, PrincipalDep, SettingsDep, SignedInPerson
 from parley.api.errors import ERRORS
+from parley.api.web_session import (
+    COOKIE,
+    check_origin,
+    clear_cookie,
+    client_address,
+    is_loopback,
+    lifetime,
+    set_cookie,
+)
 from parley.auth import mint_token, validate_user_id
+from parley.config import Settings
+from parley.db import Database
 from parley.errors import NotFound
-from parley.schemas import DevLoginRequest, HealthResponse, TokenResponse, WorkHealth
+from parley.schemas import DevLoginRequest, HealthResponse, WorkHealth
 from parley.work.cli import availability
 
 router = APIRouter(prefix="/api", tags=["auth"])
 
 
-@router.post("/auth/dev-login", response_model=TokenResponse, responses=ERRORS(404, 422))
-async def dev_login(body: DevLoginRequest, settings: SettingsDep) -> TokenResponse:
-    """A token for any name, when PARLEY_DEV_LOGIN=1 (local use only); 404 otherwise."""
-    if not settings.dev_login:
+def _account(account: AccountRecord) -> AccountOut:
+    return AccountOut(user_id=account.user_id, email=account.email, is_admin=account.is_admin)
+
+
+async def sign_in(
+    response: Response, *, request: Request, db: Database, settings: Settings, user_id: str
+) -> None:
+    """A new web session for the account, in the response's cookie."""
+    device = request.headers.get("user-agent", "")
+    secret = await sessions.start(db, user_id=user_id, device=device, lifetime=lifetime(settings))
+    set_cookie(response, request=request, settings=settings, value=secret)
+
+
+@router.get("/auth/config", response_model=AuthConfig)
+async def auth_config(settings: SettingsDep) -> AuthConfig:
+    """How people can sign in here (public): what the sign-in page offers."""
+    return AuthConfig(
+        signup=settings.signup,
+        dev_login=settings.dev_login,
+        oidc=settings.oidc_enabled,
+        oidc_name=(settings.oidc_name or "single sign-on") if settings.oidc_enabled else None,
+    )
+
+
+@router.post(
+    "/auth/signup", status_code=201, response_model=AccountOut, responses=ERRORS(403, 404, 422)
+)
+async def signup(
+    body: SignupRequest, request: Request, response: Response, db: DbDep, settings: SettingsDep
+) -> AccountOut:
+    """A new account (open sign-up, or with an admin's invite), signed in at once."""
+    check_origin(request, settings, required=False)
+    account = await service.signup(
+        db,
+        settings=settings,
+        user_id=body.user_id,
+        password=body.password,
+        email=body.email,
+        invite=body.invite,
+    )
+    await sign_in(response, request=request, db=db, settings=settings, user_id=account.user_id)
+    return _account(account)
+
+
+@router.post("/auth/login", response_model=AccountOut, responses=ERRORS(401, 403, 422, 429))
+async def login(
+    body: LoginRequest, request: Request, response: Response, db: DbDep, settings: SettingsDep
+) -> AccountOut:
+    """Sets the session cookie. Any wrong name, email or password is the same 401
+    `invalid_credentials`; repeated failures answer 429 with `Retry-After`."""
+    check_origin(request, settings, required=False)
+    account = await service.login(
+        db,
+        settings=settings,
+        login=body.login,
+        password=body.password,
+        address=client_address(request, settings),
+    )
+    await sign_in(response, request=request, db=db, settings=settings, user_id=account.user_id)
+    return _account(account)
+
+
+@router.post("/auth/logout", status_code=204, responses=ERRORS(403))
+async def logout(
+    request: Request,
+    db: DbDep,
+    settings: SettingsDep,
+    credentials: CredentialsDep,
+    session: Annotated[str | None, Cookie(alias=COOKIE, include_in_schema=False)] = None,
+) -> Response:
+    """Ends this browser's session (its row is deleted) and clears the cookie."""
+    response = Response(status_code=204)
+    if session:
+        check_origin(request, settings, required=True)
+        await sessions.end(db, secret=session)
+        credentials.forget()
+    clear_cookie(response, request=request, settings=settings)
+    return response
+
+
+@router.get("/auth/me", response_model=MeOut, responses=ERRORS(401, 403))
+async def me(principal: PrincipalDep, db: DbDep) -> MeOut:
+    caller = principal.caller
+    account = await store.get(db, user_id=caller.user_id)
+    return MeOut(
+        user_id=caller.user_id,
+        email=account.email if account else None,
+        is_admin=principal.is_admin,
+        agent=caller.agent,
+        via=principal.via,
+    )
+
+
+@router.post("/auth/password", status_code=204, responses=ERRORS(401, 403, 404, 422))
+async def change_password(
+    body: PasswordChange, principal: SignedInPerson, db: DbDep, credentials: CredentialsDep
+) -> Response:
+    """Sets a new password and ends the person's other web sessions."""
+    user_id = principal.caller.user_id
+    await service.change_password(
+        db,
+        user_id=user_id,
+        current_password=body.current_password,
+        new_password=body.new_password,
+    )
+    await sessions.end_others(db, user_id=user_id, keep=principal.session_id)
+    credentials.forget()
+    return Response(status_code=204)
+
+
+@router.get("/auth/invites/{token}", response_model=InviteInfo, responses=ERRORS(404))
+async def invite_info(token: str, db: DbDep) -> InviteInfo:
+    """What an invite link is for (public: the token is the secret); 404 once used."""
+    invite = await invites.find(db, token=token)
+    return InviteInfo(email=invite.email, user_id=invite.user_id)
+
+
+@router.post("/auth/dev-login", response_model=DevLoginOut, responses=ERRORS(403, 404, 422))
+async def dev_login(
+    body: DevLoginRequest,
+    request: Request,
+    response: Response,
+    db: DbDep,
+    settings: SettingsDep,
+) -> DevLoginOut:
+    """Signs in as any name (making its account if it has none) when PARLEY_DEV_LOGIN=1, from
+    this machine only; 404 otherwise. Sets the session cookie; the token is for scripts."""
+    if not settings.dev_login or not is_loopback(client_address(request, settings)):
         raise NotFound("Dev login is disabled")
+    check_origin(request, settings, required=False)
     user_id = validate_user_id(body.user_id.strip())
-    token = mint_token(secret=settings.auth_secret, user_id=user_id, ttl_seconds=settings.token_ttl)
-    return TokenResponse(token=token, user_id=user_id)
+    account = await store.ensure(db, user_id=user_id)
+    if account.disabled:
+        raise NotFound("Dev login is disabled for this account")
+    await sign_in(response, request=request, db=db, settings=settings, user_id=user_id)
+    token = mint_token(
+        secret=settings.auth_secret,
+        user_id=user_id,
+        ttl_seconds=settings.token_ttl,
+        generation=account.token_generation,
+    )
+    return DevLoginOut(token=token, user_id=user_id)
 
 
 @router.get("/health", response_model=HealthResponse)

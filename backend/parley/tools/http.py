@@ -1,6 +1,8 @@
 """MCP over streamable HTTP at `/mcp`, for agents running anywhere.
 
-Authentication is the MCP SDK's own: a `TokenVerifier` checks Parley's bearer token, and a
+Authentication is the MCP SDK's own: a `TokenVerifier` checks Parley's bearer credential (an
+agent key, or a `parley token` JWT; through `parley.accounts.credentials`, so a revoked one
+is refused within a second on every instance), and a
 request without a valid one gets `401` with a `WWW-Authenticate` header pointing at the
 OAuth protected-resource metadata (RFC 9728, served at
 `/.well-known/oauth-protected-resource/mcp`), which MCP clients read as "authentication
@@ -32,7 +34,8 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from parley.auth import Caller, bearer_token, verify_caller, verify_token
+from parley.accounts.credentials import Credentials
+from parley.auth import Caller, bearer_token
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import ParleyError, RateLimited
@@ -51,30 +54,41 @@ METADATA_PATH = "/.well-known/oauth-protected-resource/mcp"
 MAX_BODY_BYTES = 1024 * 1024
 
 
-class ParleyTokens(TokenVerifier):
-    """Parley's bearer tokens (`parley token`, dev sign-in) for the SDK's auth middleware."""
+class ParleyAccess(AccessToken):
+    """What the SDK keeps of a verified credential: also the agent it names, if any."""
 
-    def __init__(self, secret: str) -> None:
-        self.secret = secret
+    agent: str | None = None
+
+
+class ParleyTokens(TokenVerifier):
+    """Parley's bearer credentials for the SDK's auth middleware."""
+
+    def __init__(self, credentials: Credentials) -> None:
+        self.credentials = credentials
 
     async def verify_token(self, token: str) -> AccessToken | None:
         try:
-            caller = verify_caller(secret=self.secret, token=token)
+            caller = (await self.credentials.bearer(token)).caller
         except ParleyError:
             return None
-        return AccessToken(token=token, client_id=caller.author, subject=caller.user_id, scopes=[])
+        return ParleyAccess(
+            token=token,
+            client_id=caller.author,
+            subject=caller.user_id,
+            scopes=[],
+            agent=caller.agent,
+        )
 
     def caller(self, ctx: Context[Any]) -> Caller:
-        """The person, and agent, of the token the SDK's middleware verified for this
-        request (read again from the token itself: checked once, then cached)."""
+        """The person, and agent, the SDK's middleware verified for this request."""
         request = getattr(ctx.request_context, "request", None)
         user = request.scope.get("user") if isinstance(request, Request) else None
         if not isinstance(user, AuthenticatedUser) or not user.access_token.subject:
             raise ToolError("No authenticated user for this tool call")
-        try:
-            return verify_caller(secret=self.secret, token=user.access_token.token)
-        except ParleyError as exc:
-            raise ToolError(exc.message) from exc
+        access = user.access_token
+        assert access.subject is not None  # checked above
+        agent = access.agent if isinstance(access, ParleyAccess) else None
+        return Caller(access.subject, agent)
 
 
 def from_verified_request(ctx: Context[Any]) -> str:
@@ -105,6 +119,7 @@ class McpHttp:
         *,
         db: Database,
         settings: Settings,
+        credentials: Credentials,
         hub: Hub,
         waits: Waits,
         limiter: RateLimiter | None = None,
@@ -113,7 +128,8 @@ class McpHttp:
         self.settings = settings
         self.limiter = limiter
         public = settings.public_url.rstrip("/")
-        tokens = ParleyTokens(settings.auth_secret)
+        self.credentials = credentials
+        tokens = ParleyTokens(credentials)
         self.server: MCPServer = build_server(
             db=db,
             resolve_user=from_verified_request,
@@ -141,12 +157,12 @@ class McpHttp:
         async with self.server.session_manager.run():
             yield self
 
-    def _rate_limited(self, scope: Scope) -> RateLimited | None:
+    async def _rate_limited(self, scope: Scope) -> RateLimited | None:
         if self.limiter is None or scope["path"] != PATH:
             return None
         try:
             token = bearer_token(Headers(scope=scope).get("authorization"))
-            user_id = verify_token(secret=self.settings.auth_secret, token=token)
+            user_id = (await self.credentials.bearer(token)).caller.user_id
         except ParleyError:
             return None  # the SDK's middleware answers 401
         try:
@@ -156,7 +172,7 @@ class McpHttp:
         return None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        refused = self._rate_limited(scope)
+        refused = await self._rate_limited(scope)
         if refused is not None:
             headers = {"Retry-After": str(refused.extra["retry_after_seconds"])}
             response = JSONResponse(refused.body(), status_code=refused.status, headers=headers)

@@ -2,9 +2,10 @@
 
 This process talks to the database itself, with the local credentials of `DATABASE_URL`
 (or the embedded server under `PARLEY_DATA_DIR`). Whoever can run it that way can already
-read and write every row, so `--user` is as trustworthy as a token here; `PARLEY_TOKEN`
-is for setups that hand out tokens rather than user names, and is checked on every call so
-an expired token stops working mid-session as it would over HTTP.
+read and write every row, so `--user` is as trustworthy as a token here. `PARLEY_TOKEN` (an
+agent key, or a `parley token` JWT) is for setups that hand out credentials rather than user
+names; it is re-checked every half second, so a revoked key stops working mid-session as it
+would over HTTP.
 
 stdout carries MCP JSON-RPC and nothing else: while the database is prepared, fd 1 points
 at stderr, so nothing a library or a child process prints can corrupt the stream.
@@ -12,6 +13,7 @@ at stderr, so nothing a library or a child process prints can corrupt the stream
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import signal
@@ -24,6 +26,8 @@ from typing import Any
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
+from parley.accounts import keys
+from parley.accounts.credentials import Credentials
 from parley.auth import Caller, validate_agent_name, validate_user_id, verify_caller
 from parley.config import Settings
 from parley.db import Database, EmbeddedPostgres
@@ -44,36 +48,49 @@ class IdentityError(Exception):
     """No usable identity: `parley mcp` refuses to start rather than serve nobody."""
 
 
+# How often a running stdio server re-checks PARLEY_TOKEN: a revoked key, a revoked token or
+# a disabled account fails the next tool call within this long.
+RECHECK_SECONDS = 0.5
+
+
 @dataclass(frozen=True)
 class Identity:
-    user_id: str
-    resolve_caller: Callable[[Context[Any]], Caller]
+    """`--user`/`--agent` as given (trusted: see the module docstring), or PARLEY_TOKEN,
+    which `serve` verifies against the database and keeps re-verifying."""
+
+    user_id: str | None = None
     agent: str | None = None
-
-    def resolve(self, ctx: Context[Any]) -> str:
-        return self.resolve_caller(ctx).user_id
+    token: str | None = None
 
 
-def token_resolver(*, secret: str, token: str) -> Callable[[Context[Any]], Caller]:
-    def resolve(_ctx: Context[Any]) -> Caller:
-        try:
-            return verify_caller(secret=secret, token=token)
-        except ParleyError as exc:
-            raise ToolError(f"PARLEY_TOKEN is no longer valid: {exc.message}") from exc
+class TokenWatch:
+    """PARLEY_TOKEN's caller while it stays valid; a tool call after it stops being valid
+    (revoked, expired, account disabled) is refused."""
 
-    return resolve
+    def __init__(self, credentials: Credentials, token: str, caller: Caller) -> None:
+        self.credentials = credentials
+        self.token = token
+        self.caller = caller
+        self.problem: str | None = None
+
+    async def recheck_forever(self) -> None:
+        while True:
+            await asyncio.sleep(RECHECK_SECONDS)
+            try:
+                await self.credentials.bearer(self.token)
+                self.problem = None
+            except ParleyError as exc:
+                if exc.status == 401:
+                    self.problem = exc.message
+
+    def resolve(self, _ctx: Context[Any]) -> Caller:
+        if self.problem is not None:
+            raise ToolError(f"PARLEY_TOKEN is no longer valid: {self.problem}")
+        return self.caller
 
 
 def resolve_identity(settings: Settings, user: str | None, agent: str | None = None) -> Identity:
-    """`--user` (and `--agent`) when given, else `PARLEY_TOKEN`; they must agree when both
-    are set."""
-    token_caller: Caller | None = None
-    if settings.mcp_token:
-        try:
-            token_caller = verify_caller(secret=settings.auth_secret, token=settings.mcp_token)
-        except ParleyError as exc:
-            hint = "" if settings.auth_secret_configured else " (PARLEY_AUTH_SECRET is not set)"
-            raise IdentityError(f"PARLEY_TOKEN: {exc.message}{hint}") from exc
+    """`--user` (and `--agent`) when given, else `PARLEY_TOKEN` (checked in `serve`)."""
     if agent is not None:
         try:
             validate_agent_name(agent)
@@ -84,18 +101,34 @@ def resolve_identity(settings: Settings, user: str | None, agent: str | None = N
             validate_user_id(user)
         except ParleyError as exc:
             raise IdentityError(f"--user: {exc.message}") from exc
-        if token_caller is not None and token_caller.user_id != user:
-            raise IdentityError("--user and PARLEY_TOKEN name different users")
-        if token_caller is not None and token_caller.agent != agent:
-            raise IdentityError("--agent and PARLEY_TOKEN name different agents")
-        caller = Caller(user, agent)
-        return Identity(user, fixed_caller(caller), agent)
-    if token_caller is None or settings.mcp_token is None:
-        raise IdentityError("Set PARLEY_TOKEN (from `parley token --user U`) or pass --user U")
-    if agent is not None and token_caller.agent != agent:
+    if settings.mcp_token and not keys.is_key(settings.mcp_token):
+        try:  # a JWT's signature can be checked before the database is up
+            verify_caller(secret=settings.auth_secret, token=settings.mcp_token)
+        except ParleyError as exc:
+            hint = "" if settings.auth_secret_configured else " (PARLEY_AUTH_SECRET is not set)"
+            raise IdentityError(f"PARLEY_TOKEN: {exc.message}{hint}") from exc
+    if user is None and not settings.mcp_token:
+        raise IdentityError("Set PARLEY_TOKEN (an agent key) or pass --user U")
+    return Identity(user_id=user, agent=agent, token=settings.mcp_token or None)
+
+
+async def _verified(
+    identity: Identity, credentials: Credentials
+) -> tuple[Callable[[Context[Any]], Caller], Caller, TokenWatch | None]:
+    if identity.token is None:
+        assert identity.user_id is not None
+        caller = Caller(identity.user_id, identity.agent)
+        return fixed_caller(caller), caller, None
+    try:
+        caller = (await credentials.bearer(identity.token)).caller
+    except ParleyError as exc:
+        raise IdentityError(f"PARLEY_TOKEN: {exc.message}") from exc
+    if identity.user_id is not None and identity.user_id != caller.user_id:
+        raise IdentityError("--user and PARLEY_TOKEN name different users")
+    if identity.agent is not None and identity.agent != caller.agent:
         raise IdentityError("--agent and PARLEY_TOKEN name different agents")
-    resolve = token_resolver(secret=settings.auth_secret, token=settings.mcp_token)
-    return Identity(token_caller.user_id, resolve, token_caller.agent)
+    watch = TokenWatch(credentials, identity.token, caller)
+    return watch.resolve, caller, watch
 
 
 def fixed_caller(caller: Caller) -> Callable[[Context[Any]], Caller]:
@@ -173,15 +206,27 @@ async def serve(*, database_url: str, identity: Identity, settings: Settings) ->
         channels={EVENTS_CHANNEL: waits.on_notification},
         on_reconnect=waits.wake_all,
     )
+    # Nothing remembered: each re-check asks the database.
+    credentials = Credentials(db, secret=settings.auth_secret, cache_seconds=0)
+    watching: asyncio.Task[None] | None = None
     try:
+        resolve_caller, caller, watch = await _verified(identity, credentials)
+        if watch is not None:
+            watching = asyncio.create_task(watch.recheck_forever())
         await notifier.start()
         agent_tools = AgentToolDeps(
-            db=db, hub=hub, waits=waits, settings=settings, resolve_caller=identity.resolve_caller
+            db=db, hub=hub, waits=waits, settings=settings, resolve_caller=resolve_caller
         )
-        server = build_server(db=db, resolve_user=identity.resolve, agent_tools=agent_tools)
-        who = identity.user_id + (f" as agent {identity.agent}" if identity.agent else "")
+
+        def resolve_user(ctx: Context[Any]) -> str:
+            return resolve_caller(ctx).user_id
+
+        server = build_server(db=db, resolve_user=resolve_user, agent_tools=agent_tools)
+        who = caller.user_id + (f" as agent {caller.agent}" if caller.agent else "")
         log.info("parley mcp: serving tools over stdio for user %s", who)
         await server.run_stdio_async()
     finally:
+        if watching is not None:
+            watching.cancel()
         await notifier.stop()
         await db.close()

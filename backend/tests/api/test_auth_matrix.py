@@ -18,7 +18,9 @@ from parley.api.app import create_app
 from tests.conftest import SECRET, settings_for, snapshot, token_for
 
 # Routes that are public on purpose, or not part of the REST API.
-PUBLIC = {"/api/health", "/api/auth/dev-login"}
+PUBLIC = {"/api/health"}
+# Sign-in and admin routes are not per-user paths: tests/api/test_accounts.py covers them.
+NOT_PER_USER = ("/api/auth/", "/api/admin/")
 NOT_REST = {
     "/docs",
     "/docs/oauth2-redirect",
@@ -48,6 +50,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/api/{user_id}/delegations/{thread_id}/escalate"): {"text": "sneaked in"},
     ("POST", "/api/{user_id}/delegations/{thread_id}/cancel"): {},
     ("POST", "/api/{user_id}/conversations/{conversation_id}/stop"): {},
+    ("POST", "/api/{user_id}/agent-keys"): {"agent": "sneaky"},
 }
 
 UNKNOWN_ID = 987_654
@@ -71,7 +74,11 @@ def _routes() -> list[tuple[str, str]]:
     for path, operations in app.openapi()["paths"].items():
         found.update((method.upper(), path) for method in operations)
     return sorted(
-        ((m, p) for m, p in found if p and m != "HEAD" and p not in PUBLIC | NOT_REST),
+        (
+            (m, p)
+            for m, p in found
+            if p and m != "HEAD" and p not in PUBLIC | NOT_REST and not p.startswith(NOT_PER_USER)
+        ),
         key=lambda r: (r[1], r[0]),
     )
 
@@ -100,9 +107,27 @@ def test_the_matrix_sees_the_api():
 # --- helpers -------------------------------------------------------------------------------
 
 
-async def _seed(server, user: str) -> dict[str, int]:
-    """A task and a conversation with messages for `user`; returns their ids by path param."""
+async def _seed(server, user: str, db) -> dict[str, int]:
+    """A task and a conversation with messages for `user`, and their account's web session,
+    agent key and passkey; returns their ids by path param."""
     headers = server.headers(user)
+    login = await server.client.post("/api/auth/dev-login", json={"user_id": user})
+    assert login.status_code == 200, login.text
+    server.client.cookies.clear()  # the matrix sends the credentials it means to
+    key = await server.client.post(
+        f"/api/{user}/agent-keys", json={"agent": "helper"}, headers=headers
+    )
+    assert key.status_code == 201, key.text
+    async with db.connection() as conn:
+        session_id = await conn.fetchval(
+            "SELECT max(id) FROM web_sessions WHERE user_id = $1", user
+        )
+        passkey_id = await conn.fetchval(
+            "INSERT INTO passkeys (user_id, credential_id, public_key, name)"
+            " VALUES ($1, $2, 'key', 'laptop') RETURNING id",
+            user,
+            user.encode(),
+        )
     task = await server.client.post(
         f"/api/{user}/tasks", json={"title": f"{user}'s task"}, headers=headers
     )
@@ -130,6 +155,9 @@ async def _seed(server, user: str) -> dict[str, int]:
         "conversation_id": chat.json()["conversation_id"],
         "run_id": run.json()["id"],
         "question_id": question.json()["id"],
+        "session_id": session_id,
+        "key_id": key.json()["id"],
+        "passkey_id": passkey_id,
     }
 
 
@@ -202,7 +230,7 @@ BAD_TOKENS = _bad_tokens()
 
 
 async def test_every_route_refuses_a_missing_or_bad_token_with_401(server, db):
-    alice = await _seed(server, "alice")
+    alice = await _seed(server, "alice", db)
     before = await snapshot(db)
     problems = []
     for variant, make_headers in BAD_TOKENS.items():
@@ -220,8 +248,8 @@ async def test_every_route_refuses_a_missing_or_bad_token_with_401(server, db):
 
 
 async def test_every_route_refuses_another_users_path_with_403(server, db):
-    alice = await _seed(server, "alice")
-    await _seed(server, "bob")
+    alice = await _seed(server, "alice", db)
+    await _seed(server, "bob", db)
     before = await snapshot(db)
     problems = []
     for method, path in ROUTES:
@@ -242,6 +270,7 @@ OBJECT_ROUTES = [(m, p) for m, p in ROUTES if _object_params(p)]
 def test_every_object_route_is_covered():
     """A route on a new kind of object needs a way to make one, or the 404 matrix is blind."""
     known = {"number", "conversation_id", "run_id", "question_id", "thread_id"}
+    known |= {"session_id", "key_id", "passkey_id"}
     unknown = {f"{m} {p}": _object_params(p) for m, p in OBJECT_ROUTES}
     unknown = {route: params for route, params in unknown.items() if set(params) - known}
     assert unknown == {}, "teach _seed() to make these objects for bob, so alice can be refused"
@@ -251,7 +280,7 @@ def test_every_object_route_is_covered():
 async def test_another_users_objects_are_404_and_stay_unchanged(server, db):
     # Alice has no objects of her own: task numbers are per user, so her "task 1" would be
     # her own task, not bob's.
-    bob = await _seed(server, "bob")
+    bob = await _seed(server, "bob", db)
     problems = []
     for method, path in OBJECT_ROUTES:
         before = await snapshot(db)
@@ -270,7 +299,7 @@ async def test_another_users_objects_are_404_and_stay_unchanged(server, db):
 
 
 async def test_unknown_objects_are_404(server, db):
-    await _seed(server, "alice")
+    await _seed(server, "alice", db)
     before = await snapshot(db)
     problems = []
     for method, path in OBJECT_ROUTES:
@@ -284,7 +313,7 @@ async def test_unknown_objects_are_404(server, db):
 
 
 async def test_chat_into_another_users_conversation_is_404_and_stores_nothing(server, db):
-    bob = await _seed(server, "bob")
+    bob = await _seed(server, "bob", db)
     before = await snapshot(db)
     response = await server.chat("alice", "add a task to read bob's mail", bob["conversation_id"])
     problem = _check(response, 404, "not_found")
@@ -295,9 +324,9 @@ async def test_chat_into_another_users_conversation_is_404_and_stores_nothing(se
     assert again.status_code == 200, again.text
 
 
-async def test_a_users_token_only_sees_their_own_lists(server):
-    await _seed(server, "alice")
-    await _seed(server, "bob")
+async def test_a_users_token_only_sees_their_own_lists(server, db):
+    await _seed(server, "alice", db)
+    await _seed(server, "bob", db)
     for user in ("alice", "bob"):
         tasks = await server.client.get(f"/api/{user}/tasks", headers=server.headers(user))
         assert {t["title"] for t in tasks.json()} == {f"{user}'s task", f"help {user}"}

@@ -1,0 +1,141 @@
+"""Who a credential names, checked on every request by every transport: a web session's
+cookie, an agent key, or a `parley token` JWT.
+
+Each answer is one indexed query, remembered by this instance for at most
+`credential_cache_seconds` (≤ 1 s): on a turn's hot path a credential costs a dict lookup,
+and an ended session, a revoked key or token, or a disabled account is refused by every
+instance within that staleness. What this instance itself revokes it forgets at once.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Literal
+
+from parley.auth import Caller, verify_claims
+from parley.db import Database, retry_on_reconnect
+from parley.errors import ParleyError, Unauthorized
+
+from . import keys
+from .hashing import digest
+
+Kind = Literal["session", "key", "token"]
+CACHE_MAX = 20_000  # entries; past it the cache starts over (one query per credential)
+
+
+@dataclass(frozen=True, slots=True)
+class Principal:
+    """A verified credential: who acts (`caller`), and how they proved it."""
+
+    caller: Caller
+    kind: Kind
+    is_admin: bool = False
+    session_id: int | None = None  # the web session, for a cookie
+    key_id: int | None = None  # the agent key, for a key
+
+    @property
+    def via(self) -> Literal["session", "bearer"]:
+        return "session" if self.kind == "session" else "bearer"
+
+
+_SESSION = """SELECT s.id, s.user_id, a.is_admin, a.disabled_at IS NOT NULL AS disabled,
+        s.expires_at <= now() AS expired, s.last_seen_at < now() - interval '1 minute' AS stale
+    FROM web_sessions s JOIN accounts a USING (user_id) WHERE s.token_hash = $1"""
+_KEY = """SELECT k.id, k.user_id, k.agent, coalesce(a.disabled_at IS NOT NULL, false) AS disabled,
+        coalesce(k.expires_at <= now(), false) AS expired,
+        coalesce(k.last_used_at < now() - interval '1 minute', true) AS stale
+    FROM agent_keys k LEFT JOIN accounts a USING (user_id) WHERE k.secret_hash = $1"""
+_ACCOUNT = """SELECT token_generation, is_admin, disabled_at IS NOT NULL AS disabled
+    FROM accounts WHERE user_id = $1"""
+
+
+class Credentials:
+    """One per process (the app's lifespan, `parley mcp`)."""
+
+    def __init__(self, db: Database, *, secret: str, cache_seconds: float) -> None:
+        self.db = db
+        self.secret = secret
+        self.cache_seconds = cache_seconds
+        self._cache: dict[tuple[str, bytes | str], tuple[float, Principal | ParleyError]] = {}
+
+    def forget(self) -> None:
+        """Something was revoked here: nothing remembered may outlive it on this instance."""
+        self._cache.clear()
+
+    async def session(self, cookie: str) -> Principal:
+        return await self._cached(("session", digest(cookie)), lambda: self._session(cookie))
+
+    async def bearer(self, token: str) -> Principal:
+        """An agent key (`pk_parley_…`) or a `parley token` JWT."""
+        if keys.is_key(token):
+            return await self._cached(("key", digest(token)), lambda: self._key(token))
+        verify_claims(secret=self.secret, token=token)  # expiry, on every use (cheap: cached)
+        return await self._cached(("token", token), lambda: self._token(token))
+
+    async def _cached(self, key: tuple[str, bytes | str], load: object) -> Principal:
+        now = time.monotonic()
+        hit = self._cache.get(key)
+        if hit is None or now - hit[0] > self.cache_seconds:
+            try:
+                answer: Principal | ParleyError = await load()  # type: ignore[operator]
+            except ParleyError as exc:
+                if exc.status != 401:
+                    raise  # the database is down, say: not an answer to remember
+                answer = exc
+            if len(self._cache) >= CACHE_MAX:
+                self._cache.clear()
+            self._cache[key] = (now, answer)
+        else:
+            answer = hit[1]
+        if isinstance(answer, ParleyError):
+            raise answer
+        return answer
+
+    @retry_on_reconnect
+    async def _session(self, cookie: str) -> Principal:
+        async with self.db.connection() as conn:
+            row = await conn.fetchrow(_SESSION, digest(cookie))
+            if row is None or row["expired"]:
+                raise Unauthorized("Your session has ended; sign in again")
+            if row["disabled"]:
+                raise Unauthorized("This account is disabled", code="account_disabled")
+            if row["stale"]:
+                await conn.execute(
+                    "UPDATE web_sessions SET last_seen_at = now() WHERE id = $1", row["id"]
+                )
+        return Principal(
+            Caller(row["user_id"]), "session", is_admin=row["is_admin"], session_id=row["id"]
+        )
+
+    @retry_on_reconnect
+    async def _key(self, token: str) -> Principal:
+        async with self.db.connection() as conn:
+            row = await conn.fetchrow(_KEY, digest(token))
+            if row is None:
+                raise Unauthorized("Unknown or revoked agent key")
+            if row["expired"]:
+                raise Unauthorized("This agent key has expired")
+            if row["disabled"]:
+                raise Unauthorized("This account is disabled", code="account_disabled")
+            if row["stale"]:
+                await conn.execute(
+                    "UPDATE agent_keys SET last_used_at = now() WHERE id = $1", row["id"]
+                )
+        return Principal(Caller(row["user_id"], row["agent"]), "key", key_id=row["id"])
+
+    @retry_on_reconnect
+    async def _token(self, token: str) -> Principal:
+        """The JWT's signature and expiry are checked by PyJWT (itself cached); its
+        generation and the account's state here, so `parley user revoke-tokens` and
+        disabling an account stop it."""
+        caller, generation = verify_claims(secret=self.secret, token=token)
+        async with self.db.connection() as conn:
+            row = await conn.fetchrow(_ACCOUNT, caller.user_id)
+        if row is not None:
+            if row["disabled"]:
+                raise Unauthorized("This account is disabled", code="account_disabled")
+            if generation != row["token_generation"]:
+                raise Unauthorized("This token has been revoked")
+        is_admin = bool(row and row["is_admin"]) and caller.agent is None
+        return Principal(caller, "token", is_admin=is_admin)

@@ -1,0 +1,121 @@
+"""Wire shapes of the account routes (the web UI's types are generated from them)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from parley.schemas import REQUEST
+
+
+class AuthConfig(BaseModel):
+    signup: Literal["open", "invite", "closed"]
+    dev_login: bool
+    oidc: bool
+    oidc_name: str | None
+    passkeys: bool = True
+
+
+class SignupRequest(BaseModel):
+    user_id: str = Field(max_length=64)
+    password: str = Field(max_length=1024)
+    email: str | None = Field(default=None, max_length=320)
+    invite: str | None = Field(default=None, max_length=200)
+    model_config = REQUEST
+
+
+class LoginRequest(BaseModel):
+    login: str = Field(max_length=320, description="user id or email")
+    password: str = Field(max_length=1024)
+    model_config = REQUEST
+
+
+class PasswordChange(BaseModel):
+    current_password: str = Field(max_length=1024)
+    new_password: str = Field(max_length=1024)
+    model_config = REQUEST
+
+
+class AccountOut(BaseModel):
+    user_id: str
+    email: str | None
+    is_admin: bool
+
+
+class MeOut(AccountOut):
+    agent: str | None
+    via: Literal["session", "bearer"]
+
+
+class DevLoginOut(BaseModel):
+    """Also sets the session cookie; the token is for scripts, never for the web UI."""
+
+    token: str
+    user_id: str
+
+
+class InviteCreate(BaseModel):
+    email: str | None = Field(default=None, max_length=320)
+    user_id: str | None = Field(
+        default=None, max_length=64, description="Only this user id may sign up with it"
+    )
+    is_admin: bool = False
+    model_config = REQUEST
+
+
+class InviteOut(BaseModel):
+    id: int
+    url: str
+    expires_at: datetime
+
+
+class InviteInfo(BaseModel):
+    email: str | None
+    user_id: str | None
+
+
+class SessionOut(BaseModel):
+    id: int
+    device: str
+    created_at: datetime
+    last_seen_at: datetime
+    current: bool
+
+
+class AgentKeyCreate(BaseModel):
+    agent: str = Field(max_length=64)
+    expires_at: datetime | None = Field(default=None, strict=False)
+    model_config = REQUEST
+
+
+class AgentKeyOut(BaseModel):
+    id: int
+    agent: str
+    prefix: str
+    created_at: datetime
+    expires_at: datetime | None
+    last_used_at: datetime | None
+
+
+class AgentKeyCreated(AgentKeyOut):
+    secret: str = Field(description="Shown once: send it as `Authorization: Bearer <secret>`")
+
+
+class PasskeyOut(BaseModel):
+    id: int
+    name: str
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+class PasskeyVerify(BaseModel):
+    credential: dict[str, Any]
+    name: str | None = Field(default=None, max_length=100)
+    model_config = REQUEST
+
+
+class PasskeyLogin(BaseModel):
+    credential: dict[str, Any]
+    model_config = REQUEST

@@ -1,0 +1,104 @@
+"""Signing up and signing in with a password: the rules, apart from any transport."""
+
+from __future__ import annotations
+
+from parley.auth import validate_user_id
+from parley.config import Settings
+from parley.db import Database
+from parley.errors import Forbidden, ParleyError, Unauthorized
+
+from . import invites, store, throttle
+from .hashing import hash_password, verify_password
+from .store import AccountRecord, UserIdTaken, check_password, clean_email
+
+
+class InvalidCredentials(Unauthorized):
+    code = "invalid_credentials"
+
+
+async def signup(
+    db: Database,
+    *,
+    settings: Settings,
+    user_id: str,
+    password: str,
+    email: str | None = None,
+    invite: str | None = None,
+) -> AccountRecord:
+    """An account under `user_id`. With an invite: whatever PARLEY_SIGNUP says, once per
+    invite; an invite naming a user id signs up only that id, and is the only way (with dev
+    sign-in and the operator's CLI) to claim an id that already owns data. Without one: only
+    when sign-up is open, and only for an id nobody has used."""
+    validate_user_id(user_id)
+    check_password(password)
+    email = clean_email(email)
+    if invite is None:
+        if settings.signup != "open":
+            raise Forbidden("Sign-up needs an invite from an admin", code="signup_closed")
+        if await store.has_data(db, user_id=user_id):
+            raise UserIdTaken("That user name is taken")
+    else:
+        await invites.find(db, token=invite)  # 404 before the costly hash
+    password_hash = await hash_password(password)
+    async with db.transaction() as conn:
+        is_admin = False
+        if invite is not None:
+            used = await invites.consume(conn, token=invite, user_id=user_id)
+            if used.user_id is not None and used.user_id != user_id:
+                raise Forbidden(
+                    f"This invite is for the user name {used.user_id!r}", code="invite_mismatch"
+                )
+            if used.user_id is None and await conn.fetchval(
+                "SELECT EXISTS (SELECT 1 FROM conversations WHERE user_id = $1)"
+                " OR EXISTS (SELECT 1 FROM tasks WHERE user_id = $1)",
+                user_id,
+            ):
+                raise UserIdTaken("That user name is taken")
+            email = email or used.email
+            is_admin = used.is_admin
+        return await store.create(
+            db,
+            user_id=user_id,
+            email=email,
+            password_hash=password_hash,
+            is_admin=is_admin,
+            conn=conn,
+        )
+
+
+async def login(
+    db: Database, *, settings: Settings, login: str, password: str, address: str
+) -> AccountRecord:
+    """The account whose user id or email is `login`, if `password` is its password. Every
+    failure is the same 401 after the same work; failures make the next attempts wait."""
+    keys = [throttle.account_key(login), throttle.address_key(address)]
+    await throttle.check(db, keys=keys)
+    account = await store.find_by_login(db, login=login.strip()) if login.strip() else None
+    ok = await verify_password(password, account.password_hash if account else None)
+    if account is None or not ok or account.disabled:
+        await throttle.failed(
+            db,
+            limits={
+                keys[0]: settings.login_free_attempts,
+                keys[1]: settings.address_free_attempts,
+            },
+            delay=settings.login_delay,
+            delay_max=settings.login_delay_max,
+        )
+        raise InvalidCredentials("Wrong user name, email or password")
+    await throttle.succeeded(db, key=keys[0])
+    return account
+
+
+async def change_password(
+    db: Database, *, user_id: str, current_password: str, new_password: str
+) -> None:
+    account = await store.get(db, user_id=user_id)
+    if account is None:
+        raise ParleyError("This user has no account", code="no_account", status=404)
+    check_password(new_password, field="new_password")
+    if account.password_hash is not None and not await verify_password(
+        current_password, account.password_hash
+    ):
+        raise InvalidCredentials("The current password is wrong")
+    await store.set_password(db, user_id=user_id, password_hash=await hash_password(new_password))

@@ -1,0 +1,74 @@
+"""Web sessions: the row a browser's cookie names. Ending one deletes the row, so the next
+request with that cookie (on any instance, after at most the credential cache's staleness)
+finds nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from parley.db import Database, retry_on_reconnect
+from parley.errors import NotFound
+
+from .hashing import digest, new_secret
+
+DEVICE_MAX = 200
+
+
+@dataclass(slots=True, frozen=True)
+class SessionRecord:
+    id: int
+    device: str
+    created_at: datetime
+    last_seen_at: datetime
+
+
+async def start(db: Database, *, user_id: str, device: str, lifetime: timedelta) -> str:
+    """A new session for the account; returns the cookie value (shown to nobody else)."""
+    secret = new_secret()
+    async with db.connection() as conn:
+        await conn.execute(
+            "INSERT INTO web_sessions (token_hash, user_id, device, expires_at)"
+            " VALUES ($1, $2, $3, now() + $4)",
+            digest(secret),
+            user_id,
+            device[:DEVICE_MAX],
+            lifetime,
+        )
+    return secret
+
+
+async def end(db: Database, *, secret: str) -> None:
+    async with db.connection() as conn:
+        await conn.execute("DELETE FROM web_sessions WHERE token_hash = $1", digest(secret))
+
+
+async def end_one(db: Database, *, user_id: str, session_id: int) -> None:
+    if not 1 <= session_id < 2**63:  # ids are bigints
+        raise NotFound("No such session")
+    async with db.connection() as conn:
+        done = await conn.execute(
+            "DELETE FROM web_sessions WHERE id = $1 AND user_id = $2", session_id, user_id
+        )
+    if done == "DELETE 0":
+        raise NotFound("No such session")
+
+
+async def end_others(db: Database, *, user_id: str, keep: int | None) -> None:
+    async with db.connection() as conn:
+        await conn.execute(
+            "DELETE FROM web_sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2",
+            user_id,
+            keep,
+        )
+
+
+@retry_on_reconnect
+async def listed(db: Database, *, user_id: str) -> list[SessionRecord]:
+    async with db.connection() as conn:
+        rows = await conn.fetch(
+            "SELECT id, device, created_at, last_seen_at FROM web_sessions"
+            " WHERE user_id = $1 AND expires_at > now() ORDER BY last_seen_at DESC",
+            user_id,
+        )
+    return [SessionRecord(**dict(r)) for r in rows]

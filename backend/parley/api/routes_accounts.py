@@ -1,0 +1,102 @@
+"""A person's own credentials: web sessions and agent keys (and passkeys, listed here;
+their ceremonies are in routes_passkeys). An agent's key can manage none of them."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Response
+
+from parley.accounts import keys, passkeys, sessions
+from parley.accounts.schemas import (
+    AgentKeyCreate,
+    AgentKeyCreated,
+    AgentKeyOut,
+    PasskeyOut,
+    SessionOut,
+)
+from parley.api.deps import CredentialsDep, DbDep, PersonPrincipal
+from parley.api.errors import AUTHED, ERRORS
+
+router = APIRouter(prefix="/api/{user_id}", tags=["accounts"])
+
+
+@router.get("/sessions", response_model=list[SessionOut], responses=ERRORS(*AUTHED))
+async def list_sessions(principal: PersonPrincipal, db: DbDep) -> list[SessionOut]:
+    """Signed-in browsers, most recently seen first; `current` is this one."""
+    found = await sessions.listed(db, user_id=principal.caller.user_id)
+    return [
+        SessionOut(
+            id=s.id,
+            device=s.device,
+            created_at=s.created_at,
+            last_seen_at=s.last_seen_at,
+            current=s.id == principal.session_id,
+        )
+        for s in found
+    ]
+
+
+@router.delete("/sessions/{session_id}", status_code=204, responses=ERRORS(*AUTHED))
+async def end_session(
+    session_id: int, principal: PersonPrincipal, db: DbDep, credentials: CredentialsDep
+) -> Response:
+    """Signs that browser out, on every instance within a second."""
+    await sessions.end_one(db, user_id=principal.caller.user_id, session_id=session_id)
+    credentials.forget()
+    return Response(status_code=204)
+
+
+def _key(record: keys.KeyRecord) -> AgentKeyOut:
+    return AgentKeyOut(
+        id=record.id,
+        agent=record.agent,
+        prefix=record.prefix,
+        created_at=record.created_at,
+        expires_at=record.expires_at,
+        last_used_at=record.last_used_at,
+    )
+
+
+@router.post(
+    "/agent-keys",
+    status_code=201,
+    response_model=AgentKeyCreated,
+    responses=ERRORS(*AUTHED),
+)
+async def create_agent_key(
+    body: AgentKeyCreate, principal: PersonPrincipal, db: DbDep
+) -> AgentKeyCreated:
+    """A key for the named agent: what it writes is `role=agent, author=<agent>`. The secret
+    is in this response only."""
+    record, secret = await keys.create(
+        db, user_id=principal.caller.user_id, agent=body.agent, expires_at=body.expires_at
+    )
+    return AgentKeyCreated(**_key(record).model_dump(), secret=secret)
+
+
+@router.get("/agent-keys", response_model=list[AgentKeyOut], responses=ERRORS(*AUTHED))
+async def list_agent_keys(principal: PersonPrincipal, db: DbDep) -> list[AgentKeyOut]:
+    return [_key(k) for k in await keys.listed(db, user_id=principal.caller.user_id)]
+
+
+@router.delete("/agent-keys/{key_id}", status_code=204, responses=ERRORS(*AUTHED))
+async def revoke_agent_key(
+    key_id: int, principal: PersonPrincipal, db: DbDep, credentials: CredentialsDep
+) -> Response:
+    """Refused everywhere (REST, SSE, /mcp, stdio; every instance) within a second."""
+    await keys.revoke(db, user_id=principal.caller.user_id, key_id=key_id)
+    credentials.forget()
+    return Response(status_code=204)
+
+
+@router.get("/passkeys", response_model=list[PasskeyOut], responses=ERRORS(*AUTHED))
+async def list_passkeys(principal: PersonPrincipal, db: DbDep) -> list[PasskeyOut]:
+    return [
+        PasskeyOut(id=p.id, name=p.name, created_at=p.created_at, last_used_at=p.last_used_at)
+        for p in await passkeys.listed(db, user_id=principal.caller.user_id)
+    ]
+
+
+@router.delete("/passkeys/{passkey_id}", status_code=204, responses=ERRORS(*AUTHED))
+async def delete_passkey(passkey_id: int, principal: PersonPrincipal, db: DbDep) -> Response:
+    await passkeys.delete(db, user_id=principal.caller.user_id, passkey_id=passkey_id)
+    return Response(status_code=204)
