@@ -18,6 +18,16 @@ async function passwordSignIn(page: Page, login: string, password: string): Prom
   await page.getByTestId("sign-in-submit").click();
 }
 
+async function signUp(page: Page, userName: string): Promise<void> {
+  await page.goto("/");
+  await page.getByTestId("show-sign-up").click();
+  await page.getByTestId("sign-up-user").fill(userName);
+  await page.getByTestId("sign-up-email").fill(`${userName}@example.test`);
+  await page.getByTestId("sign-up-password").fill(PASSWORD);
+  await page.getByTestId("sign-up-submit").click();
+  await expect(page.getByTestId("current-user")).toHaveText(userName);
+}
+
 /** The session cookie exists, is HttpOnly, and its value is nowhere a script can read. */
 async function expectNoCredentialInScriptReach(page: Page, context: BrowserContext): Promise<void> {
   const session = (await context.cookies()).find((c) => c.name === "parley_session");
@@ -47,12 +57,8 @@ test("sign up (sign-up is open), sign out, sign in again by email; no credential
   await page.goto("/");
   await page.getByTestId("show-sign-up").click();
   await expectNoSeriousA11yViolations(page);
-  await page.getByTestId("sign-up-user").fill(userName);
-  await page.getByTestId("sign-up-email").fill(`${userName}@example.test`);
-  await page.getByTestId("sign-up-password").fill(PASSWORD);
-  await page.getByTestId("sign-up-submit").click();
+  await signUp(page, userName);
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
-  await expect(page.getByTestId("current-user")).toHaveText(userName);
   await expectNoCredentialInScriptReach(page, context);
 
   // A reload keeps the session: the cookie, not the page, holds it.
@@ -101,9 +107,7 @@ test("a session ended from another device shows a clear screen, and signing in a
   userName,
   stack,
 }) => {
-  await createAccount(stack, userName, PASSWORD);
-  await passwordSignIn(page, userName, PASSWORD);
-  await expect(page.getByTestId("current-user")).toHaveText(userName);
+  await signUp(page, userName);
 
   // A second browser (another device) lists both sessions and ends the first one.
   const other = await browser.newContext({ baseURL: stack.webUrl, userAgent: "Second device test browser" });
