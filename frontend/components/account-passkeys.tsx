@@ -5,7 +5,8 @@ import { apiFetch } from "@/lib/api-client";
 import { describeError } from "@/lib/api-error";
 import type { Session } from "@/lib/auth-store";
 import { shortTime } from "@/lib/format-time";
-import { addPasskey, cancelledByPerson, passkeysPath, passkeysSupported, type Passkey } from "@/lib/passkeys";
+import type { Passkey } from "@/lib/account-types";
+import { addPasskey, cancelledByPerson, passkeysPath, passkeysSupported } from "@/lib/passkeys";
 import { useAction } from "@/lib/use-action";
 import { useUserResource } from "@/lib/use-user-resource";
 

@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { ApiError, describeError } from "@/lib/api-error";
-import { fetchInvite, type Invite } from "@/lib/auth-api";
+import type { Invite } from "@/lib/account-types";
+import { fetchInvite } from "@/lib/auth-api";
 import { SignUpForm } from "./sign-up-form";
 
 type Lookup = { status: "loading" } | { status: "valid"; invite: Invite } | { status: "invalid" } | { status: "error"; text: string };

@@ -1,29 +1,14 @@
-/** Wire shapes of the account routes (sessions, agent keys, invites). */
+/** Wire shapes of the account routes, taken from the generated `api-types.ts` by route. */
+import type { paths } from "./api-types";
+import type { JsonOf } from "./types";
 
-export interface WebSession {
-  id: number;
-  device: string;
-  created_at: string;
-  last_seen_at: string | null;
-  current: boolean;
-}
-
-export interface AgentKey {
-  id: number;
-  agent: string;
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-}
-
+export type AuthConfig = JsonOf<paths["/api/auth/config"]["get"]["responses"][200]>;
+export type Me = JsonOf<paths["/api/auth/me"]["get"]["responses"][200]>;
+/** An invite may be for one email, or one user name (an admin's choice). */
+export type Invite = JsonOf<paths["/api/auth/invites/{token}"]["get"]["responses"][200]>;
+export type WebSession = JsonOf<paths["/api/{user_id}/sessions"]["get"]["responses"][200]>[number];
+export type AgentKey = JsonOf<paths["/api/{user_id}/agent-keys"]["get"]["responses"][200]>[number];
 /** Only the answer to creating a key carries its secret, once. */
-export interface NewAgentKey extends AgentKey {
-  secret: string;
-}
-
-export interface CreatedInvite {
-  id: number;
-  url: string;
-  expires_at: string | null;
-}
+export type NewAgentKey = JsonOf<paths["/api/{user_id}/agent-keys"]["post"]["responses"][201]>;
+export type Passkey = JsonOf<paths["/api/{user_id}/passkeys"]["get"]["responses"][200]>[number];
+export type CreatedInvite = JsonOf<paths["/api/admin/invites"]["post"]["responses"][201]>;

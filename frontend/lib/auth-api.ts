@@ -1,15 +1,8 @@
 import { apiJson } from "./api-client";
 import { ApiError, describeError } from "./api-error";
-import { signedIn, type Me } from "./auth-store";
+import type { AuthConfig, Invite, Me } from "./account-types";
+import { signedIn } from "./auth-store";
 
-/** What this server offers on its sign-in screen (`GET /api/auth/config`). */
-export interface AuthConfig {
-  signup: "open" | "invite" | "closed";
-  dev_login: boolean;
-  oidc: boolean;
-  oidc_name: string | null;
-  passkeys: boolean;
-}
 
 export function fetchAuthConfig(): Promise<AuthConfig> {
   return apiJson<AuthConfig>(null, "/auth/config");
@@ -41,11 +34,6 @@ export function oidcLoginUrl(next: string): string {
   return `/api/auth/oidc/login?next=${encodeURIComponent(next)}`;
 }
 
-/** An invite may be for one email, or one user name (an admin's choice). */
-export interface Invite {
-  email: string | null;
-  user_id: string | null;
-}
 
 export function fetchInvite(token: string): Promise<Invite> {
   return apiJson<Invite>(null, `/auth/invites/${encodeURIComponent(token)}`);

@@ -1,3 +1,4 @@
+import type { Me } from "./account-types";
 import { readLocal, STORAGE_KEYS, writeLocal } from "./local-store";
 
 /**
@@ -18,11 +19,6 @@ export type AuthState =
   | { status: "expired"; session: Session }
   | { status: "signed-in"; session: Session };
 
-export interface Me {
-  user_id: string;
-  email: string | null;
-  is_admin: boolean;
-}
 
 const listeners = new Set<() => void>();
 const LOADING: AuthState = { status: "loading" };

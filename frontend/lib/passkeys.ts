@@ -7,14 +7,9 @@ import {
   type PublicKeyCredentialRequestOptionsJSON,
 } from "@simplewebauthn/browser";
 import { apiJson, userPath } from "./api-client";
-import { signedIn, type Me, type Session } from "./auth-store";
+import type { Me } from "./account-types";
+import { signedIn, type Session } from "./auth-store";
 
-export interface Passkey {
-  id: number;
-  name: string;
-  created_at: string;
-  last_used_at: string | null;
-}
 
 /** The API may send the options bare (py_webauthn's JSON) or under `publicKey`/`options`. */
 function unwrap<T>(answer: unknown): T {

@@ -2,7 +2,8 @@
 
 import { useEffect, useState } from "react";
 import { describeError } from "./api-error";
-import { fetchAuthConfig, type AuthConfig } from "./auth-api";
+import type { AuthConfig } from "./account-types";
+import { fetchAuthConfig } from "./auth-api";
 
 /** The server's sign-in options, read once per screen; `error` when the API cannot say. */
 export function useAuthConfig(): { config: AuthConfig | null; error: string | null } {
