@@ -35,20 +35,21 @@ export function AppHeader({ userId, phone, openTasks, onOpenConversations, onOpe
             Tasks{openTasks ? <span className="count-badge">{openTasks}</span> : null}
           </button>
         )}
+        <span className="muted user-name" data-testid="current-user" title={`Signed in as ${userId}`}>
+          <span className="sr-only">Signed in as </span>
+          {userId}
+        </span>
         <button
           type="button"
-          className="button small ghost account-button"
+          className="button icon ghost"
           onClick={onOpenAccount}
-          title={`Account of ${userId}`}
+          aria-label="Account"
+          title="Account"
           data-testid="open-account"
         >
-          <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
             <path fill="currentColor" d="M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm0 2c-4 0-8 2-8 5v2h16v-2c0-3-4-5-8-5z" />
           </svg>
-          <span className="sr-only">Account, signed in as </span>
-          <span className="user-name" data-testid="current-user">
-            {userId}
-          </span>
         </button>
         <button type="button" className="button small ghost" onClick={() => void signOut()} data-testid="sign-out">
           Sign out

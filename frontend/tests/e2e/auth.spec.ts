@@ -1,7 +1,8 @@
-import type { BrowserContext, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import {
   createAccount,
   expect,
+  expectNoCredentialInScriptReach,
   expectNoSeriousA11yViolations,
   expectSessionEnded,
   screenshot,
@@ -26,27 +27,6 @@ async function signUp(page: Page, userName: string): Promise<void> {
   await page.getByTestId("sign-up-password").fill(PASSWORD);
   await page.getByTestId("sign-up-submit").click();
   await expect(page.getByTestId("current-user")).toHaveText(userName);
-}
-
-/** The session cookie exists, is HttpOnly, and its value is nowhere a script can read. */
-async function expectNoCredentialInScriptReach(page: Page, context: BrowserContext): Promise<void> {
-  const session = (await context.cookies()).find((c) => c.name === "parley_session");
-  expect(session, "the API set its session cookie").toBeDefined();
-  expect(session?.httpOnly).toBe(true);
-  expect(session?.sameSite).toBe("Lax");
-  const visible = await page.evaluate(() => ({
-    cookie: document.cookie,
-    storage: Object.keys(localStorage).map((key) => `${key}=${localStorage.getItem(key) ?? ""}`),
-    session: Object.keys(sessionStorage).map((key) => `${key}=${sessionStorage.getItem(key) ?? ""}`),
-  }));
-  const value = session?.value ?? "unset";
-  expect(visible.cookie).not.toContain("parley_session");
-  expect(visible.cookie).not.toContain(value);
-  for (const entry of [...visible.storage, ...visible.session]) {
-    expect(entry).not.toContain(value);
-    // Neither the cookie's value nor any bearer token (a JWT or an agent key) is stored.
-    expect(entry).not.toMatch(/eyJ[\w-]+\.[\w-]+\.|token/i);
-  }
 }
 
 test("sign up (sign-up is open), sign out, sign in again by email; no credential in script reach", async ({

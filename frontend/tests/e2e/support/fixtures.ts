@@ -2,8 +2,10 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 import { FakeLlm } from "./fake-llm";
+import { OidcProvider } from "./oidc";
+import { freePort } from "./processes";
 import { Stack } from "./stack";
 
 export const SCREENSHOT_DIR = path.resolve(__dirname, "../../../test-results/screenshots");
@@ -15,6 +17,8 @@ interface TestFixtures {
 
 interface WorkerFixtures {
   stack: Stack;
+  /** A stack whose API signs people in through a local OpenID provider ("Test IdP"). */
+  oidcStack: Stack;
   /** A second API + UI whose model is a local fake OpenAI-compatible server (see fake-llm.ts). */
   modelStack: Stack;
 }
@@ -46,6 +50,25 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       } finally {
         await stack.stop();
         await llm.stop();
+      }
+    },
+    { scope: "worker", timeout: 180_000 },
+  ],
+  oidcStack: [
+    async ({}, use, workerInfo) => {
+      const name = `-oidc-w${workerInfo.workerIndex}`;
+      const provider = new OidcProvider();
+      const webPort = await freePort();
+      // The API's first web origin (localhost) makes the redirect URI the provider must know.
+      await provider.start(`http://localhost:${webPort}/api/auth/oidc/callback`, name);
+      const stack = new Stack(provider.apiEnv("Test IdP"), name);
+      stack.webPort = webPort;
+      try {
+        await stack.start();
+        await use(stack);
+      } finally {
+        await stack.stop();
+        await provider.stop();
       }
     },
     { scope: "worker", timeout: 180_000 },
@@ -87,6 +110,33 @@ export async function createAccount(stack: Stack, userId: string, password: stri
     body: JSON.stringify({ user_id: userId, password, ...(email ? { email } : {}) }),
   });
   expect(response.status, await response.text()).toBe(201);
+}
+
+/** The session cookie exists, is HttpOnly, and its value is nowhere a script can read. */
+export async function expectNoCredentialInScriptReach(page: Page, context: BrowserContext): Promise<void> {
+  const session = (await context.cookies()).find((c) => c.name === "parley_session");
+  expect(session, "the API set its session cookie").toBeDefined();
+  expect(session?.httpOnly).toBe(true);
+  expect(session?.sameSite).toBe("Lax");
+  const visible = await page.evaluate(() => ({
+    cookie: document.cookie,
+    storage: Object.keys(localStorage).map((key) => `${key}=${localStorage.getItem(key) ?? ""}`),
+    session: Object.keys(sessionStorage).map((key) => `${key}=${sessionStorage.getItem(key) ?? ""}`),
+  }));
+  const value = session?.value ?? "unset";
+  expect(visible.cookie).not.toContain("parley_session");
+  expect(visible.cookie).not.toContain(value);
+  for (const entry of [...visible.storage, ...visible.session]) {
+    expect(entry).not.toContain(value);
+    // Neither the cookie's value nor any bearer token (a JWT or an agent key) is stored.
+    expect(entry).not.toMatch(/eyJ[\w-]+\.[\w-]+\.|token|pk_parley_/i);
+  }
+}
+
+/** Whether the API under test serves a route (a feature another branch may not have yet). */
+export async function apiHasRoute(stack: Stack, route: string): Promise<boolean> {
+  const schema = await (await fetch(`${stack.apiUrl}/openapi.json`)).text();
+  return schema.includes(`"${route}"`);
 }
 
 /**

@@ -48,6 +48,11 @@ export class Stack {
     return `http://127.0.0.1:${this.apiPort}`;
   }
 
+  /** A value of the API's extra environment (an identity provider's issuer, say). */
+  apiEnvValue(name: string): string | undefined {
+    return this.apiEnv[name];
+  }
+
   get webUrl(): string {
     return `http://127.0.0.1:${this.webPort}`;
   }
