@@ -1,6 +1,6 @@
 """Bearer JWTs (HS256) from `parley token` and dev sign-in: `sub` is the user, `exp` is
-required, `gen` is the account's token generation when minted (absent: 0), which
-`parley.accounts.credentials` compares on every request so such a token can be revoked."""
+required, `iat` says when it was issued, which `parley.accounts.credentials` compares with the
+account's `tokens_revoked_at` on every request, so such a token can be revoked."""
 
 from __future__ import annotations
 
@@ -70,13 +70,10 @@ def mint_token(
     user_id: str,
     ttl_seconds: int,
     agent: str | None = None,
-    generation: int = 0,
 ) -> str:
     validate_user_id(user_id)
     now = int(time.time())
     claims: dict[str, object] = {"sub": user_id, "iat": now, "exp": now + ttl_seconds}
-    if generation:
-        claims["gen"] = generation
     if agent is not None:
         claims["agent"] = validate_agent_name(agent)
     return jwt.encode(claims, secret, ALGORITHM)
@@ -93,16 +90,17 @@ def verify_caller(*, secret: str, token: str) -> Caller:
     return verify_claims(secret=secret, token=token)[0]
 
 
-def verify_claims(*, secret: str, token: str) -> tuple[Caller, int]:
-    """The token's caller and generation, if it is signed and unexpired."""
-    caller, expires, generation = _verified(secret, token)
+def verify_claims(*, secret: str, token: str) -> tuple[Caller, float]:
+    """The token's caller and when it was issued (0 if it does not say), if it is signed
+    and unexpired."""
+    caller, expires, issued = _verified(secret, token)
     if expires <= time.time():  # checked on every use: a cached token still expires
         raise Unauthorized("Token expired; sign in again")
-    return caller, generation
+    return caller, issued
 
 
 @lru_cache(maxsize=4096)
-def _verified(secret: str, token: str) -> tuple[Caller, float, int]:
+def _verified(secret: str, token: str) -> tuple[Caller, float, float]:
     """A token's signature and claims never change, so each is checked once, not on every
     request (a tenth of a millisecond each). Failures raise, and are not cached."""
     try:
@@ -121,10 +119,10 @@ def _verified(secret: str, token: str) -> tuple[Caller, float, int]:
     agent = claims.get("agent")
     if agent is not None and (not isinstance(agent, str) or not USER_ID_RE.fullmatch(agent)):
         raise Unauthorized("Invalid token agent")
-    generation = claims.get("gen", 0)
-    if not isinstance(generation, int) or isinstance(generation, bool):
-        raise Unauthorized("Invalid token generation")
-    return Caller(sub, agent), float(expires), generation
+    issued = claims.get("iat", 0)
+    if not isinstance(issued, int | float) or isinstance(issued, bool):
+        raise Unauthorized("Invalid token issue time")
+    return Caller(sub, agent), float(expires), float(issued)
 
 
 def bearer_token(authorization: str | None) -> str:

@@ -1,4 +1,4 @@
-"""The `parley` command: serve, migrate, token, mcp."""
+"""The `parley` command: serve, migrate, token, user, mcp."""
 
 from __future__ import annotations
 
@@ -115,6 +115,26 @@ def cmd_token(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_user(args: argparse.Namespace) -> int:
+    """Account chores for the operator, straight on the database: the first admin's sign-up
+    link, disabling an account, revoking a user's `parley token` JWTs."""
+    from parley.accounts.admin import run_user_command
+    from parley.errors import ParleyError
+    from parley.migrate import upgrade
+
+    url, embedded = _database_url()
+    try:
+        upgrade(url)
+        print(asyncio.run(run_user_command(url, get_settings(), args)))
+    except ParleyError as exc:
+        print(f"parley user: {exc.message}", file=sys.stderr)
+        return 2
+    finally:
+        if embedded is not None:
+            embedded.stop()  # type: ignore[attr-defined]
+    return 0
+
+
 def cmd_mcp(args: argparse.Namespace) -> int:
     from parley.db import describe_database
     from parley.tools.stdio import (
@@ -186,6 +206,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="an agent's token: what it writes is role=agent, author=AGENT (not the person)",
     )
     token.set_defaults(func=cmd_token)
+
+    user = sub.add_parser("user", help="manage accounts (the first admin, say)")
+    user_sub = user.add_subparsers(dest="action", required=True)
+    create = user_sub.add_parser(
+        "create", help="print a one-time sign-up link for NAME (an invite naming that user id)"
+    )
+    create.add_argument("name")
+    create.add_argument("--admin", action="store_true", help="the account will be an admin")
+    create.add_argument("--email")
+    for action, text in (
+        ("disable", "refuse the account everywhere (sessions, keys, tokens) at once"),
+        ("enable", "let a disabled account sign in again"),
+        ("revoke-tokens", "refuse every `parley token` JWT issued for NAME so far"),
+    ):
+        user_sub.add_parser(action, help=text).add_argument("name")
+    user.set_defaults(func=cmd_user)
 
     mcp = sub.add_parser(
         "mcp",

@@ -498,10 +498,8 @@ class Account(SQLModel, table=True):
         default=False, sa_column=sa.Column(sa.Boolean, nullable=False, server_default=sa.false())
     )
     disabled_at: datetime | None = _when()
-    # `parley token` JWTs carry the generation they were minted at; bumping it revokes them.
-    token_generation: int = Field(
-        default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0")
-    )
+    # `parley token` JWTs issued (`iat`) at or before this are refused.
+    tokens_revoked_at: datetime | None = _when()
     # The OIDC provider's subject this account is linked to (issuer-qualified).
     oidc_subject: str | None = Field(
         default=None, sa_column=sa.Column(sa.Text, nullable=True, unique=True)

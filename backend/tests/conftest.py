@@ -124,7 +124,7 @@ async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
         "questions": "SELECT message_id AS id, status, answer_id FROM questions",
         "user_events": "SELECT id, user_id, kind, action, ref FROM user_events",
         "accounts": "SELECT user_id AS id, email, password_hash, is_admin, disabled_at,"
-        " token_generation FROM accounts",
+        " tokens_revoked_at FROM accounts",
         "web_sessions": "SELECT id, user_id FROM web_sessions",
         "agent_keys": "SELECT id, user_id, agent FROM agent_keys",
         "passkeys": "SELECT id, user_id FROM passkeys",

@@ -27,6 +27,13 @@ TABLES = {
     "user_events",
     "turn_tool_calls",
     "work_sessions",
+    "accounts",
+    "web_sessions",
+    "agent_keys",
+    "invites",
+    "passkeys",
+    "auth_challenges",
+    "login_throttle",
 }
 
 

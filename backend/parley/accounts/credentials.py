@@ -46,7 +46,8 @@ _KEY = """SELECT k.id, k.user_id, k.agent, coalesce(a.disabled_at IS NOT NULL, f
         coalesce(k.expires_at <= now(), false) AS expired,
         coalesce(k.last_used_at < now() - interval '1 minute', true) AS stale
     FROM agent_keys k LEFT JOIN accounts a USING (user_id) WHERE k.secret_hash = $1"""
-_ACCOUNT = """SELECT token_generation, is_admin, disabled_at IS NOT NULL AS disabled
+_ACCOUNT = """SELECT extract(epoch FROM tokens_revoked_at) AS revoked, is_admin,
+        disabled_at IS NOT NULL AS disabled
     FROM accounts WHERE user_id = $1"""
 
 
@@ -126,16 +127,16 @@ class Credentials:
 
     @retry_on_reconnect
     async def _token(self, token: str) -> Principal:
-        """The JWT's signature and expiry are checked by PyJWT (itself cached); its
-        generation and the account's state here, so `parley user revoke-tokens` and
-        disabling an account stop it."""
-        caller, generation = verify_claims(secret=self.secret, token=token)
+        """The JWT's signature and expiry are checked by PyJWT (itself cached); its issue
+        time against the account's revocation, and the account's state, here: so
+        `parley user revoke-tokens` and disabling an account stop it."""
+        caller, issued = verify_claims(secret=self.secret, token=token)
         async with self.db.connection() as conn:
             row = await conn.fetchrow(_ACCOUNT, caller.user_id)
         if row is not None:
             if row["disabled"]:
                 raise Unauthorized("This account is disabled", code="account_disabled")
-            if generation != row["token_generation"]:
+            if row["revoked"] is not None and issued <= float(row["revoked"]):
                 raise Unauthorized("This token has been revoked")
         is_admin = bool(row and row["is_admin"]) and caller.agent is None
         return Principal(caller, "token", is_admin=is_admin)

@@ -24,14 +24,14 @@ class AccountRecord:
     password_hash: str | None
     is_admin: bool
     disabled_at: datetime | None
-    token_generation: int
+    tokens_revoked_at: datetime | None
 
     @property
     def disabled(self) -> bool:
         return self.disabled_at is not None
 
 
-_COLUMNS = "user_id, email, password_hash, is_admin, disabled_at, token_generation"
+_COLUMNS = "user_id, email, password_hash, is_admin, disabled_at, tokens_revoked_at"
 
 
 def _record(row: asyncpg.Record | None) -> AccountRecord | None:
@@ -182,13 +182,12 @@ async def set_disabled(db: Database, *, user_id: str, disabled: bool) -> None:
             await conn.execute("DELETE FROM web_sessions WHERE user_id = $1", user_id)
 
 
-async def revoke_tokens(db: Database, *, user_id: str) -> int:
-    """Every `parley token` JWT minted for the user so far stops working; the new generation."""
+async def revoke_tokens(db: Database, *, user_id: str) -> None:
+    """Every `parley token` JWT issued for the user up to now stops working (one minted in the
+    same second is refused too: `iat` counts whole seconds)."""
     async with db.connection() as conn:
-        generation = await conn.fetchval(
-            "INSERT INTO accounts (user_id, token_generation) VALUES ($1, 1)"
-            " ON CONFLICT (user_id) DO UPDATE SET token_generation ="
-            " accounts.token_generation + 1 RETURNING token_generation",
+        await conn.execute(
+            "INSERT INTO accounts (user_id, tokens_revoked_at) VALUES ($1, now())"
+            " ON CONFLICT (user_id) DO UPDATE SET tokens_revoked_at = now()",
             user_id,
         )
-    return int(generation)

@@ -179,7 +179,6 @@ async def dev_login(
         secret=settings.auth_secret,
         user_id=user_id,
         ttl_seconds=settings.token_ttl,
-        generation=account.token_generation,
     )
     return DevLoginOut(token=token, user_id=user_id)
 

@@ -50,7 +50,7 @@ def upgrade() -> None:
         sa.Column("password_hash", sa.Text, nullable=True),
         sa.Column("is_admin", sa.Boolean, nullable=False, server_default=sa.false()),
         _ts("disabled_at"),
-        sa.Column("token_generation", sa.Integer, nullable=False, server_default="0"),
+        _ts("tokens_revoked_at"),
         sa.Column("oidc_subject", sa.Text, nullable=True, unique=True),
         _ts("created_at", nullable=False, now=True),
     )

@@ -1,0 +1,35 @@
+"""`parley user …`: what the operator does before (or besides) any admin in the web UI."""
+
+from __future__ import annotations
+
+import argparse
+from datetime import timedelta
+
+from parley.accounts import invites, store
+from parley.config import Settings
+from parley.db import Database
+
+
+async def run_user_command(url: str, settings: Settings, args: argparse.Namespace) -> str:
+    """What to print for `parley user <action> NAME`."""
+    db = await Database.connect(url, max_connections=1)
+    try:
+        if args.action == "create":
+            _, token = await invites.create(
+                db,
+                created_by=None,
+                lifetime=timedelta(days=settings.invite_days),
+                email=args.email,
+                user_id=args.name,
+                is_admin=args.admin,
+            )
+            link = invites.link(settings.web_origin, token)
+            role = "admin " if args.admin else ""
+            return f"Sign-up link for the {role}account {args.name!r} (works once): {link}"
+        if args.action in ("disable", "enable"):
+            await store.set_disabled(db, user_id=args.name, disabled=args.action == "disable")
+            return f"{args.name}: {args.action}d"
+        await store.revoke_tokens(db, user_id=args.name)
+        return f"{args.name}: every token issued so far is refused"
+    finally:
+        await db.close()
