@@ -3,6 +3,7 @@
 import { apiFetch, userPath } from "@/lib/api-client";
 import type { WebSession } from "@/lib/account-types";
 import type { Session } from "@/lib/auth-store";
+import { deviceName } from "@/lib/device-name";
 import { fullTime, shortTime } from "@/lib/format-time";
 import { useAction } from "@/lib/use-action";
 import { useUserResource } from "@/lib/use-user-resource";
@@ -27,7 +28,7 @@ export function AccountSessions({ session, onEndedCurrent }: { session: Session;
           {data.map((item) => (
             <li key={item.id} className="account-row" data-testid="session-row" data-current={item.current || undefined}>
               <span className="account-row-main">
-                <strong>{item.device || "Unknown device"}</strong>
+                <strong title={item.device}>{deviceName(item.device)}</strong>
                 {item.current && <span className="chip">This device</span>}
                 <span className="muted small" title={fullTime(item.last_seen_at ?? item.created_at)}>
                   Last seen {shortTime(item.last_seen_at ?? item.created_at)} · signed in {shortTime(item.created_at)}
