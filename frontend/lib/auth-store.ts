@@ -25,6 +25,9 @@ const LOADING: AuthState = { status: "loading" };
 let state: AuthState = LOADING;
 let epoch = 0;
 let probe: Promise<void> | null = null;
+/** Whether the API has confirmed the current state (not just this browser's memory of it). */
+let verified = false;
+const RETRY_MS = 2_000;
 /** Tells the other tabs of this browser that the cookie changed (sign-in, sign-out). */
 let channel: BroadcastChannel | null = null;
 
@@ -38,21 +41,52 @@ function sessionOf(me: Me): Session {
   return { userId: me.user_id, email: me.email ?? null, isAdmin: Boolean(me.is_admin), epoch };
 }
 
-/** Asks the API who the cookie belongs to; any answer but a user means signed out. */
+/** The answer of `/me`: the same person keeps their workspace (and its caches); another starts afresh. */
+function apply(me: Me): void {
+  verified = true;
+  writeLocal(STORAGE_KEYS.signedInAs, me.user_id);
+  const current = state.status === "signed-in" ? state.session : null;
+  if (current && current.userId === me.user_id) {
+    const email = me.email ?? null;
+    const isAdmin = Boolean(me.is_admin);
+    if (current.email !== email || current.isAdmin !== isAdmin) {
+      set({ status: "signed-in", session: { ...current, email, isAdmin } });
+    }
+    return;
+  }
+  set({ status: "signed-in", session: sessionOf(me) });
+}
+
+function cleared(): void {
+  verified = true;
+  writeLocal(STORAGE_KEYS.signedInAs, null);
+  set({ status: "signed-out" });
+}
+
+/**
+ * The API could not say who this is (it is down). Someone signed in on this browser before keeps
+ * their workspace, which shows the outage and recovers by itself; `/me` is asked again until it
+ * answers.
+ */
+function unreachable(): void {
+  if (state.status === "loading") {
+    const hint = readLocal(STORAGE_KEYS.signedInAs);
+    if (hint) set({ status: "signed-in", session: { userId: hint, email: null, isAdmin: false, epoch: ++epoch } });
+    else set({ status: "signed-out" });
+  }
+  if (state.status === "signed-in" && !verified) setTimeout(() => void refreshAuth(), RETRY_MS);
+}
+
+/** Asks the API who the cookie belongs to. */
 export function refreshAuth(): Promise<void> {
   probe ??= (async () => {
     try {
       const response = await fetch("/api/auth/me", { headers: { accept: "application/json" }, cache: "no-store" });
-      if (response.ok) {
-        const me = (await response.json()) as Me;
-        const current = state.status === "signed-in" ? state.session : null;
-        if (!current || current.userId !== me.user_id) set({ status: "signed-in", session: sessionOf(me) });
-      } else {
-        set({ status: "signed-out" });
-      }
+      if (response.ok) apply((await response.json()) as Me);
+      else if (response.status === 401 || response.status === 403) cleared();
+      else unreachable();
     } catch {
-      // The web server is unreachable: show sign-in, whose own requests explain the outage.
-      if (state.status === "loading") set({ status: "signed-out" });
+      unreachable();
     } finally {
       probe = null;
     }
@@ -90,6 +124,8 @@ export function getServerAuthSnapshot(): AuthState {
 /** The API has just set the session cookie for this person. */
 export function signedIn(me: Me): void {
   writeLocal(STORAGE_KEYS.lastUser, me.user_id);
+  writeLocal(STORAGE_KEYS.signedInAs, me.user_id);
+  verified = true;
   set({ status: "signed-in", session: sessionOf(me) });
   channel?.postMessage("changed");
 }
@@ -101,13 +137,14 @@ export async function signOut(): Promise<void> {
   } catch {
     // Offline: the screen still signs out; the server session ends when it expires or is revoked.
   }
-  set({ status: "signed-out" });
+  cleared();
   channel?.postMessage("changed");
 }
 
 /** Called when the API refuses the session (401): it ended, expired or was revoked elsewhere. */
 export function markSessionExpired(session: Session): void {
   if (state.status !== "signed-in" || state.session.epoch !== session.epoch) return;
+  writeLocal(STORAGE_KEYS.signedInAs, null);
   set({ status: "expired", session });
 }
 

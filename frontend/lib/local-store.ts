@@ -20,6 +20,8 @@ export const STORAGE_KEYS = {
   /** Where older versions kept a bearer token; only ever removed now. */
   legacyAuth: "parley.auth",
   lastUser: "parley.lastUser",
+  /** Who was signed in here (a name, not a credential): their workspace opens while the API is down. */
+  signedInAs: "parley.signedInAs",
   conversation: (userId: string) => `parley.conversation.${userId}`,
   voiceAutoSend: "parley.voice.autoSend",
 } as const;
