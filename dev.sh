@@ -16,6 +16,11 @@ export PARLEY_DATA_DIR="${PARLEY_DATA_DIR:-$root/.parley}"
 [ -f .parley/auth-secret ] || .venv/bin/python -c "import secrets;print(secrets.token_urlsafe(32))" > .parley/auth-secret
 export PARLEY_AUTH_SECRET="${PARLEY_AUTH_SECRET:-$(cat .parley/auth-secret)}"
 export PARLEY_DEV_LOGIN="${PARLEY_DEV_LOGIN:-1}"
+# Anyone at this machine may make an account; the web UI is the origin cookies are good for.
+export PARLEY_SIGNUP="${PARLEY_SIGNUP:-open}"
+origins="http://127.0.0.1:$web_port,http://localhost:$web_port"
+case "$host" in 127.0.0.1|localhost) ;; *) origins="$origins,http://$host:$web_port" ;; esac
+export PARLEY_WEB_ORIGINS="${PARLEY_WEB_ORIGINS:-$origins}"
 
 case "$host" in
   127.*|localhost|::1) ;;

@@ -27,6 +27,7 @@ import uvloop
 
 from burst import burst_diagnosis
 from chat_load import paired_ratios
+from credentials import credential_costs
 from lib import (
     ROOT,
     VENV_BIN,
@@ -45,7 +46,16 @@ from sse import live_notify_cost
 
 TOOL_MESSAGE = "add a task to buy milk"  # 2 model calls + 1 MCP tool call (a DB write)
 PLAIN_MESSAGE = "hello"  # 1 model call, no tool
-SECTIONS = ["http", "floor", "burst", "history", "sse", "questions", "delegation"]
+SECTIONS = [
+    "http",
+    "floor",
+    "credentials",
+    "burst",
+    "history",
+    "sse",
+    "questions",
+    "delegation",
+]
 
 
 def quiet_logs() -> None:
@@ -228,6 +238,54 @@ def section_ratio(
         f"{lean:.2f}× (median of {len(pairs)} interleaved pairs, `{TOOL_MESSAGE}`, lean client; "
         f"{via_httpx:.2f}× through httpx); CPU {cpu_ratio:.2f}×",
         lean <= 2.0,
+    )
+
+
+def section_credentials(rep: Report, db: BenchDatabase, quick: bool) -> None:
+    rep.begin("2d")
+    rep.add("### Turn cost by credential")
+    rep.add()
+    rows = credential_costs(db, TOOL_MESSAGE, quick=quick, progress=say)
+    rep.add(
+        f"p50 latency at concurrency 1 through the lean client, {rows[0]['turns']} turns each, in "
+        f"{len(rows)} round(s) interleaved with the floor. A person's `{TOOL_MESSAGE}` chat turns "
+        "alternating between a `parley token` JWT and the web session cookie (with the web UI's "
+        "`Origin`); an agent's inbox messages (an agent cannot start a chat turn) alternating "
+        "between an agent JWT and an agent key. Every credential is checked on every request: one indexed query, "
+        "then this instance's cached answer for at most `PARLEY_CREDENTIAL_CACHE_SECONDS` (0.5 s)."
+    )
+    rep.add()
+    rep.add(
+        "| round | floor p50 | JWT p50 | ratio | cookie p50 | ratio | agent JWT p50 | agent key p50 |"
+    )
+    rep.add("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for i, r in enumerate(rows, 1):
+        rep.add(
+            f"| {i} | {ms(r['floor'])} | {ms(r['JWT'])} | {r['JWT'] / r['floor']:.2f}× | "
+            f"{ms(r['cookie'])} | {r['cookie'] / r['floor']:.2f}× | {ms(r['agent JWT'])} | "
+            f"{ms(r['agent key'])} |"
+        )
+    rep.add()
+    cookie = statistics.median(r["cookie"] / r["floor"] for r in rows)
+    jwt = statistics.median(r["JWT"] / r["floor"] for r in rows)
+    key = statistics.median(r["agent key"] for r in rows)
+    agent_jwt = statistics.median(r["agent JWT"] for r in rows)
+    rep.add(
+        f"Median ratio to the floor: **{cookie:.2f}×** with the cookie, {jwt:.2f}× with a JWT. "
+        f"An agent's write: {ms(key)} with a key, {ms(agent_jwt)} with an agent JWT."
+    )
+    rep.add()
+    rep.goal(
+        "Server turn cost ≤ 2× the floor, signed in by cookie",
+        "≤ 2.00×",
+        f"{cookie:.2f}× (JWT {jwt:.2f}×; median of {len(rows)} round(s))",
+        cookie <= 2.0,
+    )
+    rep.goal(
+        "An agent key costs no more than a JWT (cached lookup)",
+        "key p50 ≤ 1.1× agent-JWT p50",
+        f"{ms(key)} vs {ms(agent_jwt)}",
+        key <= 1.1 * agent_jwt,
     )
 
 
@@ -1115,6 +1173,8 @@ def main() -> int:
                 guarded(rep, "2b", "ratio", lambda: section_ratio(rep, db, floor, http, args.quick))
             if not args.quick:  # a diagnosis, not a goal: the smoke run skips it
                 guarded(rep, "2c", "anatomy", lambda: section_anatomy(rep, db, args.quick))
+        if "credentials" in only:
+            guarded(rep, "2d", "credentials", lambda: section_credentials(rep, db, args.quick))
         if "burst" in only:
             guarded(rep, "4", "burst", lambda: section_burst(rep, db, args.quick))
         if "history" in only:

@@ -4,8 +4,8 @@ client over HTTP: an architect hands "Refactor auth to OAuth2" to a coder, the c
 completes, and the thread closes. The person can watch (and write into) the thread in the UI.
 
     .venv/bin/python examples/delegation_demo.py \\
-        --architect-token "$(PARLEY_AUTH_SECRET=$(cat .parley/auth-secret) .venv/bin/parley token --user me --agent architect)" \\
-        --coder-token "$(PARLEY_AUTH_SECRET=$(cat .parley/auth-secret) .venv/bin/parley token --user me --agent coder)"
+        --architect-token "$(.venv/bin/python examples/agent_key.py --user me --agent architect)" \\
+        --coder-token "$(.venv/bin/python examples/agent_key.py --user me --agent coder)"
 
 With both tokens it starts the two agents as two processes (`--role architect|coder` runs
 one). Each step is printed as one JSON line.

@@ -3,8 +3,8 @@ official `mcp` client): it says hello in their inbox, starts a run, asks which t
 first, waits for the answer (across reconnects and server restarts) and acts on it with the
 task tools.
 
-    .venv/bin/python examples/mcp_agent.py --token "$(PARLEY_AUTH_SECRET=$(cat \
-        .parley/auth-secret) .venv/bin/parley token --user me --agent planner)"
+    .venv/bin/python examples/mcp_agent.py \
+        --token "$(.venv/bin/python examples/agent_key.py --user me --agent planner)"
 
 Each step is printed as one JSON line, so other programs (the tests) can follow along.
 """
@@ -83,7 +83,7 @@ async def main() -> int:
     parser.add_argument("--timeout", type=float, default=600, help="how long the question waits")
     args = parser.parse_args()
     if not args.token:
-        parser.error("give --token (or PARLEY_TOKEN): `parley token --user U --agent NAME`")
+        parser.error("give --token (or PARLEY_TOKEN): an agent key (examples/agent_key.py)")
     parley = Parley(args.url, args.token)
 
     await parley.call("post_message", text="Hello! I'm your planning agent; I'll ask you something.")

@@ -1,8 +1,8 @@
 """The same agent as mcp_agent.py over plain REST (for agents that do not speak MCP):
 inbox post, a run, a question long-polled for its answer, then the task it names is done.
 
-    .venv/bin/python examples/rest_agent.py --user me --token "$(PARLEY_AUTH_SECRET=$(cat \
-        .parley/auth-secret) .venv/bin/parley token --user me --agent planner)"
+    .venv/bin/python examples/rest_agent.py --user me \
+        --token "$(.venv/bin/python examples/agent_key.py --user me --agent planner)"
 """
 
 from __future__ import annotations

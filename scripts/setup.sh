@@ -29,6 +29,18 @@ if [ -f frontend/package-lock.json ]; then
   fi
 fi
 
+# The local OpenID provider the sign-in tests (API and browser) run: npm `oidc-provider`.
+oidc=backend/tests/fakes/oidc
+if [ -f "$oidc/package-lock.json" ]; then
+  ostamp="$oidc/node_modules/.parley-installed"
+  owant="$(sha256sum "$oidc/package-lock.json" | cut -d' ' -f1)"
+  if [ ! -f "$ostamp" ] || [ "$(cat "$ostamp")" != "$owant" ]; then
+    echo "==> installing the test OpenID provider (npm ci)"
+    (cd "$oidc" && npm ci --no-audit --no-fund)
+    echo "$owant" > "$ostamp"
+  fi
+fi
+
 if [ "${1:-}" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
   echo "==> installing Chromium (Debian package) for the browser tests"
   sudo_cmd=""

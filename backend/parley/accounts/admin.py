@@ -33,3 +33,17 @@ async def run_user_command(url: str, settings: Settings, args: argparse.Namespac
         return f"{args.name}: every token issued so far is refused"
     finally:
         await db.close()
+
+
+async def first_admin_hint(db: Database, settings: Settings) -> str | None:
+    """What a fresh deployment's log says until it has an admin (with sign-up not open,
+    nobody could otherwise get in)."""
+    if settings.signup == "open":
+        return None
+    async with db.connection() as conn:
+        if await conn.fetchval("SELECT EXISTS (SELECT 1 FROM accounts WHERE is_admin)"):
+            return None
+    return (
+        "No admin account yet: `parley user create NAME --admin` prints a one-time sign-up"
+        " link (with docker compose: `docker compose exec api parley user create admin --admin`)"
+    )

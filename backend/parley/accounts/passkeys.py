@@ -1,12 +1,28 @@
-"""Passkeys (WebAuthn credentials) an account registered: stored public keys."""
+"""Passkeys: WebAuthn credentials (the `webauthn` package checks every signature) an account
+registered, and the two ceremonies. A ceremony's challenge is a short-lived row, found again
+by the challenge the browser signed, so any instance can finish it, once."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+import asyncpg
+import webauthn
+from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
+from webauthn.helpers.exceptions import WebAuthnException
+from webauthn.helpers.structs import (
+    AuthenticatorSelectionCriteria,
+    PublicKeyCredentialDescriptor,
+    ResidentKeyRequirement,
+    UserVerificationRequirement,
+)
 
 from parley.db import Database, retry_on_reconnect
-from parley.errors import NotFound
+from parley.errors import InvalidInput, NotFound, ParleyError, Unauthorized
 
 
 @dataclass(slots=True, frozen=True)
@@ -37,3 +53,174 @@ async def delete(db: Database, *, user_id: str, passkey_id: int) -> None:
         )
     if done == "DELETE 0":
         raise NotFound("No such passkey")
+
+
+# --- ceremonies ------------------------------------------------------------------------------
+
+CHALLENGE_SECONDS = 300
+
+
+@dataclass(slots=True, frozen=True)
+class RelyingParty:
+    """Where the browser is: the passkey is bound to this host (`id`) and checked against this
+    origin. Browsers refuse IP addresses as an id, so passkeys need a host name (localhost)."""
+
+    id: str
+    origin: str
+
+
+def relying_party(origin: str | None, web_origins: list[str]) -> RelyingParty:
+    chosen = origin.rstrip("/") if origin and origin.rstrip("/") in web_origins else None
+    chosen = chosen or (web_origins[0] if web_origins else "http://localhost")
+    return RelyingParty(id=urlsplit(chosen).hostname or "localhost", origin=chosen)
+
+
+async def _remember(
+    db: Database, *, challenge: bytes, purpose: str, user_id: str | None, rp: RelyingParty
+) -> None:
+    async with db.connection() as conn:
+        await conn.execute(
+            "DELETE FROM auth_challenges WHERE expires_at < now() - interval '1 hour'"
+        )
+        await conn.execute(
+            "INSERT INTO auth_challenges (id, purpose, user_id, data, expires_at)"
+            " VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))",
+            bytes_to_base64url(challenge),
+            purpose,
+            user_id,
+            {"rp_id": rp.id, "origin": rp.origin},
+            CHALLENGE_SECONDS,
+        )
+
+
+def _challenge_of(credential: dict[str, Any]) -> str:
+    """The challenge the browser signed, read from its clientDataJSON (verified later)."""
+    try:
+        client_data = json.loads(
+            base64url_to_bytes(credential["response"]["clientDataJSON"]).decode()
+        )
+        challenge = client_data["challenge"]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise InvalidInput("credential is not a WebAuthn credential") from exc
+    if not isinstance(challenge, str):
+        raise InvalidInput("credential is not a WebAuthn credential")
+    return challenge
+
+
+async def _consume(
+    db: Database, *, credential: dict[str, Any], purpose: str, user_id: str | None
+) -> tuple[bytes, RelyingParty]:
+    """The challenge row the credential answers, used up (once, on any instance)."""
+    challenge = _challenge_of(credential)
+    async with db.connection() as conn:
+        row = await conn.fetchrow(
+            "DELETE FROM auth_challenges WHERE id = $1 AND purpose = $2"
+            " AND user_id IS NOT DISTINCT FROM $3 AND expires_at > now() RETURNING data",
+            challenge,
+            purpose,
+            user_id,
+        )
+    if row is None:
+        raise Unauthorized("This passkey challenge is unknown or expired; try again")
+    data = row["data"]
+    return base64url_to_bytes(challenge), RelyingParty(id=data["rp_id"], origin=data["origin"])
+
+
+async def registration_options(db: Database, *, user_id: str, rp: RelyingParty) -> str:
+    async with db.connection() as conn:
+        existing = await conn.fetch(
+            "SELECT credential_id FROM passkeys WHERE user_id = $1", user_id
+        )
+    options = webauthn.generate_registration_options(
+        rp_id=rp.id,
+        rp_name="Parley",
+        user_name=user_id,
+        user_id=user_id.encode(),
+        authenticator_selection=AuthenticatorSelectionCriteria(
+            resident_key=ResidentKeyRequirement.REQUIRED,
+            user_verification=UserVerificationRequirement.PREFERRED,
+        ),
+        exclude_credentials=[
+            PublicKeyCredentialDescriptor(id=r["credential_id"]) for r in existing
+        ],
+    )
+    await _remember(db, challenge=options.challenge, purpose="register", user_id=user_id, rp=rp)
+    return webauthn.options_to_json(options)
+
+
+async def register(
+    db: Database, *, user_id: str, credential: dict[str, Any], name: str | None
+) -> PasskeyRecord:
+    challenge, rp = await _consume(db, credential=credential, purpose="register", user_id=user_id)
+    try:
+        verified = webauthn.verify_registration_response(
+            credential=credential,
+            expected_challenge=challenge,
+            expected_rp_id=rp.id,
+            expected_origin=rp.origin,
+        )
+    except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
+        raise InvalidInput(f"The passkey was not accepted: {exc}") from exc
+    transports = credential.get("response", {}).get("transports") or []
+    try:
+        async with db.connection() as conn:
+            row = await conn.fetchrow(
+                """INSERT INTO passkeys (user_id, credential_id, public_key, sign_count,
+                    transports, name) VALUES ($1, $2, $3, $4, $5, $6)
+                RETURNING id, name, created_at, last_used_at""",
+                user_id,
+                verified.credential_id,
+                verified.credential_public_key,
+                verified.sign_count,
+                [t for t in transports if isinstance(t, str)][:10],
+                (name or "Passkey").strip()[:100] or "Passkey",
+            )
+    except asyncpg.UniqueViolationError as exc:
+        raise ParleyError(
+            "This passkey is already registered", code="passkey_exists", status=409
+        ) from exc
+    return PasskeyRecord(**dict(row))
+
+
+async def authentication_options(db: Database, *, rp: RelyingParty) -> str:
+    """For a discoverable credential: the browser offers whichever passkey it holds here."""
+    options = webauthn.generate_authentication_options(
+        rp_id=rp.id, user_verification=UserVerificationRequirement.PREFERRED
+    )
+    await _remember(db, challenge=options.challenge, purpose="login", user_id=None, rp=rp)
+    return webauthn.options_to_json(options)
+
+
+async def authenticate(db: Database, *, credential: dict[str, Any]) -> str:
+    """The user id whose passkey signed this login challenge; 401 otherwise."""
+    challenge, rp = await _consume(db, credential=credential, purpose="login", user_id=None)
+    raw_id = credential.get("rawId") or credential.get("id")
+    try:
+        credential_id = base64url_to_bytes(raw_id) if isinstance(raw_id, str) else b""
+    except ValueError:
+        credential_id = b""
+    async with db.connection() as conn:
+        row = await conn.fetchrow(
+            "SELECT id, user_id, public_key, sign_count FROM passkeys WHERE credential_id = $1",
+            credential_id,
+        )
+    if row is None:
+        raise Unauthorized("This passkey is not registered here", code="invalid_credentials")
+    try:
+        verified = webauthn.verify_authentication_response(
+            credential=credential,
+            expected_challenge=challenge,
+            expected_rp_id=rp.id,
+            expected_origin=rp.origin,
+            credential_public_key=row["public_key"],
+            credential_current_sign_count=row["sign_count"],
+        )
+    except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
+        raise Unauthorized("The passkey was not accepted", code="invalid_credentials") from exc
+    async with db.connection() as conn:
+        await conn.execute(
+            "UPDATE passkeys SET sign_count = $2, last_used_at = now() WHERE id = $1",
+            row["id"],
+            verified.new_sign_count,
+        )
+    return str(row["user_id"])

@@ -13,9 +13,11 @@ from typing import Any
 from agents.models.interface import Model
 from fastapi import FastAPI
 
+from parley.accounts.admin import first_admin_hint
 from parley.accounts.credentials import Credentials
 from parley.api import (
     errors,
+    log_redaction,
     routes_accounts,
     routes_admin,
     routes_auth,
@@ -24,6 +26,8 @@ from parley.api import (
     routes_delegations,
     routes_events,
     routes_messages,
+    routes_oidc,
+    routes_passkeys,
     routes_person_events,
     routes_runs,
     routes_tasks,
@@ -84,6 +88,9 @@ def create_app(
             stack.push_async_callback(tools.cleanup)
             app.state.settings = settings
             app.state.db = db
+            hint = await first_admin_hint(db, settings)
+            if hint:
+                log.warning(hint)
             app.state.credentials = Credentials(
                 db, secret=settings.auth_secret, cache_seconds=settings.credential_cache_seconds
             )
@@ -143,6 +150,7 @@ def create_app(
         lifespan=lifespan,
     )
     errors.install(app)
+    log_redaction.install()
     if settings.max_body_bytes:
         app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
@@ -150,6 +158,8 @@ def create_app(
         routes_auth,
         routes_accounts,
         routes_admin,
+        routes_passkeys,
+        routes_oidc,
         routes_chat,
         routes_tasks,
         routes_conversations,

@@ -17,6 +17,8 @@ import jwt
 from parley.api.app import create_app
 from tests.conftest import SECRET, settings_for, snapshot, token_for
 
+ORIGIN = "http://127.0.0.1:3000"  # the web UI's, as its proxy forwards it
+
 # Routes that are public on purpose, or not part of the REST API.
 PUBLIC = {"/api/health"}
 # Sign-in and admin routes are not per-user paths: tests/api/test_accounts.py covers them.
@@ -223,6 +225,10 @@ def _bad_tokens() -> dict[str, Callable[[], dict[str, str]]]:
         "unsigned (alg none)": bearer(
             jwt.encode({"sub": "alice", "exp": now + 3600}, None, algorithm="none")
         ),
+        "unknown agent key": bearer("pk_parley_0badf00d_" + "x" * 43),
+        "agent key without its secret": bearer("pk_parley_"),
+        "unknown session cookie": lambda: {"Cookie": "parley_session=nope", "Origin": ORIGIN},
+        "empty session cookie": lambda: {"Cookie": "parley_session=", "Origin": ORIGIN},
     }
 
 
@@ -262,6 +268,38 @@ async def test_every_route_refuses_another_users_path_with_403(server, db):
     assert await snapshot(db) == before, "a request on another user's path changed data"
 
 
+async def _cookie_and_key(server, user: str) -> dict[str, dict[str, str]]:
+    """The other credentials a person has: a web session (sent as a browser on the web UI's
+    origin sends it) and an agent key."""
+    login = await server.client.post("/api/auth/dev-login", json={"user_id": user})
+    cookie = login.cookies["parley_session"]
+    server.client.cookies.clear()
+    key = await server.client.post(
+        f"/api/{user}/agent-keys", json={"agent": "matrix"}, headers=server.headers(user)
+    )
+    return {
+        "cookie": {"Cookie": f"parley_session={cookie}", "Origin": ORIGIN},
+        "agent key": {"Authorization": f"Bearer {key.json()['secret']}"},
+    }
+
+
+async def test_every_route_refuses_another_users_path_by_cookie_or_agent_key(server, db):
+    alice = await _seed(server, "alice", db)
+    await _seed(server, "bob", db)
+    bobs = await _cookie_and_key(server, "bob")
+    before = await snapshot(db)
+    problems = []
+    for kind, headers in bobs.items():
+        for method, path in ROUTES:
+            url = _url(path, "alice", alice)
+            response = await _request(server, method, path, url, headers)
+            problem = _check(response, 403, "forbidden")
+            if problem:
+                problems.append(f"[{kind}] {problem}")
+    assert problems == []
+    assert await snapshot(db) == before, "a request on another user's path changed data"
+
+
 # --- 404: someone else's objects ------------------------------------------------------------
 
 OBJECT_ROUTES = [(m, p) for m, p in ROUTES if _object_params(p)]
@@ -296,6 +334,27 @@ async def test_another_users_objects_are_404_and_stay_unchanged(server, db):
             url = _url(path, "bob", bob)
             async with server.client.stream("GET", url, headers=server.headers("bob")) as r:
                 assert r.status_code == 200, path
+
+
+async def test_another_users_objects_stay_out_of_reach_of_cookies_and_keys(server, db):
+    """Alice's web session gets 404 for bob's objects, like her token; her agent key gets 404,
+    or 403 where only the person may act at all (credentials, a chat turn)."""
+    bob = await _seed(server, "bob", db)
+    alices = await _cookie_and_key(server, "alice")
+    problems = []
+    for kind, headers in alices.items():
+        for method, path in OBJECT_ROUTES:
+            before = await snapshot(db)
+            url = _url(path, "alice", bob)
+            response = await _request(server, method, path, url, headers)
+            problem = _check(response, 404, "not_found")
+            if problem and kind == "agent key":
+                problem = problem and _check(response, 403, "agent_not_allowed")
+            if problem:
+                problems.append(f"[{kind}] {problem}")
+            if await snapshot(db) != before:
+                problems.append(f"[{kind}] {method} {path}: alice changed bob's data")
+    assert problems == []
 
 
 async def test_unknown_objects_are_404(server, db):

@@ -1,0 +1,272 @@
+"""Sign-in with the team's OpenID provider: authorization code flow with PKCE (S256), state
+and nonce (Authlib's OAuth client), the ID token checked against the issuer's published keys
+(joserfc, Authlib's JOSE library). A flow in flight is a one-use row bound to the browser
+that started it by a second secret in a short-lived cookie, so a callback URL handed to
+someone else signs nobody in."""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+import httpx
+from authlib.integrations.httpx_client import AsyncOAuth2Client
+from joserfc import jwt
+from joserfc.errors import JoseError
+from joserfc.jwk import KeySet
+
+from parley.auth import USER_ID_RE
+from parley.config import Settings
+from parley.db import Database
+from parley.errors import ParleyError
+
+from . import invites, store
+from .hashing import digest, new_secret
+
+FLOW_SECONDS = 600
+METADATA_SECONDS = 300  # how long discovery and keys are reused before fetching again
+ALGORITHMS = ["RS256", "RS384", "RS512", "ES256", "ES384", "PS256", "EdDSA"]
+
+
+class OidcFailed(ParleyError):
+    status = 401
+    code = "oidc_failed"
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    url: str  # the provider's authorization URL to send the browser to
+    binder: str  # the browser's cookie value
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    user_id: str
+    next: str
+
+
+def redirect_uri(settings: Settings) -> str:
+    return settings.oidc_redirect_url or f"{settings.web_origin}/api/auth/oidc/callback"
+
+
+def safe_next(value: str | None) -> str:
+    """Only a path on this site: never `//evil.example` or `https://…`."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+        return "/"
+    return value
+
+
+class Provider:
+    """The configured provider's metadata and keys, fetched on first use and kept a while."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._metadata: tuple[float, dict[str, Any]] | None = None
+        self._keys: tuple[float, KeySet] | None = None
+
+    def _client(self, **kwargs: Any) -> AsyncOAuth2Client:
+        return AsyncOAuth2Client(
+            client_id=self.settings.oidc_client_id,
+            client_secret=self.settings.oidc_client_secret,
+            scope="openid email profile",
+            redirect_uri=redirect_uri(self.settings),
+            code_challenge_method="S256",
+            timeout=10,
+            **kwargs,
+        )
+
+    async def metadata(self) -> dict[str, Any]:
+        if self._metadata is None or time.monotonic() - self._metadata[0] > METADATA_SECONDS:
+            issuer = (self.settings.oidc_issuer or "").rstrip("/")
+            async with httpx.AsyncClient(timeout=10) as http:
+                response = await http.get(f"{issuer}/.well-known/openid-configuration")
+            response.raise_for_status()
+            self._metadata = (time.monotonic(), response.json())
+        return self._metadata[1]
+
+    async def keys(self, *, refresh: bool = False) -> KeySet:
+        if refresh or self._keys is None or time.monotonic() - self._keys[0] > METADATA_SECONDS:
+            async with httpx.AsyncClient(timeout=10) as http:
+                response = await http.get((await self.metadata())["jwks_uri"])
+            response.raise_for_status()
+            self._keys = (time.monotonic(), KeySet.import_key_set(response.json()))
+        return self._keys[1]
+
+    async def start(self, db: Database, *, next_path: str | None, invite: str | None) -> Started:
+        state, nonce, verifier, binder = (new_secret() for _ in range(4))
+        async with self._client() as client:
+            url, _ = client.create_authorization_url(
+                (await self.metadata())["authorization_endpoint"],
+                state=state,
+                nonce=nonce,
+                code_verifier=verifier,
+            )
+        async with db.connection() as conn:
+            await conn.execute(
+                "DELETE FROM auth_challenges WHERE expires_at < now() - interval '1 hour'"
+            )
+            await conn.execute(
+                "INSERT INTO auth_challenges (id, purpose, data, expires_at)"
+                " VALUES ($1, 'oidc', $2, now() + make_interval(secs => $3))",
+                digest(state).hex(),
+                {
+                    "nonce": nonce,
+                    "verifier": verifier,
+                    "binder": digest(binder).hex(),
+                    "next": safe_next(next_path),
+                    "invite": invite,
+                },
+                FLOW_SECONDS,
+            )
+        return Started(url=url, binder=binder)
+
+    async def _claims(self, *, code: str, verifier: str, nonce: str) -> dict[str, Any]:
+        metadata = await self.metadata()
+        async with self._client() as client:
+            token = await client.fetch_token(
+                metadata["token_endpoint"], code=code, code_verifier=verifier
+            )
+        id_token = token.get("id_token")
+        if not isinstance(id_token, str):
+            raise OidcFailed("The provider returned no ID token")
+        try:
+            try:
+                decoded = jwt.decode(id_token, await self.keys(), algorithms=ALGORITHMS)
+            except JoseError:  # the provider may have rotated its keys since
+                decoded = jwt.decode(id_token, await self.keys(refresh=True), algorithms=ALGORITHMS)
+            jwt.JWTClaimsRegistry(
+                leeway=60,
+                iss={"essential": True, "value": metadata["issuer"]},
+                aud={"essential": True, "value": self.settings.oidc_client_id or ""},
+                nonce={"essential": True, "value": nonce},
+                sub={"essential": True},
+                exp={"essential": True},
+            ).validate(decoded.claims)
+        except JoseError as exc:
+            raise OidcFailed(f"The ID token is not valid: {exc.error}") from exc
+        claims = dict(decoded.claims)
+        # Providers may keep email and name out of the ID token (they are the userinfo
+        # endpoint's); its answer counts only for the ID token's subject.
+        endpoint, access = metadata.get("userinfo_endpoint"), token.get("access_token")
+        if endpoint and access:
+            async with httpx.AsyncClient(timeout=10) as http:
+                response = await http.get(endpoint, headers={"Authorization": f"Bearer {access}"})
+            if response.is_success:
+                info = response.json()
+                if isinstance(info, dict) and info.get("sub") == claims["sub"]:
+                    claims = {**info, **claims}
+        return claims
+
+    async def finish(
+        self, db: Database, *, code: str, state: str, binder: str | None, signup: str
+    ) -> Finished:
+        if binder is None:
+            raise OidcFailed("This sign-in was started in another browser")
+        async with db.connection() as conn:
+            # Bound to the browser that started it: another one's attempt uses nothing up.
+            row = await conn.fetchrow(
+                "DELETE FROM auth_challenges WHERE id = $1 AND purpose = 'oidc'"
+                " AND data->>'binder' = $2 AND expires_at > now() RETURNING data",
+                digest(state).hex(),
+                digest(binder).hex(),
+            )
+        if row is None:
+            raise OidcFailed("This sign-in expired, was already used or began elsewhere")
+        flow = row["data"]
+        claims = await self._claims(code=code, verifier=flow["verifier"], nonce=flow["nonce"])
+        issuer = (await self.metadata())["issuer"]
+        user_id = await _account_for(
+            db,
+            claims=claims,
+            subject=f"{issuer}#{claims['sub']}",
+            invite=flow.get("invite"),
+            signup=signup,
+        )
+        return Finished(user_id=user_id, next=flow["next"])
+
+
+def _candidate(claims: dict[str, Any]) -> str:
+    """A user id from the provider's user name or the email's local part, made valid."""
+    for raw in (claims.get("preferred_username"), str(claims.get("email") or "").split("@")[0]):
+        if isinstance(raw, str):
+            cleaned = re.sub(r"[^A-Za-z0-9_.@-]", "-", raw).strip("-.")[:56]
+            if cleaned and USER_ID_RE.fullmatch(cleaned):
+                return cleaned
+    return "user"
+
+
+async def _free_user_id(db: Database, base: str) -> str:
+    for n in range(1, 100):
+        user_id = base if n == 1 else f"{base}-{n}"
+        if await store.get(db, user_id=user_id) is None and not await store.has_data(
+            db, user_id=user_id
+        ):
+            return user_id
+    raise OidcFailed("Could not find a free user name; ask an admin for an invite")
+
+
+async def _account_for(
+    db: Database, *, claims: dict[str, Any], subject: str, invite: str | None, signup: str
+) -> str:
+    """The linked account; else one linked now: by an invite carried through the flow, by a
+    verified email an account already has, or (sign-up open) a new one."""
+    linked = await store.find_by_oidc_subject(db, subject=subject)
+    if linked is not None:
+        return _usable(linked)
+    email = claims.get("email") if claims.get("email_verified") is True else None
+    email = email if isinstance(email, str) else None
+    if invite:
+        found = await invites.find(db, token=invite)
+        user_id = found.user_id or await _free_user_id(db, _candidate(claims))
+        async with db.transaction() as conn:
+            await invites.consume(conn, token=invite, user_id=user_id)
+            await _create(db, conn, user_id, email or found.email, found.is_admin, subject)
+        return user_id
+    if email is not None:
+        existing = await store.find_by_email(db, email=email)
+        if existing is not None:
+            await store.link_oidc(db, user_id=existing.user_id, subject=subject)
+            return _usable(existing)
+    if signup != "open":
+        raise OidcFailed(
+            "No account here is linked to this sign-in; ask an admin for an invite",
+            code="oidc_no_account",
+        )
+    user_id = await _free_user_id(db, _candidate(claims))
+    async with db.transaction() as conn:
+        await _create(db, conn, user_id, email, False, subject)
+    return user_id
+
+
+async def _create(
+    db: Database,
+    conn: asyncpg.Connection,
+    user_id: str,
+    email: str | None,
+    is_admin: bool,
+    subject: str,
+) -> None:
+    """With the provider's email, unless another account has it (then without)."""
+    try:
+        async with conn.transaction():  # a savepoint: the insert may fail on the email
+            await store.create(
+                db,
+                user_id=user_id,
+                email=email,
+                is_admin=is_admin,
+                oidc_subject=subject,
+                conn=conn,
+            )
+    except ParleyError as exc:
+        if exc.code != "email_taken":
+            raise
+        await store.create(db, user_id=user_id, is_admin=is_admin, oidc_subject=subject, conn=conn)
+
+
+def _usable(account: store.AccountRecord) -> str:
+    if account.disabled:
+        raise OidcFailed("This account is disabled", code="account_disabled")
+    return account.user_id

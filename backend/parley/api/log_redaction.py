@@ -1,0 +1,29 @@
+"""Keeps secrets that travel in URLs out of the access log: an invite's token (in its path)
+and an OIDC callback's code and state (in its query)."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+_INVITE = re.compile(r"(/api/auth/invites/)[^/?\s]+")
+_CALLBACK = re.compile(r"(/api/auth/oidc/callback)\?\S*")
+
+
+def redact(path: str) -> str:
+    return _CALLBACK.sub(r"\1?…", _INVITE.sub(r"\1…", path))
+
+
+class RedactSecrets(logging.Filter):
+    """For uvicorn's access logger, whose records carry the path as an argument."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        return True
+
+
+def install() -> None:
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, RedactSecrets) for f in access.filters):
+        access.addFilter(RedactSecrets())
