@@ -9,11 +9,12 @@ interface Props {
   openTasks: number | null;
   onOpenConversations: () => void;
   onOpenTasks: () => void;
+  onOpenAccount: () => void;
   /** More header buttons (the Runs panel). */
   extra?: ReactNode;
 }
 
-export function AppHeader({ userId, phone, openTasks, onOpenConversations, onOpenTasks, extra }: Props) {
+export function AppHeader({ userId, phone, openTasks, onOpenConversations, onOpenTasks, onOpenAccount, extra }: Props) {
   return (
     <header className="app-header">
       <a className="skip-link" href="#message-input">
@@ -38,7 +39,19 @@ export function AppHeader({ userId, phone, openTasks, onOpenConversations, onOpe
           <span className="sr-only">Signed in as </span>
           {userId}
         </span>
-        <button type="button" className="button small ghost" onClick={signOut}>
+        <button
+          type="button"
+          className="button icon ghost"
+          onClick={onOpenAccount}
+          aria-label="Account"
+          title="Account"
+          data-testid="open-account"
+        >
+          <svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">
+            <path fill="currentColor" d="M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm0 2c-4 0-8 2-8 5v2h16v-2c0-3-4-5-8-5z" />
+          </svg>
+        </button>
+        <button type="button" className="button small ghost" onClick={() => void signOut()} data-testid="sign-out">
           Sign out
         </button>
       </div>

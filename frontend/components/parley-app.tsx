@@ -5,7 +5,7 @@ import { SessionExpiredScreen } from "./session-expired-screen";
 import { SignInScreen } from "./sign-in-screen";
 import { Workspace } from "./workspace";
 
-/** Chooses the screen from the sign-in state kept in localStorage. */
+/** Chooses the screen from who the session cookie belongs to (`GET /api/auth/me`). */
 export function ParleyApp() {
   const auth = useAuth();
   switch (auth.status) {
@@ -20,6 +20,6 @@ export function ParleyApp() {
     case "expired":
       return <SessionExpiredScreen userId={auth.session.userId} />;
     case "signed-in":
-      return <Workspace key={`${auth.session.userId}:${auth.session.token}`} session={auth.session} />;
+      return <Workspace key={`${auth.session.userId}:${auth.session.epoch}`} session={auth.session} />;
   }
 }

@@ -33,7 +33,7 @@ export function RunSheet({ session, run, onClose, closedQuestions }: Props) {
   const delegated = run.parent_run_id !== null;
   const threadPath = userPath(session, `/delegations/${conversationId}`);
   const { data: thread, mutate: reloadThread } = useSWR<Delegation>(
-    delegated && conversationId !== null ? ["parley", session.token, threadPath] : null,
+    delegated && conversationId !== null ? ["parley", session.epoch, threadPath] : null,
     () => apiJson<Delegation>(session, threadPath),
     { dedupingInterval: 0 },
   );

@@ -1,61 +1,60 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { apiJson } from "@/lib/api-client";
-import { ApiError, describeError } from "@/lib/api-error";
-import { signIn, subjectOf } from "@/lib/auth-store";
-import { readLocal, STORAGE_KEYS } from "@/lib/local-store";
+import { describeAuthError, logIn, oidcLoginUrl } from "@/lib/auth-api";
+import { lastUserName } from "@/lib/auth-store";
+import { cancelledByPerson, passkeysSupported, signInWithPasskey } from "@/lib/passkeys";
+import { useAuthConfig } from "@/lib/use-auth-config";
+import { DevSignIn } from "./dev-sign-in";
+import { SignUpForm } from "./sign-up-form";
 
-const NAME_PATTERN = /^[A-Za-z0-9_.@-]{1,64}$/;
-
-function signInError(error: unknown): string {
-  if (error instanceof ApiError && error.status === 404) {
-    return "Name sign-in is turned off on this server (start the API with PARLEY_DEV_LOGIN=1), or use an access token below.";
-  }
-  if (error instanceof ApiError && error.status === 422) {
-    return "Use 1 to 64 letters, digits, dots, dashes, underscores or @.";
-  }
-  return describeError(error);
-}
-
-/** Dev sign-in: a name is enough when the API runs with PARLEY_DEV_LOGIN=1; a token works always. */
+/** Sign-in (name or email + password, a passkey, the team's identity provider) and open sign-up. */
 export function SignInScreen() {
-  // The sign-in screen only renders in the browser (after the auth state is read), so this is safe.
-  const [name, setName] = useState(() => readLocal(STORAGE_KEYS.lastUser) ?? "");
-  const [token, setToken] = useState("");
+  const { config, error: configError } = useAuthConfig();
+  const [mode, setMode] = useState<"sign-in" | "sign-up">("sign-in");
+  const [login, setLogin] = useState(lastUserName);
+  const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  async function submitName(event: FormEvent) {
-    event.preventDefault();
-    const userId = name.trim();
-    if (!NAME_PATTERN.test(userId)) {
-      setError("Use 1 to 64 letters, digits, dots, dashes, underscores or @ (no spaces).");
-      return;
-    }
+  async function attempt(action: () => Promise<void>) {
     setBusy(true);
     setError(null);
     try {
-      const answer = await apiJson<{ token: string; user_id: string }>(null, "/auth/dev-login", {
-        method: "POST",
-        body: { user_id: userId },
-      });
-      signIn({ token: answer.token, userId: answer.user_id || userId });
+      await action();
     } catch (err) {
-      setError(signInError(err));
+      if (!cancelledByPerson(err)) setError(describeAuthError(err));
       setBusy(false);
     }
   }
 
-  function submitToken(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    const value = token.trim();
-    const userId = subjectOf(value);
-    if (!userId) {
-      setError("That doesn't look like a Parley token (mint one with: parley token --user NAME).");
+    if (!login.trim() || !password) {
+      setError("Enter your user name or email, and your password.");
       return;
     }
-    signIn({ token: value, userId });
+    void attempt(() => logIn(login.trim(), password));
+  }
+
+  const here = typeof window === "undefined" ? "/" : window.location.pathname + window.location.search;
+  const open = config?.signup === "open";
+
+  if (mode === "sign-up" && open) {
+    return (
+      <main className="center-screen">
+        <section className="card sign-in" aria-labelledby="sign-up-title" data-testid="sign-up-screen">
+          <h1 id="sign-up-title">Create your Parley account</h1>
+          <SignUpForm />
+          <p className="muted">
+            Already have an account?{" "}
+            <button type="button" className="link-button" onClick={() => setMode("sign-in")} data-testid="show-sign-in">
+              Sign in
+            </button>
+          </p>
+        </section>
+      </main>
+    );
   }
 
   return (
@@ -63,21 +62,30 @@ export function SignInScreen() {
       <section className="card sign-in" aria-labelledby="sign-in-title" data-testid="sign-in-screen">
         <h1 id="sign-in-title">Sign in to Parley</h1>
         <p className="muted">Chat with your task assistant, and watch the agents that work for you.</p>
-        <form onSubmit={submitName} className="stack" noValidate>
-          <label htmlFor="sign-in-name">Name</label>
+        <form onSubmit={submit} className="stack" noValidate>
+          <label htmlFor="sign-in-login">User name or email</label>
           <input
-            id="sign-in-name"
-            data-testid="sign-in-name"
-            name="name"
-            autoComplete="username"
+            id="sign-in-login"
+            data-testid="sign-in-login"
+            autoComplete="username webauthn"
             autoCapitalize="none"
             spellCheck={false}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
+            value={login}
+            onChange={(e) => setLogin(e.target.value)}
             aria-describedby={error ? "sign-in-error" : undefined}
             aria-invalid={error ? true : undefined}
             required
             autoFocus
+          />
+          <label htmlFor="sign-in-password">Password</label>
+          <input
+            id="sign-in-password"
+            data-testid="sign-in-password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
           />
           <button type="submit" className="button primary" disabled={busy} data-testid="sign-in-submit">
             {busy ? "Signing in…" : "Sign in"}
@@ -88,22 +96,41 @@ export function SignInScreen() {
             {error}
           </p>
         )}
-        <details className="token-sign-in">
-          <summary>Use an access token instead</summary>
-          <form onSubmit={submitToken} className="stack">
-            <label htmlFor="sign-in-token">Access token</label>
-            <input
-              id="sign-in-token"
-              value={token}
-              onChange={(e) => setToken(e.target.value)}
-              autoComplete="off"
-              spellCheck={false}
-            />
-            <button type="submit" className="button">
-              Use token
+        {configError && (
+          <p className="error-text" role="alert" data-testid="sign-in-config-error">
+            {configError}
+          </p>
+        )}
+        {(config?.passkeys || config?.oidc) && (
+          <div className="sign-in-alternatives">
+            {config.passkeys && passkeysSupported() && (
+              <button
+                type="button"
+                className="button"
+                disabled={busy}
+                onClick={() => void attempt(signInWithPasskey)}
+                data-testid="sign-in-passkey"
+              >
+                Sign in with a passkey
+              </button>
+            )}
+            {config.oidc && (
+              <a className="button" href={oidcLoginUrl(here)} data-testid="sign-in-oidc">
+                Sign in with {config.oidc_name || "single sign-on"}
+              </a>
+            )}
+          </div>
+        )}
+        {open && (
+          <p className="muted">
+            New here?{" "}
+            <button type="button" className="link-button" onClick={() => setMode("sign-up")} data-testid="show-sign-up">
+              Create an account
             </button>
-          </form>
-        </details>
+          </p>
+        )}
+        {config?.signup === "invite" && <p className="muted small">New here? Ask your team&apos;s admin for an invite link.</p>}
+        {config?.dev_login && <DevSignIn />}
       </section>
     </main>
   );

@@ -12,6 +12,7 @@ import { useTasks } from "@/lib/use-tasks";
 import { useUserEvents } from "@/lib/use-user-events";
 import { useInbox } from "@/lib/use-inbox";
 import { useRuns } from "@/lib/use-runs";
+import { AccountPanel } from "./account-panel";
 import { AppHeader } from "./app-header";
 import { InboxEntry } from "./inbox-entry";
 import { RunSheet } from "./run-sheet";
@@ -40,6 +41,7 @@ export function Workspace({ session }: { session: Session }) {
   const [drawer, setDrawer] = useState<"conversations" | "tasks" | "runs" | null>(null);
   const runs = useRuns(session);
   const [openRunId, setOpenRunId] = useState<number | null>(null);
+  const [accountOpen, setAccountOpen] = useState(false);
   const [closedQuestions, setClosedQuestions] = useState<ReadonlySet<number>>(() => new Set());
   const { refresh: refreshTasks } = tasks;
   const { refresh: refreshConversations, apply: applyConversation } = conversations;
@@ -157,6 +159,7 @@ export function Workspace({ session }: { session: Session }) {
         openTasks={openTasks}
         onOpenConversations={() => setDrawer("conversations")}
         onOpenTasks={() => setDrawer("tasks")}
+        onOpenAccount={() => setAccountOpen(true)}
         extra={<RunsButton runs={runs.runs} onOpen={() => setDrawer("runs")} />}
       />
       <StatusBanners health={health} />
@@ -200,6 +203,7 @@ export function Workspace({ session }: { session: Session }) {
             {name === "conversations" ? conversationsPanel : tasksPanel}
           </Drawer>
         ))}
+      <AccountPanel session={session} open={accountOpen} onOpenChange={setAccountOpen} />
     </div>
   );
 }

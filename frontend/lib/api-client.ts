@@ -9,14 +9,17 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** Low-level call through the same-origin proxy. Throws ApiError for any non-2xx answer. */
+/**
+ * Low-level call through the same-origin proxy; the browser sends the HttpOnly session cookie
+ * itself. `session` says whose request it is, so a refusal (401) ends that session on screen.
+ * Throws ApiError for any non-2xx answer.
+ */
 export async function apiFetch(
   session: Session | null,
   path: string,
   options: RequestOptions = {},
 ): Promise<Response> {
   const headers: Record<string, string> = { accept: options.accept ?? "application/json", ...options.headers };
-  if (session) headers.authorization = `Bearer ${session.token}`;
   if (options.body !== undefined) headers["content-type"] = "application/json";
 
   let response: Response;
@@ -26,6 +29,7 @@ export async function apiFetch(
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
+      credentials: "same-origin",
       cache: "no-store",
     });
   } catch (error) {
@@ -34,7 +38,7 @@ export async function apiFetch(
   }
   if (!response.ok) {
     const error = await errorFromResponse(response);
-    if (session && error.unauthorized) markSessionExpired(session.token);
+    if (session && error.status === 401) markSessionExpired(session);
     throw error;
   }
   return response;

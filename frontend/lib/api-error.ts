@@ -5,6 +5,8 @@ export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly conversationId: number | undefined;
+  /** Seconds the API asked to wait (`Retry-After` on a 429), when it said. */
+  retryAfter: number | null = null;
 
   constructor(status: number, code: string, message: string, conversationId?: number) {
     super(message);
@@ -44,7 +46,10 @@ export async function errorFromResponse(response: Response): Promise<ApiError> {
   } catch {
     body = null;
   }
-  return errorFromBody(response.status, body);
+  const error = errorFromBody(response.status, body);
+  const wait = Number(response.headers.get("retry-after"));
+  if (Number.isFinite(wait) && wait > 0) error.retryAfter = Math.ceil(wait);
+  return error;
 }
 
 export function networkError(error: unknown): ApiError {

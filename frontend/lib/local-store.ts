@@ -17,8 +17,11 @@ export function writeLocal(key: string, value: string | null): void {
 }
 
 export const STORAGE_KEYS = {
-  auth: "parley.auth",
+  /** Where older versions kept a bearer token; only ever removed now. */
+  legacyAuth: "parley.auth",
   lastUser: "parley.lastUser",
+  /** Who was signed in here (a name, not a credential): their workspace opens while the API is down. */
+  signedInAs: "parley.signedInAs",
   conversation: (userId: string) => `parley.conversation.${userId}`,
   voiceAutoSend: "parley.voice.autoSend",
 } as const;

@@ -104,7 +104,7 @@ export function useTasks(session: Session): TasksApi {
         clearTimeout(timer);
         void fetch(`/api${taskPath(number)}`, {
           method: "DELETE",
-          headers: { authorization: `Bearer ${session.token}` },
+          credentials: "same-origin",
           keepalive: true,
         });
       }

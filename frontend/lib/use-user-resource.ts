@@ -11,8 +11,8 @@ import type { Session } from "./auth-store";
  */
 export function useUserResource<T>(session: Session, path: string, config: SWRConfiguration<T> = {}) {
   const swr = useSWR<T>(
-    ["parley", session.token, userPath(session, path)],
-    ([, , fullPath]: [string, string, string]) => apiJson<T>(session, fullPath),
+    ["parley", session.epoch, userPath(session, path)],
+    ([, , fullPath]: [string, number, string]) => apiJson<T>(session, fullPath),
     { focusThrottleInterval: 0, dedupingInterval: 0, ...config },
   );
   return { ...swr, errorText: swr.error === undefined ? null : describeError(swr.error) };

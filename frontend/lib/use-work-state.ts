@@ -10,7 +10,7 @@ import type { Session } from "./auth-store";
 export function useWorkState(session: Session, conversationId: number | null, enabled: boolean) {
   const path = userPath(session, `/conversations/${conversationId}/work`);
   const { data, mutate } = useSWR<WorkState | null>(
-    enabled && conversationId !== null ? ["parley", session.token, path] : null,
+    enabled && conversationId !== null ? ["parley", session.epoch, path] : null,
     () => apiJson<WorkState | null>(session, path),
     { refreshInterval: 1_500, dedupingInterval: 0 },
   );

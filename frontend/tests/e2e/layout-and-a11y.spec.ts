@@ -1,4 +1,5 @@
 import {
+  createAccount,
   expect,
   expectNoSeriousA11yViolations,
   lastReply,
@@ -20,7 +21,7 @@ async function expectNoHorizontalScroll(page: import("@playwright/test").Page) {
 
 test("desktop: main screens have no serious accessibility violations", async ({ page, userName }) => {
   await page.goto("/");
-  await expect(page.getByLabel("Name")).toBeVisible();
+  await expect(page.getByTestId("dev-sign-in-name")).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await screenshot(page, "desktop-light-sign-in");
 
@@ -109,10 +110,13 @@ test("desktop dark: a dark page, readable, no serious accessibility violations",
   await screenshot(page, "desktop-dark-workspace");
 });
 
-test("keyboard only: sign in, send a message, complete a task", async ({ page, userName }) => {
+test("keyboard only: sign in, send a message, complete a task", async ({ page, userName, stack }) => {
+  await createAccount(stack, userName, "a long enough password");
   await page.goto("/");
-  await expect(page.getByLabel("Name")).toBeFocused();
+  await expect(page.getByLabel("User name or email")).toBeFocused();
   await page.keyboard.type(userName);
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("a long enough password");
   await page.keyboard.press("Enter");
   await expect(page.getByRole("region", { name: "Tasks" })).toBeVisible();
 

@@ -1,4 +1,5 @@
 import { expect, lastReply, sendMessage, signIn, test } from "./support/fixtures";
+import { personToken } from "./support/agents";
 
 test("a second tab on the same conversation follows it live (messages and tasks)", async ({ page, userName }) => {
   await signIn(page, userName);
@@ -26,7 +27,7 @@ test("a second tab on the same conversation follows it live (messages and tasks)
 test("tasks changed elsewhere (an agent over the API) show up without a reload", async ({ page, userName, stack }) => {
   await signIn(page, userName);
   await expect(page.getByTestId("tasks-empty")).toBeVisible();
-  const token = await page.evaluate(() => JSON.parse(localStorage.getItem("parley.auth") ?? "{}").token as string);
+  const token = personToken(stack, userName);
   const created = await page.request.post(`${stack.apiUrl}/api/${userName}/tasks`, {
     headers: { authorization: `Bearer ${token}` },
     data: { title: "review the agent's pull request" },
@@ -41,7 +42,7 @@ test("tasks and conversations changed elsewhere arrive live from the person's ev
   const schema = await (await page.request.get(`${stack.apiUrl}/openapi.json`)).text();
   test.fixme(!schema.includes(`"/api/{user_id}/events"`), "the API has no per-person event stream yet (GET /api/{user}/events)");
   await signIn(page, userName);
-  const token = await page.evaluate(() => JSON.parse(localStorage.getItem("parley.auth") ?? "{}").token as string);
+  const token = personToken(stack, userName);
   const headers = { authorization: `Bearer ${token}` };
   await expect(page.getByTestId("conversation-draft")).toBeVisible();
   await page.waitForTimeout(500);

@@ -1,6 +1,7 @@
 import type { NextRequest } from "next/server";
 import {
   apiBaseUrl,
+  clientAddress,
   FORWARDED_REQUEST_HEADERS,
   FORWARDED_RESPONSE_HEADERS,
 } from "@/lib/proxy-config";
@@ -36,6 +37,8 @@ async function proxy(request: NextRequest): Promise<Response> {
     const value = request.headers.get(name);
     if (value !== null) headers.set(name, value);
   }
+  const address = clientAddress(request.headers.get("x-forwarded-for"));
+  if (address) headers.set("x-forwarded-for", address);
 
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   let upstream: Response;
@@ -60,6 +63,8 @@ async function proxy(request: NextRequest): Promise<Response> {
     const value = upstream.headers.get(name);
     if (value !== null) responseHeaders.set(name, value);
   }
+  // Each cookie is its own header: joined with commas they would no longer parse.
+  for (const cookie of upstream.headers.getSetCookie()) responseHeaders.append("set-cookie", cookie);
   const isStream = (upstream.headers.get("content-type") ?? "").includes("text/event-stream");
   if (isStream) {
     // no-transform keeps compression (which buffers) away from the event stream.

@@ -1,21 +1,27 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
-import type { Page } from "@playwright/test";
 import type { Stack } from "./stack";
 
 const PARLEY = path.resolve(__dirname, "../../../../.venv/bin/parley");
 
-/** Mints an agent's token the documented way: `parley token --user U --agent NAME`. */
-export function agentToken(stack: Stack, user: string, agent: string): string {
-  return execFileSync(PARLEY, ["token", "--user", user, "--agent", agent], {
+function mintToken(stack: Stack, args: string[]): string {
+  return execFileSync(PARLEY, ["token", ...args], {
     env: { ...process.env, PARLEY_AUTH_SECRET: stack.secret, PARLEY_DATA_DIR: stack.dataDir },
     encoding: "utf8",
   }).trim();
 }
 
-/** The signed-in person's own token (from the page's stored session). */
-export async function personToken(page: Page): Promise<string> {
-  return page.evaluate(() => JSON.parse(localStorage.getItem("parley.auth") ?? "{}").token as string);
+/** Mints an agent's token the documented way: `parley token --user U --agent NAME`. */
+export function agentToken(stack: Stack, user: string, agent: string): string {
+  return mintToken(stack, ["--user", user, "--agent", agent]);
+}
+
+/**
+ * A bearer token for the person, as a script of theirs would hold it (`parley token --user U`);
+ * the page itself has none: its session is an HttpOnly cookie.
+ */
+export function personToken(stack: Stack, user: string): string {
+  return mintToken(stack, ["--user", user]);
 }
 
 /** A separate agent process's view of the API: plain REST with its own token. */

@@ -2,8 +2,10 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 import { FakeLlm } from "./fake-llm";
+import { OidcProvider } from "./oidc";
+import { freePort } from "./processes";
 import { Stack } from "./stack";
 
 export const SCREENSHOT_DIR = path.resolve(__dirname, "../../../test-results/screenshots");
@@ -15,6 +17,8 @@ interface TestFixtures {
 
 interface WorkerFixtures {
   stack: Stack;
+  /** A stack whose API signs people in through a local OpenID provider ("Test IdP"). */
+  oidcStack: Stack;
   /** A second API + UI whose model is a local fake OpenAI-compatible server (see fake-llm.ts). */
   modelStack: Stack;
 }
@@ -50,6 +54,25 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: "worker", timeout: 180_000 },
   ],
+  oidcStack: [
+    async ({}, use, workerInfo) => {
+      const name = `-oidc-w${workerInfo.workerIndex}`;
+      const provider = new OidcProvider();
+      const webPort = await freePort();
+      // The API's first web origin (localhost) makes the redirect URI the provider must know.
+      await provider.start(`http://localhost:${webPort}/api/auth/oidc/callback`, name);
+      const stack = new Stack(provider.apiEnv("Test IdP"), name);
+      stack.webPort = webPort;
+      try {
+        await stack.start();
+        await use(stack);
+      } finally {
+        await stack.stop();
+        await provider.stop();
+      }
+    },
+    { scope: "worker", timeout: 180_000 },
+  ],
   baseURL: async ({ stack }, use) => {
     await use(stack.webUrl);
   },
@@ -68,12 +91,65 @@ export const modelTest = test.extend({
   },
 });
 
-/** Signs in through the UI with the dev login and waits for the workspace. */
+/**
+ * Signs in through the UI with the dev sign-in (the API sets its HttpOnly session cookie) and
+ * waits for the workspace.
+ */
 export async function signIn(page: Page, name: string): Promise<void> {
   await page.goto("/");
-  await page.getByLabel("Name").fill(name);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByTestId("dev-sign-in-name").fill(name);
+  await page.getByTestId("dev-sign-in-submit").click();
   await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
+}
+
+/** An account made the way a program would (`POST /api/auth/signup`, sign-up is open in tests). */
+export async function createAccount(stack: Stack, userId: string, password: string, email?: string): Promise<void> {
+  const response = await fetch(`${stack.apiUrl}/api/auth/signup`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ user_id: userId, password, ...(email ? { email } : {}) }),
+  });
+  expect(response.status, await response.text()).toBe(201);
+}
+
+/** The session cookie exists, is HttpOnly, and its value is nowhere a script can read. */
+export async function expectNoCredentialInScriptReach(page: Page, context: BrowserContext): Promise<void> {
+  const session = (await context.cookies()).find((c) => c.name === "parley_session");
+  expect(session, "the API set its session cookie").toBeDefined();
+  expect(session?.httpOnly).toBe(true);
+  expect(session?.sameSite).toBe("Lax");
+  const visible = await page.evaluate(() => ({
+    cookie: document.cookie,
+    storage: Object.keys(localStorage).map((key) => `${key}=${localStorage.getItem(key) ?? ""}`),
+    session: Object.keys(sessionStorage).map((key) => `${key}=${sessionStorage.getItem(key) ?? ""}`),
+  }));
+  const value = session?.value ?? "unset";
+  expect(visible.cookie).not.toContain("parley_session");
+  expect(visible.cookie).not.toContain(value);
+  for (const entry of [...visible.storage, ...visible.session]) {
+    expect(entry).not.toContain(value);
+    // Neither the cookie's value nor any bearer token (a JWT or an agent key) is stored.
+    expect(entry).not.toMatch(/eyJ[\w-]+\.[\w-]+\.|token|pk_parley_/i);
+  }
+}
+
+/** Whether the API under test serves a route (a feature another branch may not have yet). */
+export async function apiHasRoute(stack: Stack, route: string): Promise<boolean> {
+  const schema = await (await fetch(`${stack.apiUrl}/openapi.json`)).text();
+  return schema.includes(`"${route}"`);
+}
+
+/**
+ * The page's next request after its session was ended elsewhere shows "session ended". The API
+ * may take up to a second to see the end on every instance, so the page is nudged (a focus
+ * refreshes its lists) until it does.
+ */
+export async function expectSessionEnded(page: Page): Promise<void> {
+  const expired = page.getByTestId("session-expired");
+  await expect(async () => {
+    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await expect(expired).toBeVisible({ timeout: 300 });
+  }).toPass({ timeout: 5_000 });
 }
 
 /** The Tasks region; at phone width it lives in a drawer, opened first. */

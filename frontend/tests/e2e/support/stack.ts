@@ -48,8 +48,21 @@ export class Stack {
     return `http://127.0.0.1:${this.apiPort}`;
   }
 
+  /** A value of the API's extra environment (an identity provider's issuer, say). */
+  apiEnvValue(name: string): string | undefined {
+    return this.apiEnv[name];
+  }
+
   get webUrl(): string {
     return `http://127.0.0.1:${this.webPort}`;
+  }
+
+  /**
+   * The same UI by name: passkeys need a domain (an IP address cannot be a WebAuthn relying
+   * party), so this origin is the API's first web origin (its passkeys' RP and OIDC redirect).
+   */
+  get localhostUrl(): string {
+    return `http://localhost:${this.webPort}`;
   }
 
   async start(): Promise<void> {
@@ -57,8 +70,9 @@ export class Stack {
     if (!existsSync(path.join(FRONTEND_DIR, ".next", "BUILD_ID"))) {
       throw new Error("The web UI is not built: run `npm run build` (npm run test:e2e does it for you).");
     }
-    this.apiPort = await freePort();
-    this.webPort = await freePort();
+    // A caller may fix the UI's port first (an identity provider must know the redirect URI).
+    this.apiPort ||= await freePort();
+    this.webPort ||= await freePort();
     await this.startBackend();
     const logFile = path.join(LOG_DIR, `web${this.name}.log`);
     this.web = startProcess(`"${path.join(FRONTEND_DIR, "node_modules/.bin/next")}" start -H 127.0.0.1 -p ${this.webPort}`, {
@@ -77,9 +91,12 @@ export class Stack {
       env: {
         ...process.env,
         PARLEY_DEV_LOGIN: "1",
+        PARLEY_SIGNUP: "open",
         PARLEY_MODEL: "offline",
         PARLEY_AUTH_SECRET: this.secret,
         PARLEY_DATA_DIR: this.dataDir,
+        // Cookie-authenticated writes must come from the UI's own origins.
+        PARLEY_WEB_ORIGINS: `${this.localhostUrl},${this.webUrl}`,
         ...this.apiEnv,
       },
       logFile,

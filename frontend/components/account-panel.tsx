@@ -1,0 +1,56 @@
+"use client";
+
+import * as Dialog from "@radix-ui/react-dialog";
+import { signOut, type Session } from "@/lib/auth-store";
+import { AccountAdmin } from "./account-admin";
+import { AccountAgentKeys } from "./account-agent-keys";
+import { AccountPasskeys } from "./account-passkeys";
+import { AccountPassword } from "./account-password";
+import { AccountSessions } from "./account-sessions";
+import { useSWRConfig } from "swr";
+
+interface Props {
+  session: Session;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+/** Account settings in a dialog (full screen at phone width). */
+export function AccountPanel({ session, open, onOpenChange }: Props) {
+  const { mutate } = useSWRConfig();
+  // Another sign-out ended the others: the sessions list is stale.
+  const refreshSessions = () => void mutate((key) => Array.isArray(key) && String(key[2]).endsWith("/sessions"));
+
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Portal>
+        <Dialog.Overlay className="drawer-overlay" />
+        <Dialog.Content className="account-panel" data-testid="account-panel" aria-describedby={undefined}>
+          <div className="drawer-head">
+            <Dialog.Title className="drawer-title">Account</Dialog.Title>
+            <Dialog.Close className="button icon ghost" aria-label="Close account">
+              <span aria-hidden="true">✕</span>
+            </Dialog.Close>
+          </div>
+          <div className="account-body">
+            <section className="account-section" aria-label="Profile">
+              <p>
+                Signed in as <strong data-testid="account-user">{session.userId}</strong>
+                {session.email ? <span className="muted"> ({session.email})</span> : null}
+                {session.isAdmin ? <span className="chip">admin</span> : null}
+              </p>
+              <button type="button" className="button small" onClick={() => void signOut()} data-testid="account-sign-out">
+                Sign out
+              </button>
+            </section>
+            <AccountPassword onChanged={refreshSessions} />
+            <AccountSessions session={session} onEndedCurrent={() => void signOut()} />
+            <AccountPasskeys session={session} />
+            <AccountAgentKeys session={session} />
+            {session.isAdmin && <AccountAdmin session={session} />}
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

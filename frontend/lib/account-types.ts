@@ -1,0 +1,14 @@
+/** Wire shapes of the account routes, taken from the generated `api-types.ts` by route. */
+import type { paths } from "./api-types";
+import type { JsonOf } from "./types";
+
+export type AuthConfig = JsonOf<paths["/api/auth/config"]["get"]["responses"][200]>;
+export type Me = JsonOf<paths["/api/auth/me"]["get"]["responses"][200]>;
+/** An invite may be for one email, or one user name (an admin's choice). */
+export type Invite = JsonOf<paths["/api/auth/invites/{token}"]["get"]["responses"][200]>;
+export type WebSession = JsonOf<paths["/api/{user_id}/sessions"]["get"]["responses"][200]>[number];
+export type AgentKey = JsonOf<paths["/api/{user_id}/agent-keys"]["get"]["responses"][200]>[number];
+/** Only the answer to creating a key carries its secret, once. */
+export type NewAgentKey = JsonOf<paths["/api/{user_id}/agent-keys"]["post"]["responses"][201]>;
+export type Passkey = JsonOf<paths["/api/{user_id}/passkeys"]["get"]["responses"][200]>[number];
+export type CreatedInvite = JsonOf<paths["/api/admin/invites"]["post"]["responses"][201]>;
