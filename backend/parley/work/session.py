@@ -16,7 +16,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from claude_agent_sdk import (
     ClaudeAgentOptions,
@@ -124,6 +124,15 @@ class Decision:
     answer: str
 
 
+class Launch(Protocol):
+    """How a session gets its transport: `ProcessTransport` (the one real way), or a
+    scripted one in tests."""
+
+    def __call__(
+        self, argv: list[str], *, cwd: Path, env: dict[str, str], on_stderr: Any, stdin: bool
+    ) -> ProcessTransport: ...
+
+
 @dataclass(frozen=True)
 class Services:
     """What a session uses of its instance."""
@@ -133,6 +142,7 @@ class Services:
     notifier: Notifier
     waiters: permissions.Waiters
     owner: Owner
+    launch: Launch = ProcessTransport
 
 
 class Session:
@@ -155,6 +165,7 @@ class Session:
         self.notifier = services.notifier
         self.waiters = services.waiters
         self.owner = services.owner
+        self.launch = services.launch
         self.conversation_id = conversation_id
         self.user_id = user_id
         self.run_id = run_id
@@ -305,7 +316,7 @@ class Session:
                 await client.disconnect()
 
     def _transport(self, argv: list[str], *, stdin: bool = True) -> ProcessTransport:
-        return ProcessTransport(
+        return self.launch(
             argv,
             cwd=self.cwd,
             env=cli.environment(self.settings, tag=self.tag),

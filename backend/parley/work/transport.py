@@ -58,9 +58,10 @@ async def read_lines(
     while chunk := await stream.read(_CHUNK):
         start = 0
         while (end := chunk.find(b"\n", start)) != -1:
-            if dropping:
+            length = dropping + len(pending) + end - start
+            if dropping or length > max_line:
                 if on_dropped is not None:
-                    on_dropped(dropping + end - start)
+                    on_dropped(length)
                 dropping = 0
             else:
                 pending += chunk[start:end]

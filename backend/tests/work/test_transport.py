@@ -1,0 +1,92 @@
+"""The pieces of the one launch path, alone: the bounded NUL-safe reader, the allowlisted
+environment and command line, and the status machine."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from parley.config import claude_environment
+from parley.work import cli
+from parley.work.status import IllegalMove, WorkStatus, move
+from parley.work.transport import NUL_SHOWN_AS, parse_line, read_lines
+from tests.conftest import settings_for
+
+pytestmark = pytest.mark.unit
+
+
+async def lines_of(data: bytes, *, max_line: int, chunk: int = 7) -> tuple[list[bytes], list[int]]:
+    stream = asyncio.StreamReader()
+    for start in range(0, len(data), chunk):
+        stream.feed_data(data[start : start + chunk])
+    stream.feed_eof()
+    dropped: list[int] = []
+    found = [
+        line async for line in read_lines(stream, max_line=max_line, on_dropped=dropped.append)
+    ]
+    return found, dropped
+
+
+async def test_lines_longer_than_the_limit_are_skipped_and_reading_goes_on() -> None:
+    found, dropped = await lines_of(b"short\n" + b"x" * 50 + b"\nafter\nlast", max_line=20)
+    assert found == [b"short", b"after", b"last"]
+    assert dropped == [50]
+
+
+async def test_a_line_over_a_mebibyte_is_read_whole() -> None:
+    big = json.dumps({"type": "assistant", "text": "w" * (3 << 20)}).encode()
+    found, dropped = await lines_of(big + b"\n{}\n", max_line=64 << 20, chunk=65536)
+    assert found == [big, b"{}"] and dropped == []
+
+
+def test_nul_characters_become_visible_in_every_string_of_a_message() -> None:
+    line = json.dumps({"content": [{"text": "a\u0000b", "k\u0000": ["\u0000"]}]}).encode()
+    assert parse_line(line) == {
+        "content": [{"text": f"a{NUL_SHOWN_AS}b", f"k{NUL_SHOWN_AS}": [NUL_SHOWN_AS]}]
+    }
+    assert parse_line(b"\x00not json") is None
+    assert parse_line(b'{"cut": "shor') is None
+
+
+def test_the_environment_is_an_allowlist(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, value in {
+        "PARLEY_AUTH_SECRET": "s",
+        "DATABASE_URL": "postgresql://u:p@h/d",
+        "AWS_SECRET_ACCESS_KEY": "k",
+        "OPENAI_API_KEY": "o",
+        "ANTHROPIC_BASE_URL": "http://fake",
+        "CLAUDE_CODE_USE_BEDROCK": "0",
+        "LC_ALL": "C.UTF-8",
+        "PATH": "/usr/bin",
+    }.items():
+        monkeypatch.setenv(name, value)
+    settings = settings_for(ANTHROPIC_API_KEY="from-settings")
+    env = cli.environment(settings, tag="t")
+    assert not [name for name in env if name.startswith("PARLEY_")]
+    for name in ("DATABASE_URL", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY"):
+        assert name not in env
+    assert env["ANTHROPIC_BASE_URL"] == "http://fake" and env["LC_ALL"] == "C.UTF-8"
+    assert env["ANTHROPIC_API_KEY"] == "from-settings" and env["PATH"] == "/usr/bin"
+    assert set(claude_environment(settings)) <= set(env)
+
+
+def test_the_command_line_is_the_sdks_for_parleys_options() -> None:
+    asking = cli.command(settings_for(), Path("/c"), resume="abc")
+    assert asking[:4] == ["/c", "--output-format", "stream-json", "--verbose"]
+    assert "--permission-prompt-tool" in asking and "--resume=abc" in asking
+    assert asking[-2:] == ["--input-format", "stream-json"]
+    never = cli.command(settings_for(PARLEY_WORK_PERMISSION_MODE="none"), Path("/c"), resume=None)
+    assert "--permission-prompt-tool" not in never
+    assert never[never.index("--permission-mode") + 1] == "bypassPermissions"
+
+
+def test_an_ended_session_stays_ended() -> None:
+    assert move(WorkStatus.idle, WorkStatus.working) is WorkStatus.working
+    assert move(WorkStatus.working, WorkStatus.ended) is WorkStatus.ended
+    with pytest.raises(IllegalMove):
+        move(WorkStatus.ended, WorkStatus.working)
+    with pytest.raises(IllegalMove):
+        move(WorkStatus.idle, WorkStatus.waiting_permission)
