@@ -39,3 +39,15 @@ test("sign in with the team's identity provider (a local oidc-provider): the fir
     });
   }
 });
+
+test("a sign-in the identity provider refused comes back to a plain message, once", async ({ page, oidcStack }) => {
+  // What the provider does when the person cancels: back to the callback with an error.
+  await page.goto(`${oidcStack.localhostUrl}/api/auth/oidc/callback?error=access_denied`);
+  await expect(page.getByTestId("sign-in-error")).toHaveText(
+    "Signing in with your identity provider did not work. Try again, or use your password.",
+  );
+  await expect(page).toHaveURL(`${oidcStack.localhostUrl}/`);
+  await page.reload();
+  await expect(page.getByTestId("sign-in-screen")).toBeVisible();
+  await expect(page.getByTestId("sign-in-error")).toHaveCount(0);
+});
