@@ -5,7 +5,8 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { ApiError, describeError } from "@/lib/api-error";
 import type { Invite } from "@/lib/account-types";
-import { fetchInvite } from "@/lib/auth-api";
+import { fetchInvite, oidcLoginUrl } from "@/lib/auth-api";
+import { useAuthConfig } from "@/lib/use-auth-config";
 import { SignUpForm } from "./sign-up-form";
 
 type Lookup = { status: "loading" } | { status: "valid"; invite: Invite } | { status: "invalid" } | { status: "error"; text: string };
@@ -14,6 +15,7 @@ type Lookup = { status: "loading" } | { status: "valid"; invite: Invite } | { st
 export function InviteScreen({ token }: { token: string }) {
   const router = useRouter();
   const [lookup, setLookup] = useState<Lookup>({ status: "loading" });
+  const { config } = useAuthConfig();
 
   useEffect(() => {
     let live = true;
@@ -49,6 +51,11 @@ export function InviteScreen({ token }: { token: string }) {
           <>
             <p className="muted">You were invited to this team&apos;s Parley. Choose a user name and a password.</p>
             <SignUpForm invite={{ token, email: lookup.invite.email ?? null, userId: lookup.invite.user_id ?? null }} onSignedUp={() => router.replace("/")} />
+            {config?.oidc && (
+              <a className="button" href={oidcLoginUrl("/", token)} data-testid="invite-oidc">
+                Sign up with {config.oidc_name || "single sign-on"}
+              </a>
+            )}
           </>
         )}
         <p className="muted small">

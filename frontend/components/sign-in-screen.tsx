@@ -1,7 +1,7 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
-import { describeAuthError, logIn, oidcLoginUrl } from "@/lib/auth-api";
+import { useEffect, useState, type FormEvent } from "react";
+import { authErrorFromUrl, clearAuthErrorFromUrl, describeAuthError, logIn, oidcLoginUrl } from "@/lib/auth-api";
 import { lastUserName } from "@/lib/auth-store";
 import { cancelledByPerson, passkeysSupported, signInWithPasskey } from "@/lib/passkeys";
 import { useAuthConfig } from "@/lib/use-auth-config";
@@ -14,8 +14,10 @@ export function SignInScreen() {
   const [mode, setMode] = useState<"sign-in" | "sign-up">("sign-in");
   const [login, setLogin] = useState(lastUserName);
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  // Only rendered in the browser (after the auth state is read), so the address is there.
+  const [error, setError] = useState<string | null>(authErrorFromUrl);
   const [busy, setBusy] = useState(false);
+  useEffect(clearAuthErrorFromUrl, []);
 
   async function attempt(action: () => Promise<void>) {
     setBusy(true);

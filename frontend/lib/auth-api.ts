@@ -3,7 +3,7 @@ import { ApiError, describeError } from "./api-error";
 import type { AuthConfig, Invite, Me } from "./account-types";
 import { signedIn } from "./auth-store";
 
-
+/** What this server's sign-in screen offers (`GET /api/auth/config`). */
 export function fetchAuthConfig(): Promise<AuthConfig> {
   return apiJson<AuthConfig>(null, "/auth/config");
 }
@@ -30,10 +30,30 @@ export function devLogIn(userId: string): Promise<void> {
 }
 
 /** Where the identity provider's sign-in starts; the API sends the browser back to `next`. */
-export function oidcLoginUrl(next: string): string {
-  return `/api/auth/oidc/login?next=${encodeURIComponent(next)}`;
+export function oidcLoginUrl(next: string, invite?: string): string {
+  const query = new URLSearchParams({ next, ...(invite ? { invite } : {}) });
+  return `/api/auth/oidc/login?${query.toString()}`;
 }
 
+const OIDC_ERRORS: Record<string, string> = {
+  oidc_no_account: "Your identity provider signed you in, but there is no Parley account for you here. Ask an admin for an invite.",
+  account_disabled: "This account is disabled. Ask an admin.",
+};
+
+/** The identity provider's sign-in came back without a session (`/?auth_error=<code>`): what to say. */
+export function authErrorFromUrl(): string | null {
+  const code = new URL(window.location.href).searchParams.get("auth_error");
+  if (!code) return null;
+  return OIDC_ERRORS[code] ?? "Signing in with your identity provider did not work. Try again, or use your password.";
+}
+
+/** Drops `auth_error` from the address, so a reload does not say it again. */
+export function clearAuthErrorFromUrl(): void {
+  const url = new URL(window.location.href);
+  if (!url.searchParams.has("auth_error")) return;
+  url.searchParams.delete("auth_error");
+  window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+}
 
 export function fetchInvite(token: string): Promise<Invite> {
   return apiJson<Invite>(null, `/auth/invites/${encodeURIComponent(token)}`);

@@ -1,47 +1,35 @@
-import {
-  apiHasRoute,
-  expect,
-  expectNoCredentialInScriptReach,
-  screenshot,
-  test,
-} from "./support/fixtures";
+import { expect, expectNoCredentialInScriptReach, screenshot, test } from "./support/fixtures";
 
-test("sign in with the team's identity provider (a local oidc-provider), first time and again", async ({
+test("sign in with the team's identity provider (a local oidc-provider): the first time makes the account, the next signs in to it", async ({
   page,
   context,
   oidcStack,
+  oidcProvider,
   userName,
 }) => {
-  test.fixme(!(await apiHasRoute(oidcStack, "/api/auth/oidc/login")), "the API has no OpenID Connect sign-in yet");
-  // The provider's stock login page asks for a web font; there is no internet here.
-  await context.route(/fonts\.googleapis\.com/, (route) => route.abort());
+  await oidcProvider.setIdentity({
+    sub: `sub-${userName}`,
+    email: `${userName}@example.test`,
+    email_verified: true,
+    preferred_username: userName,
+    name: "Test Person",
+  });
   // The redirect URI is on the API's first web origin, so the flow starts there.
   await page.goto(oidcStack.localhostUrl);
   const button = page.getByTestId("sign-in-oidc");
   await expect(button).toHaveText("Sign in with Test IdP");
 
-  for (const round of ["first sign-in creates the account", "the next one signs in to it"]) {
+  let firstUserId = "";
+  for (const round of ["first sign-in", "second sign-in"]) {
     await test.step(round, async () => {
       await button.click();
-      // The provider asks for a login, then consent, or (signed in there already) neither.
-      const login = page.locator('input[name="login"]');
-      const consent = page.getByRole("button", { name: "Continue" });
-      const workspace = page.getByRole("textbox", { name: "Message" });
-      for (let step = 0; step < 3 && !(await workspace.isVisible()); step += 1) {
-        await expect(login.or(consent).or(workspace)).toBeVisible();
-        if (await login.isVisible()) {
-          expect(new URL(page.url()).origin).toBe(oidcStack.apiEnvValue("PARLEY_OIDC_ISSUER"));
-          await login.fill(userName);
-          await page.locator('input[name="password"]').fill("anything");
-          await page.getByRole("button", { name: "Sign-in" }).click();
-          await expect(login).toBeHidden();
-        } else if (await consent.isVisible()) {
-          await consent.click();
-          await expect(consent).toBeHidden();
-        }
-      }
-      await expect(workspace).toBeVisible();
+      // Through the provider (no login page: it signs in its current identity) and back.
+      await expect(page.getByRole("textbox", { name: "Message" })).toBeVisible();
       expect(new URL(page.url()).origin).toBe(oidcStack.localhostUrl);
+      const userId = ((await page.getByTestId("current-user").textContent()) ?? "").replace("Signed in as ", "").trim();
+      expect(userId).not.toBe("");
+      if (firstUserId) expect(userId).toBe(firstUserId);
+      firstUserId = userId;
       await page.getByTestId("open-account").click();
       await expect(page.getByTestId("account-panel")).toContainText(`${userName}@example.test`);
       await expectNoCredentialInScriptReach(page, context);
@@ -50,4 +38,16 @@ test("sign in with the team's identity provider (a local oidc-provider), first t
       await expect(page.getByTestId("sign-in-screen")).toBeVisible();
     });
   }
+});
+
+test("a sign-in the identity provider refused comes back to a plain message, once", async ({ page, oidcStack }) => {
+  // What the provider does when the person cancels: back to the callback with an error.
+  await page.goto(`${oidcStack.localhostUrl}/api/auth/oidc/callback?error=access_denied`);
+  await expect(page.getByTestId("sign-in-error")).toHaveText(
+    "Signing in with your identity provider did not work. Try again, or use your password.",
+  );
+  await expect(page).toHaveURL(`${oidcStack.localhostUrl}/`);
+  await page.reload();
+  await expect(page.getByTestId("sign-in-screen")).toBeVisible();
+  await expect(page.getByTestId("sign-in-error")).toHaveCount(0);
 });

@@ -19,6 +19,7 @@ interface WorkerFixtures {
   stack: Stack;
   /** A stack whose API signs people in through a local OpenID provider ("Test IdP"). */
   oidcStack: Stack;
+  oidcProvider: OidcProvider;
   /** A second API + UI whose model is a local fake OpenAI-compatible server (see fake-llm.ts). */
   modelStack: Stack;
 }
@@ -54,21 +55,31 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: "worker", timeout: 180_000 },
   ],
-  oidcStack: [
+  oidcProvider: [
     async ({}, use, workerInfo) => {
-      const name = `-oidc-w${workerInfo.workerIndex}`;
       const provider = new OidcProvider();
+      // The UI's port is chosen first: the API's first web origin (localhost) makes the
+      // redirect URI the provider must know.
       const webPort = await freePort();
-      // The API's first web origin (localhost) makes the redirect URI the provider must know.
-      await provider.start(`http://localhost:${webPort}/api/auth/oidc/callback`, name);
-      const stack = new Stack(provider.apiEnv("Test IdP"), name);
-      stack.webPort = webPort;
+      await provider.start(`http://localhost:${webPort}/api/auth/oidc/callback`, `-w${workerInfo.workerIndex}`);
+      provider.webPort = webPort;
+      try {
+        await use(provider);
+      } finally {
+        await provider.stop();
+      }
+    },
+    { scope: "worker", timeout: 60_000 },
+  ],
+  oidcStack: [
+    async ({ oidcProvider }, use, workerInfo) => {
+      const stack = new Stack(oidcProvider.apiEnv("Test IdP"), `-oidc-w${workerInfo.workerIndex}`);
+      stack.webPort = oidcProvider.webPort;
       try {
         await stack.start();
         await use(stack);
       } finally {
         await stack.stop();
-        await provider.stop();
       }
     },
     { scope: "worker", timeout: 180_000 },
@@ -131,12 +142,6 @@ export async function expectNoCredentialInScriptReach(page: Page, context: Brows
     // Neither the cookie's value nor any bearer token (a JWT or an agent key) is stored.
     expect(entry).not.toMatch(/eyJ[\w-]+\.[\w-]+\.|token|pk_parley_/i);
   }
-}
-
-/** Whether the API under test serves a route (a feature another branch may not have yet). */
-export async function apiHasRoute(stack: Stack, route: string): Promise<boolean> {
-  const schema = await (await fetch(`${stack.apiUrl}/openapi.json`)).text();
-  return schema.includes(`"${route}"`);
 }
 
 /**
