@@ -41,20 +41,19 @@ Snapshot = tuple[int, int, list[int]]  # xmin, xmax, xip
 POLL = """
 WITH snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
 new_messages AS (
-    SELECT conversation_id, max(id) AS top FROM messages
+    SELECT DISTINCT conversation_id FROM messages
     WHERE xid >= $1::text::xid8 OR xid = ANY ($2::text[]::xid8[])
-    GROUP BY conversation_id
 ),
 new_events AS (
     SELECT DISTINCT user_id, kind, ref FROM user_events
     WHERE xid >= $1::text::xid8 OR xid = ANY ($2::text[]::xid8[])
 )
-SELECT (SELECT s FROM snap) AS snapshot, 'm' AS t, NULL::text AS user_id,
-       NULL::text AS kind, conversation_id::bigint AS ref FROM new_messages
+SELECT NULL::pg_snapshot AS snapshot, 'm' AS t, NULL::text AS user_id, NULL::text AS kind,
+       conversation_id::bigint AS ref FROM new_messages
 UNION ALL
-SELECT (SELECT s FROM snap), 'e', user_id, kind, ref FROM new_events
+SELECT NULL, 'e', user_id, kind, ref FROM new_events
 UNION ALL
-SELECT (SELECT s FROM snap), 's', NULL, NULL, NULL
+SELECT s, 's', NULL, NULL, NULL FROM snap
 """
 SNAPSHOT = "SELECT pg_current_snapshot()"
 
@@ -182,12 +181,14 @@ class Reader:
             async with lock:
                 found = await self.poll(conn)
             if found:
-                # Rows keep coming: poll less often and read more per poll (each poll
-                # costs the database the same fixed work, however few rows it finds).
-                interval, gap = self.min_gap, min(gap * 2, self.max_gap)
+                interval = self.min_gap
             else:
                 interval, gap = min(interval * 2, self.max_interval), self.min_gap
             # Pacing: whatever asks meanwhile waits for the gap, and is served by one poll.
             rest = gap - (loop.time() - began)
             if rest > 0:
                 await asyncio.sleep(rest)
+            if found:
+                # Rows keep coming: poll less often and read more per poll (each poll
+                # costs the database the same fixed work, however few rows it finds).
+                gap = min(gap * 2, self.max_gap)
