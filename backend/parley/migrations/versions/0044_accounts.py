@@ -4,7 +4,7 @@ sign-in ceremonies in flight and failed-sign-in counters
 No data moves: an account claims the `user_id` the other tables are already keyed by.
 
 Revision ID: 0044
-Revises: 0040
+Revises: 0043
 Create Date: 2026-11-23
 """
 
@@ -15,7 +15,7 @@ from alembic import op
 from sqlalchemy.dialects.postgresql import JSONB
 
 revision: str = "0044"
-down_revision: str | None = "0040"
+down_revision: str | None = "0043"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

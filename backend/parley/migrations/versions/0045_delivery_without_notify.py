@@ -12,7 +12,7 @@ Rows written before this revision keep a NULL `xid`: they were committed long be
 reader's first snapshot, which is all the reader needs to know of them.
 
 Revision ID: 0045
-Revises: 0040
+Revises: 0044
 Create Date: 2026-11-23
 """
 
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "0045"
-down_revision: str | None = "0040"
+down_revision: str | None = "0044"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
