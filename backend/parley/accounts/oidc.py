@@ -28,6 +28,7 @@ from .hashing import digest, new_secret
 
 FLOW_SECONDS = 600
 METADATA_SECONDS = 300  # how long discovery and keys are reused before fetching again
+INVITE_RE = re.compile(r"[A-Za-z0-9_-]{1,200}")  # what invites.new_secret makes
 ALGORITHMS = ["RS256", "RS384", "RS512", "ES256", "ES384", "PS256", "EdDSA"]
 
 
@@ -55,6 +56,8 @@ def redirect_uri(settings: Settings) -> str:
 def safe_next(value: str | None) -> str:
     """Only a path on this site: never `//evil.example` or `https://…`."""
     if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+        return "/"
+    if any(ord(c) < 0x20 or c == "\x7f" or 0xD800 <= ord(c) <= 0xDFFF for c in value):
         return "/"
     return value
 
@@ -117,7 +120,7 @@ class Provider:
                     "verifier": verifier,
                     "binder": digest(binder).hex(),
                     "next": safe_next(next_path),
-                    "invite": invite,
+                    "invite": invite if invite and INVITE_RE.fullmatch(invite) else None,
                 },
                 FLOW_SECONDS,
             )

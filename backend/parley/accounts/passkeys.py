@@ -5,6 +5,7 @@ by the challenge the browser signed, so any instance can finish it, once."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -58,6 +59,7 @@ async def delete(db: Database, *, user_id: str, passkey_id: int) -> None:
 # --- ceremonies ------------------------------------------------------------------------------
 
 CHALLENGE_SECONDS = 300
+TRANSPORTS = {"usb", "nfc", "ble", "internal", "hybrid", "smart-card", "cable"}
 
 
 @dataclass(slots=True, frozen=True)
@@ -100,9 +102,9 @@ def _challenge_of(credential: dict[str, Any]) -> str:
             base64url_to_bytes(credential["response"]["clientDataJSON"]).decode()
         )
         challenge = client_data["challenge"]
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise InvalidInput("credential is not a WebAuthn credential") from exc
-    if not isinstance(challenge, str):
+    if not isinstance(challenge, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,200}", challenge):
         raise InvalidInput("credential is not a WebAuthn credential")
     return challenge
 
@@ -159,7 +161,7 @@ async def register(
             expected_rp_id=rp.id,
             expected_origin=rp.origin,
         )
-    except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
+    except (WebAuthnException, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise InvalidInput(f"The passkey was not accepted: {exc}") from exc
     transports = credential.get("response", {}).get("transports") or []
     try:
@@ -172,7 +174,7 @@ async def register(
                 verified.credential_id,
                 verified.credential_public_key,
                 verified.sign_count,
-                [t for t in transports if isinstance(t, str)][:10],
+                [t for t in transports if t in TRANSPORTS] if isinstance(transports, list) else [],
                 (name or "Passkey").strip()[:100] or "Passkey",
             )
     except asyncpg.UniqueViolationError as exc:
@@ -197,7 +199,7 @@ async def authenticate(db: Database, *, credential: dict[str, Any]) -> str:
     raw_id = credential.get("rawId") or credential.get("id")
     try:
         credential_id = base64url_to_bytes(raw_id) if isinstance(raw_id, str) else b""
-    except ValueError:
+    except (ValueError, TypeError):
         credential_id = b""
     async with db.connection() as conn:
         row = await conn.fetchrow(
@@ -215,7 +217,7 @@ async def authenticate(db: Database, *, credential: dict[str, Any]) -> str:
             credential_public_key=row["public_key"],
             credential_current_sign_count=row["sign_count"],
         )
-    except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
+    except (WebAuthnException, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise Unauthorized("The passkey was not accepted", code="invalid_credentials") from exc
     async with db.connection() as conn:
         await conn.execute(

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from parley.schemas import REQUEST
+from parley.schemas import REQUEST, Text
 
 
 class AuthConfig(BaseModel):
@@ -19,22 +19,22 @@ class AuthConfig(BaseModel):
 
 
 class SignupRequest(BaseModel):
-    user_id: str = Field(max_length=64)
-    password: str = Field(max_length=1024)
-    email: str | None = Field(default=None, max_length=320)
-    invite: str | None = Field(default=None, max_length=200)
+    user_id: Text = Field(max_length=64)
+    password: Text = Field(max_length=1024)
+    email: Text | None = Field(default=None, max_length=320)
+    invite: Text | None = Field(default=None, max_length=200)
     model_config = REQUEST
 
 
 class LoginRequest(BaseModel):
-    login: str = Field(max_length=320, description="user id or email")
-    password: str = Field(max_length=1024)
+    login: Text = Field(max_length=320, description="user id or email")
+    password: Text = Field(max_length=1024)
     model_config = REQUEST
 
 
 class PasswordChange(BaseModel):
-    current_password: str = Field(max_length=1024)
-    new_password: str = Field(max_length=1024)
+    current_password: Text = Field(max_length=1024)
+    new_password: Text = Field(max_length=1024)
     model_config = REQUEST
 
 
@@ -57,8 +57,8 @@ class DevLoginOut(BaseModel):
 
 
 class InviteCreate(BaseModel):
-    email: str | None = Field(default=None, max_length=320)
-    user_id: str | None = Field(
+    email: Text | None = Field(default=None, max_length=320)
+    user_id: Text | None = Field(
         default=None, max_length=64, description="Only this user id may sign up with it"
     )
     is_admin: bool = False
@@ -85,7 +85,7 @@ class SessionOut(BaseModel):
 
 
 class AgentKeyCreate(BaseModel):
-    agent: str = Field(max_length=64)
+    agent: Text = Field(max_length=64)
     expires_at: datetime | None = Field(default=None, strict=False)
     model_config = REQUEST
 
@@ -112,7 +112,7 @@ class PasskeyOut(BaseModel):
 
 class PasskeyVerify(BaseModel):
     credential: dict[str, Any]
-    name: str | None = Field(default=None, max_length=100)
+    name: Text | None = Field(default=None, max_length=100)
     model_config = REQUEST
 
 

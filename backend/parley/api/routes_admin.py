@@ -33,7 +33,7 @@ async def create_invite(
     )
 
 
-@router.post("/users/{user_id}/disable", status_code=204, responses=ERRORS(401, 403, 404))
+@router.post("/users/{user_id}/disable", status_code=204, responses=ERRORS(401, 403, 404, 422))
 async def disable_user(
     user_id: str, _admin: AdminPrincipal, db: DbDep, credentials: CredentialsDep
 ) -> Response:
@@ -43,7 +43,7 @@ async def disable_user(
     return Response(status_code=204)
 
 
-@router.post("/users/{user_id}/enable", status_code=204, responses=ERRORS(401, 403, 404))
+@router.post("/users/{user_id}/enable", status_code=204, responses=ERRORS(401, 403, 404, 422))
 async def enable_user(
     user_id: str, _admin: AdminPrincipal, db: DbDep, credentials: CredentialsDep
 ) -> Response:

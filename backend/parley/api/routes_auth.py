@@ -65,7 +65,10 @@ async def auth_config(settings: SettingsDep) -> AuthConfig:
 
 
 @router.post(
-    "/auth/signup", status_code=201, response_model=AccountOut, responses=ERRORS(403, 404, 422)
+    "/auth/signup",
+    status_code=201,
+    response_model=AccountOut,
+    responses=ERRORS(403, 404, 409, 422),
 )
 async def signup(
     body: SignupRequest, request: Request, response: Response, db: DbDep, settings: SettingsDep

@@ -30,7 +30,12 @@ def _provider(request: Request, settings: SettingsDep) -> Provider:
     return provider
 
 
-@router.get("/login", status_code=302, responses=ERRORS(404))
+@router.get(
+    "/login",
+    status_code=302,
+    response_class=RedirectResponse,
+    responses={**ERRORS(404), 302: {"description": "To the identity provider"}},
+)
 async def oidc_login(
     request: Request,
     db: DbDep,
@@ -54,7 +59,12 @@ async def oidc_login(
     return response
 
 
-@router.get("/callback", status_code=302, responses=ERRORS(404))
+@router.get(
+    "/callback",
+    status_code=302,
+    response_class=RedirectResponse,
+    responses={**ERRORS(404), 302: {"description": "To `next`, or `/?auth_error=<code>`"}},
+)
 async def oidc_callback(
     request: Request,
     db: DbDep,

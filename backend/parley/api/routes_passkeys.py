@@ -38,7 +38,7 @@ async def register_options(
     "/register/verify",
     status_code=201,
     response_model=PasskeyOut,
-    responses=ERRORS(401, 403, 422),
+    responses=ERRORS(401, 403, 409, 422),
 )
 async def register_verify(body: PasskeyVerify, person: SignedInPerson, db: DbDep) -> PasskeyOut:
     """Stores the new passkey (the browser's registration response, as JSON)."""

@@ -373,7 +373,8 @@ async def test_openapi_documents_every_route_and_its_errors(server):
         if not (operation.get("summary") or operation.get("description")):
             problems.append(f"{method.upper()} {path}: no summary or description")
         responses = operation.get("responses", {})
-        if not any(code.startswith("2") for code in responses):
+        # (the OIDC routes answer a browser navigation with a redirect)
+        if not any(code.startswith(("2", "3")) for code in responses):
             problems.append(f"{method.upper()} {path}: no success response")
         expected = set(AUTHED_ERRORS) if path.startswith("/api/{user_id}") else set()
         if path == "/api/{user_id}/chat":
