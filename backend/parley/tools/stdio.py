@@ -84,6 +84,11 @@ class TokenWatch:
                     self.problem = exc.message
 
     def resolve(self, _ctx: Context[Any]) -> Caller:
+        if self.problem is None and not keys.is_key(self.token):
+            try:  # a JWT's expiry needs no database: checked on every call
+                verify_caller(secret=self.credentials.secret, token=self.token)
+            except ParleyError as exc:
+                self.problem = exc.message
         if self.problem is not None:
             raise ToolError(f"PARLEY_TOKEN is no longer valid: {self.problem}")
         return self.caller
