@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
+from functools import cache
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -15,9 +16,14 @@ PASSWORD_MIN = 8
 PASSWORD_MAX = 1024
 
 _hasher = PasswordHasher()  # Argon2id with the library's (RFC 9106 low-memory) parameters
-# Verified when the account does not exist (or has no password), so a wrong name costs the
-# same time as a wrong password and does not tell which accounts exist.
-_DUMMY_HASH = _hasher.hash(secrets.token_urlsafe(16))
+
+
+@cache
+def _dummy_hash() -> str:
+    """Verified when the account does not exist (or has no password), so a wrong name costs
+    the same time as a wrong password and does not tell which accounts exist. Made on first
+    use: the commands that import this module but sign nobody in should not pay for it."""
+    return _hasher.hash(secrets.token_urlsafe(16))
 
 
 def new_secret(nbytes: int = 32) -> str:
@@ -39,7 +45,7 @@ async def verify_password(password: str, stored: str | None) -> bool:
 
     def check() -> bool:
         try:
-            return _hasher.verify(stored or _DUMMY_HASH, password) and stored is not None
+            return _hasher.verify(stored or _dummy_hash(), password) and stored is not None
         except (VerificationError, InvalidHashError):
             return False
 
