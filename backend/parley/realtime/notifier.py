@@ -234,11 +234,13 @@ class Notifier:
             for user_id, kind, ref in found.events:
                 self.waits.on_event(user_id, kind, ref)
 
-    def _send_wake(self) -> None:
+    def _send_wake(self) -> bool:
         """The reader found rows written here: the other readers may be backing off."""
-        if self.peers:
-            self._outbox.append(json.dumps({"instance": self.instance, "wake": 1}))
-            self._outbox_ready.set()
+        if not self.peers:
+            return False
+        self._outbox.append(json.dumps({"instance": self.instance, "wake": 1}))
+        self._outbox_ready.set()
+        return True
 
     def _on_live(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         if self.instance in payload[:64]:

@@ -128,8 +128,9 @@ class Reader:
         self.wake_gap = wake_gap
         self.cursor: Snapshot | None = None
         self.counters = Counters()
-        # Sends one wake-up to the other instances; set by the owner of the connection.
-        self.send_wake: Callable[[], object] | None = None
+        # Sends one wake-up to the other instances (False: none to wake); set by the owner
+        # of the connection.
+        self.send_wake: Callable[[], bool] | None = None
         self._asked = asyncio.Event()
         self._local = False  # a poll was asked for by a write here
         self._last_wake = -1e9
@@ -159,10 +160,14 @@ class Reader:
             self.counters.found += 1
             self.deliver(found)
             now = asyncio.get_running_loop().time()
-            if local and self.send_wake is not None and now - self._last_wake >= self.wake_gap:
+            if (
+                local
+                and self.send_wake is not None
+                and now - self._last_wake >= self.wake_gap
+                and self.send_wake()
+            ):
                 self._last_wake = now
                 self.counters.wakes_sent += 1
-                self.send_wake()
         return found
 
     async def run(self, conn: asyncpg.Connection, lock: asyncio.Lock) -> None:
