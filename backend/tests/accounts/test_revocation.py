@@ -24,22 +24,27 @@ WITHIN = 1.0
 
 
 async def refused_within(checks: dict[str, Check], revoke: Callable[[], Awaitable[None]]) -> None:
-    """Revoke, then poll each check until it sees a refusal; each must within WITHIN s."""
+    """Revoke, then poll each check until it sees a refusal. No request sent more than WITHIN s
+    after the revocation may still be accepted (measured at sending, so a slow response on a
+    loaded machine does not count against the server's revocation)."""
     for name, check in checks.items():
         assert not await check(), f"{name}: refused before the revocation"
     await revoke()
     started = time.monotonic()
 
-    async def until_refused(name: str, check: Check) -> tuple[str, float]:
-        while not await check():
-            if time.monotonic() - started > 5:
-                return name, float("inf")
+    async def last_accepted(name: str, check: Check) -> tuple[str, float]:
+        accepted_at = 0.0
+        while True:
+            sent = time.monotonic() - started
+            if await check():
+                return name, accepted_at
+            accepted_at = sent
+            assert sent < 10, f"{name}: still accepted {sent:.1f} s after the revocation"
             await asyncio.sleep(0.02)
-        return name, time.monotonic() - started
 
-    took = dict(await asyncio.gather(*(until_refused(n, c) for n, c in checks.items())))
+    took = dict(await asyncio.gather(*(last_accepted(n, c) for n, c in checks.items())))
     late = {name: round(t, 3) for name, t in took.items() if t > WITHIN}
-    assert late == {}, f"refused too late (s): {late}; all: {took}"
+    assert late == {}, f"accepted this long after the revocation (s): {late}; all: {took}"
 
 
 def rest(base: str, headers: dict[str, str], cookies: dict[str, str] | None = None) -> Check:
