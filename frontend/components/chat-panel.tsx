@@ -1,8 +1,9 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { DIRECT_MODES } from "@/lib/agent-types";
 import { describeError } from "@/lib/api-error";
+import { remoteReply } from "@/lib/chat-reducer";
 import type { Session } from "@/lib/auth-store";
 import { postMessage } from "@/lib/post-message";
 import type { ChatApi, SendOutcome } from "@/lib/use-chat";
@@ -66,6 +67,17 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
   const [queueNote, setQueueNote] = useState<string | null>(null);
   const queue = useRef<string | null>(null);
 
+  // A reply running elsewhere (another tab, or from before a reload) shows here with its Stop.
+  const remoteRunning = remoteReply(state, mode === "chat") !== null;
+  const replying = state.sending || remoteRunning;
+  // What was queued behind a reply running elsewhere goes out once that reply is stored.
+  useEffect(() => {
+    if (remoteRunning || state.sending || queue.current === null) return;
+    const next = takeQueue();
+    if (next !== null) void send(next);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the remote reply ends
+  }, [remoteRunning]);
+
   const restore = (text: string) => setDraft((current) => joinDraft(current, text));
 
   function takeQueue(): string | null {
@@ -101,7 +113,7 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
       }
       return;
     }
-    if (chat.isSending()) {
+    if (chat.isSending() || remoteRunning) {
       // Messages typed while a reply runs wait for it, then go out by themselves.
       queue.current = queue.current ? `${queue.current}\n\n${text}` : text;
       setQueued(queue.current);
@@ -145,6 +157,8 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
         onRetry={() => void retry()}
         onExample={(text) => void send(text)}
         emptyHint={EMPTY_HINTS[mode]}
+        chat={mode === "chat"}
+        replyAuthor={mode === "work" ? "claude" : null}
         renderMessage={mode === "chat" ? undefined : agentMessageRenderer({ messages: state.messages, onAnswer: answer, writable: true, closed: closedQuestions })}
       />
       {postError && (
@@ -166,7 +180,7 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
       <Composer
         draft={draft}
         setDraft={setDraft}
-        sending={state.sending}
+        sending={replying}
         stopping={state.stopping}
         onSend={send}
         onStop={() => void chat.stop()}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { endsWithFailure, liveToolCalls, type ChatState } from "@/lib/chat-reducer";
+import { endsWithFailure, liveToolCalls, remoteReply, type ChatState } from "@/lib/chat-reducer";
 import type { Message } from "@/lib/types";
 import { MessageBubble } from "./message-bubble";
 import { StoredMessage } from "./stored-message";
@@ -19,14 +19,19 @@ interface Props {
   emptyHint?: ReactNode;
   /** Lets a conversation of agents or a work session show a message its own way. */
   renderMessage?: (message: Message, bubble: ReactNode) => ReactNode;
+  /** The assistant's own chat (a reply is pending while the person's message is the newest). */
+  chat?: boolean;
+  /** Who writes the replies here ("Claude Code" in a work session). */
+  replyAuthor?: string | null;
 }
 
 /** The conversation's messages plus the reply being streamed; keeps the newest in view. */
-export function MessageList({ state, onRetry, onExample, emptyHint, renderMessage }: Props) {
+export function MessageList({ state, onRetry, onExample, emptyHint, renderMessage, chat = true, replyAuthor }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const [awayFromEnd, setAwayFromEnd] = useState(false);
-  const { messages, pendingUser, live, remoteLive, loading } = state;
+  const { messages, pendingUser, live, loading } = state;
+  const remoteLive = remoteReply(state, chat);
 
   useEffect(() => {
     const element = scroller.current;
@@ -48,7 +53,7 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
     element.scrollTo({ top: element.scrollHeight, behavior: "smooth" });
   }
 
-  const empty = !loading && messages.length === 0 && !pendingUser && !live && !remoteLive;
+  const empty = !loading && messages.length === 0 && !pendingUser && !live && remoteLive === null;
   const retryable = endsWithFailure(state);
 
   return (
@@ -97,6 +102,7 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
         {live && (
           <MessageBubble
             role="assistant"
+            author={replyAuthor}
             content={live.text}
             toolCalls={liveToolCalls(live)}
             pendingToolCalls={live.toolCalls.map((call) => !call.done)}
@@ -105,7 +111,7 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
             testId="streaming-message"
           />
         )}
-        {remoteLive !== null && <MessageBubble role="assistant" content={remoteLive} live testId="remote-streaming-message" />}
+        {remoteLive !== null && <MessageBubble role="assistant" author={replyAuthor} content={remoteLive} live testId="remote-streaming-message" />}
       </div>
       {awayFromEnd && (
         <button type="button" className="button small to-end" onClick={toEnd} data-testid="scroll-to-end">

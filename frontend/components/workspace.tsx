@@ -147,7 +147,7 @@ export function Workspace({ session }: { session: Session }) {
   const openRun = runs.runs?.find((r) => r.id === openRunId) ?? null;
   const workHealth = health.health?.work;
   const workUnavailable = workHealth && !workHealth.available ? (workHealth.reason ?? "work mode is off") : null;
-  const tasksPanel = <TasksPanel tasks={tasks} apiDown={health.reachable === false} />;
+  const tasksPanel = <TasksPanel tasks={tasks} apiDown={health.reachable === false} onUnreachable={reportUnreachable} />;
 
   return (
     <div className={`app${phone ? " phone" : ""}`}>

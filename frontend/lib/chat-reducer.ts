@@ -56,6 +56,8 @@ export type ChatAction =
   | { type: "tool-result"; callId: string; tool: string; result: unknown }
   | { type: "send-end"; notice: Notice | null }
   | { type: "remote-delta"; text: string }
+  /** The conversation's event stream (re)connected: it starts again with the text so far. */
+  | { type: "remote-open" }
   | { type: "dismiss-notice" };
 
 export function initialChatState(conversationId: number | null): ChatState {
@@ -99,12 +101,18 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const fresh = mine.filter((m) => !known.has(m.id));
       const storedUser = fresh.some((m) => m.role === "user");
       const storedReply = fresh.some((m) => m.role === "assistant");
+      // A reply written elsewhere ends when its stored copy arrives, even if this tab already
+      // had that copy (from its own turn's stream): the event stream's deltas can lag behind it.
+      const newest = state.messages.at(-1)?.id ?? 0;
+      const replyStored = mine.some((m) => m.role !== "user" && m.id >= newest);
+      // A new message from the person starts a new reply: text held from before it is stale.
+      const newTurn = storedUser && state.messages.at(-1)?.role !== "user";
       return {
         ...state,
         messages: merge(state.messages, mine),
         pendingUser: storedUser ? null : state.pendingUser,
         live: storedReply ? null : state.live,
-        remoteLive: fresh.some((m) => m.role !== "user") ? null : state.remoteLive,
+        remoteLive: replyStored || newTurn ? null : state.remoteLive,
       };
     }
     case "adopt":
@@ -163,6 +171,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case "remote-delta":
       if (state.sending) return state;
       return { ...state, remoteLive: (state.remoteLive ?? "") + action.text };
+    case "remote-open":
+      return state.remoteLive === null ? state : { ...state, remoteLive: null };
     case "dismiss-notice":
       return { ...state, notice: null };
   }
@@ -170,6 +180,20 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
 
 export function liveToolCalls(live: LiveReply): ToolCallRecord[] {
   return live.toolCalls.map((call) => ({ tool: call.tool, parameters: call.parameters, result: call.result, call_id: call.callId }));
+}
+
+/**
+ * The reply being written elsewhere (another tab, before a reload), as far as it has come; null
+ * when none is. In a chat a reply is pending exactly while the newest stored message is the
+ * person's: deltas that arrive after the reply is stored (a late or replayed snapshot) are not
+ * shown, so they can never become a second copy of it.
+ */
+export function remoteReply(state: ChatState, chat: boolean): string | null {
+  if (state.sending || state.loading) return null;
+  if (!chat) return state.remoteLive;
+  const last = state.messages.at(-1);
+  if (last === undefined || last.role !== "user") return null;
+  return state.remoteLive ?? "";
 }
 
 /** The conversation ends with a failed reply that Retry can run again (on the stored message). */

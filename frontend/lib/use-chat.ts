@@ -96,6 +96,7 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
     },
     onDelta: (text) => dispatch({ type: "remote-delta", text }),
     onToolResult: () => callbacksRef.current.onToolResult(),
+    onOpen: () => dispatch({ type: "remote-open" }),
   });
 
   const select = useCallback((id: number | null) => {
@@ -221,7 +222,19 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
 
   const stop = useCallback(async () => {
     const controller = streamRef.current;
-    if (!controller || stateRef.current.stopping) return;
+    if (!controller) {
+      // A reply started elsewhere (another tab, before a reload): the server stops it, and the
+      // event stream brings the stored partial reply.
+      const id = stateRef.current.conversationId;
+      if (id === null) return;
+      try {
+        await apiJson(session, userPath(session, `/conversations/${id}/stop`), { method: "POST", body: {} });
+      } catch (error) {
+        dispatch({ type: "load-failed", notice: { kind: "error", text: noticeText(error, "Couldn't stop the reply."), action: { type: "reload" } } });
+      }
+      return;
+    }
+    if (stateRef.current.stopping) return;
     dispatch({ type: "stop-requested" });
     const id = stateRef.current.conversationId;
     if (id !== null) {
