@@ -210,6 +210,14 @@ class StopResponse(BaseModel):
     stopped: bool = Field(description="Whether a reply was running (it has ended)")
 
 
+class ForkRequest(BaseModel):
+    message_id: int = Field(
+        ge=1,
+        le=2**63 - 1,
+        description="A message the person wrote here: the fork holds copies of all before it",
+    )
+
+
 class DevLoginRequest(BaseModel):
     user_id: str
     model_config = REQUEST

@@ -25,6 +25,9 @@ interface Props {
   onRetry?: () => void;
 }
 
+/** What the server stores for a reply stopped before any text (chat/turn.py). */
+export const STOPPED_PLACEHOLDER = "(Stopped.)";
+
 function speaker(role: string, author: string | null | undefined): string {
   if (role === "user") return "You";
   // A work session's output is written by Claude Code (author "claude"), not the task assistant.
@@ -43,6 +46,8 @@ export function MessageBubble(props: Props) {
   const who = speaker(role, props.author);
   const classes = ["message", `role-${role}`, error ? "is-error" : "", live ? "is-live" : ""].filter(Boolean).join(" ");
   const markdown = role === "assistant" || role === "agent";
+  // A reply stopped before its first word is stored with a placeholder; the marker says it all.
+  const shown = props.stopped && content.trim() === STOPPED_PLACEHOLDER ? "" : content;
   return (
     <article
       className={classes}
@@ -70,12 +75,13 @@ export function MessageBubble(props: Props) {
         </div>
       )}
       {error ? (
+        // The stored words (what went wrong, in a person's terms; the list's preview says the same).
         <div className="message-text" data-testid="message-text">
-          <p>The assistant couldn&apos;t answer this time.</p>
+          <p>{content || "The assistant couldn't answer this time."}</p>
         </div>
-      ) : content ? (
+      ) : shown ? (
         <div className={`message-text${markdown ? " markdown" : ""}`} data-testid="message-text">
-          {markdown ? <Markdown text={content} /> : content}
+          {markdown ? <Markdown text={shown} /> : shown}
         </div>
       ) : (
         live && (
@@ -88,8 +94,8 @@ export function MessageBubble(props: Props) {
         )
       )}
       {props.stopped && (
-        <p className="muted small stopped-note" data-testid="stopped-note">
-          Stopped
+        <p className="stopped-note" data-testid="stopped-note">
+          <span className="stop-square" aria-hidden="true" /> Stopped
         </p>
       )}
       {props.onRetry && (

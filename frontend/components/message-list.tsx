@@ -25,6 +25,17 @@ interface Props {
   replyAuthor?: string | null;
 }
 
+/** A failed reply followed by another answer to the same message (a retry's). */
+export function replacedFailure(messages: Message[], index: number): boolean {
+  const message = messages[index];
+  if (!message.error || message.role === "user") return false;
+  for (const later of messages.slice(index + 1)) {
+    if (later.role === "user") return false;
+    if (later.role === "assistant") return true;
+  }
+  return false;
+}
+
 /** The conversation's messages plus the reply being streamed; keeps the newest in view. */
 export function MessageList({ state, onRetry, onExample, emptyHint, renderMessage, chat = true, replyAuthor }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
@@ -53,6 +64,9 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
     element.scrollTo({ top: element.scrollHeight, behavior: "smooth" });
   }
 
+  // Retry replaces a failed reply: the attempt before it stays stored (the history is honest)
+  // but only the newest answer to a message is shown.
+  const shownMessages = chat ? messages.filter((m, i) => !replacedFailure(messages, i)) : messages;
   const empty = !loading && messages.length === 0 && !pendingUser && !live && remoteLive === null;
   const retryable = endsWithFailure(state);
 
@@ -88,12 +102,12 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
             </ul>
           </div>
         )}
-        {messages.map((message, index) => {
+        {shownMessages.map((message, index) => {
           const bubble = (
             <StoredMessage
               key={message.id}
               message={message}
-              onRetry={retryable && index === messages.length - 1 ? onRetry : undefined}
+              onRetry={retryable && index === shownMessages.length - 1 ? onRetry : undefined}
             />
           );
           return renderMessage ? renderMessage(message, bubble) : bubble;
