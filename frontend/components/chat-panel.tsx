@@ -124,6 +124,12 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
     await afterTurn(outcome);
   }
 
+  /** Ask the last question again in a fork: the reply shown now stays in this conversation. */
+  function regenerate() {
+    const question = state.messages.findLast((m) => m.role === "user");
+    if (question) void chat.fork(question.id, question.content).then(afterTurn);
+  }
+
   async function retry() {
     const notice = state.notice;
     const text = notice?.action.type === "send" ? notice.action.text : null;
@@ -133,6 +139,8 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
     await afterTurn(outcome);
   }
 
+  const copiedFrom = state.messages[0]?.meta?.copied_from as { conversation_id?: unknown } | undefined;
+  const origin = state.origin ?? (typeof copiedFrom?.conversation_id === "number" ? copiedFrom.conversation_id : null);
   const title = state.conversationId === null ? "New chat" : conversation ? conversationTitle(conversation) : "Conversation";
 
   return (
@@ -143,6 +151,14 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
         </h2>
         {conversation && conversation.mode !== "chat" && <span className="mode-tag">{conversation.mode}</span>}
       </div>
+      {origin !== null && (
+        <p className="fork-note muted small" data-testid="fork-note">
+          An edited copy: the original conversation is unchanged.{" "}
+          <a href={`/c/${origin}`} data-testid="fork-origin">
+            Open the original
+          </a>
+        </p>
+      )}
       {mode === "work" && (
         <WorkBar
           work={workApi.work}
@@ -159,6 +175,8 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
         emptyHint={EMPTY_HINTS[mode]}
         chat={mode === "chat"}
         replyAuthor={mode === "work" ? "claude" : null}
+        onEdit={mode === "chat" ? (id, text) => void chat.fork(id, text).then(afterTurn) : undefined}
+        onRegenerate={mode === "chat" ? regenerate : undefined}
         renderMessage={mode === "chat" ? undefined : agentMessageRenderer({ messages: state.messages, onAnswer: answer, writable: true, closed: closedQuestions })}
       />
       {postError && (

@@ -1,8 +1,9 @@
 "use client";
 
-import { useState, type ComponentProps } from "react";
+import type { ComponentProps } from "react";
 import ReactMarkdown, { defaultUrlTransform } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { useCopy } from "@/lib/use-copy";
 
 /** Only links a person can safely follow; anything else (javascript:, data:, …) is dropped. */
 export function safeUrl(url: string): string {
@@ -35,17 +36,9 @@ function textOf(node: unknown): string {
 }
 
 function CodeBlock(props: ComponentProps<"pre">) {
-  const [copied, setCopied] = useState(false);
+  const { copied, copy: copyText } = useCopy();
   const code = textOf(props.children).replace(/\n$/, "");
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(code);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 1_500);
-    } catch {
-      setCopied(false);
-    }
-  }
+  const copy = () => copyText(code);
   return (
     <div className="code-block">
       <button type="button" className="button tiny ghost copy-button" onClick={() => void copy()} data-testid="copy-code">

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { fullTime, shortTime } from "@/lib/format-time";
 import type { Role, ToolCallRecord } from "@/lib/types";
 import { Elapsed } from "./elapsed";
@@ -23,6 +24,10 @@ interface Props {
   messageId?: number;
   /** Shown on the last failed reply: runs the turn again. */
   onRetry?: () => void;
+  /** The model that wrote this reply (from its meta). */
+  model?: string | null;
+  /** Copy, edit, regenerate (stored messages only). */
+  actions?: ReactNode;
 }
 
 /** What the server stores for a reply stopped before any text (chat/turn.py). */
@@ -65,6 +70,11 @@ export function MessageBubble(props: Props) {
             {shortTime(props.createdAt)}
           </time>
         )}
+        {props.model && (
+          <span className="muted small message-model" data-testid="message-model" title="The model that wrote this reply">
+            {props.model}
+          </span>
+        )}
         {live && props.since ? <Elapsed since={props.since} /> : null}
       </header>
       {toolCalls && toolCalls.length > 0 && (
@@ -98,6 +108,7 @@ export function MessageBubble(props: Props) {
           <span className="stop-square" aria-hidden="true" /> Stopped
         </p>
       )}
+      {props.actions}
       {props.onRetry && (
         <div className="message-actions">
           <button type="button" className="button small primary" onClick={props.onRetry} data-testid="chat-retry">

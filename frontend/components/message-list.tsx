@@ -23,12 +23,16 @@ interface Props {
   chat?: boolean;
   /** Who writes the replies here ("Claude Code" in a work session). */
   replyAuthor?: string | null;
+  /** Send an edited version of the person's message `id` (chat only). */
+  onEdit?: (id: number, text: string) => void;
+  /** Ask for the last reply again (chat only). */
+  onRegenerate?: () => void;
 }
 
 /** A failed reply followed by another answer to the same message (a retry's). */
 export function replacedFailure(messages: Message[], index: number): boolean {
   const message = messages[index];
-  if (!message.error || message.role === "user") return false;
+  if (!message?.error || message.role === "user") return false;
   for (const later of messages.slice(index + 1)) {
     if (later.role === "user") return false;
     if (later.role === "assistant") return true;
@@ -37,7 +41,7 @@ export function replacedFailure(messages: Message[], index: number): boolean {
 }
 
 /** The conversation's messages plus the reply being streamed; keeps the newest in view. */
-export function MessageList({ state, onRetry, onExample, emptyHint, renderMessage, chat = true, replyAuthor }: Props) {
+export function MessageList({ state, onRetry, onExample, emptyHint, renderMessage, chat = true, replyAuthor, onEdit, onRegenerate }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const [awayFromEnd, setAwayFromEnd] = useState(false);
@@ -69,6 +73,7 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
   const shownMessages = chat ? messages.filter((m, i) => !replacedFailure(messages, i)) : messages;
   const empty = !loading && messages.length === 0 && !pendingUser && !live && remoteLive === null;
   const retryable = endsWithFailure(state);
+  const idle = !state.sending && remoteLive === null;
 
   return (
     <div className="message-list-frame">
@@ -108,6 +113,10 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
               key={message.id}
               message={message}
               onRetry={retryable && index === shownMessages.length - 1 ? onRetry : undefined}
+              onEdit={idle && onEdit && message.role === "user" ? (text) => onEdit(message.id, text) : undefined}
+              onRegenerate={
+                idle && onRegenerate && index === shownMessages.length - 1 && message.role === "assistant" ? onRegenerate : undefined
+              }
             />
           );
           return renderMessage ? renderMessage(message, bubble) : bubble;

@@ -41,6 +41,8 @@ export interface ChatState {
   /** Stop was pressed for this tab's turn. */
   stopping: boolean;
   notice: Notice | null;
+  /** The conversation this one was forked from in this tab (edit, regenerate). */
+  origin: number | null;
 }
 
 export type ChatAction =
@@ -58,7 +60,9 @@ export type ChatAction =
   | { type: "remote-delta"; text: string }
   /** The conversation's event stream (re)connected: it starts again with the text so far. */
   | { type: "remote-open" }
-  | { type: "dismiss-notice" };
+  | { type: "dismiss-notice" }
+  /** This tab forked `from` into a new conversation and opens it. */
+  | { type: "forked"; from: number; id: number };
 
 export function initialChatState(conversationId: number | null): ChatState {
   return {
@@ -72,6 +76,7 @@ export function initialChatState(conversationId: number | null): ChatState {
     startedAt: null,
     stopping: false,
     notice: null,
+    origin: null,
   };
 }
 
@@ -175,6 +180,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return state.remoteLive === null ? state : { ...state, remoteLive: null };
     case "dismiss-notice":
       return { ...state, notice: null };
+    case "forked":
+      return { ...initialChatState(action.id), origin: action.from };
   }
 }
 

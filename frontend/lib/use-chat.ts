@@ -6,7 +6,7 @@ import { ApiError, describeError } from "./api-error";
 import type { Session } from "./auth-store";
 import { chatReducer, endsWithFailure, initialChatState, type ChatState, type Notice } from "./chat-reducer";
 import { streamChat, type TurnInput } from "./chat-stream";
-import type { Message } from "./types";
+import type { Conversation, Message } from "./types";
 import { useConversationEvents } from "./use-conversation-events";
 
 export interface ChatCallbacks {
@@ -30,6 +30,8 @@ export interface ChatApi {
   send: (text: string) => Promise<SendOutcome>;
   retry: () => Promise<SendOutcome>;
   stop: () => Promise<void>;
+  /** Edit or regenerate: fork before the person's message `messageId` and send `text` there. */
+  fork: (messageId: number, text: string) => Promise<SendOutcome>;
   dismissNotice: () => void;
   /** True from the moment a send starts until its turn ends (not lagging behind renders). */
   isSending: () => boolean;
@@ -108,12 +110,12 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
   }, []);
 
   const runTurn = useCallback(
-    async (input: TurnInput): Promise<SendOutcome> => {
+    async (input: TurnInput, into?: number): Promise<SendOutcome> => {
       if (sendingRef.current) return "unsent";
       sendingRef.current = true;
       const controller = new AbortController();
       streamRef.current = controller;
-      let conversationId = stateRef.current.conversationId;
+      let conversationId = into ?? stateRef.current.conversationId;
       let stored = false;
       const adopt = (id: number | undefined) => {
         if (id === undefined || id === conversationId || controller.signal.aborted) return;
@@ -255,9 +257,28 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
     });
   }, [session]);
 
+  const fork = useCallback(
+    async (messageId: number, text: string): Promise<SendOutcome> => {
+      const from = stateRef.current.conversationId;
+      if (from === null || sendingRef.current) return "unsent";
+      let created: Conversation;
+      try {
+        const path = userPath(session, `/conversations/${from}/fork`);
+        created = await apiJson<Conversation>(session, path, { method: "POST", body: { message_id: messageId } });
+      } catch (error) {
+        if (error instanceof ApiError && error.unreachable) callbacksRef.current.onUnreachable();
+        dispatch({ type: "load-failed", notice: { kind: "error", text: noticeText(error, "Couldn't start the edited copy."), action: { type: "reload" } } });
+        return "unsent";
+      }
+      dispatch({ type: "forked", from, id: created.id });
+      return runTurn({ message: text }, created.id);
+    },
+    [session, runTurn],
+  );
+
   const dismissNotice = useCallback(() => dispatch({ type: "dismiss-notice" }), []);
 
   const isSending = useCallback(() => sendingRef.current, []);
 
-  return { state, select, send, retry, stop, dismissNotice, isSending };
+  return { state, select, send, retry, stop, fork, dismissNotice, isSending };
 }

@@ -41,7 +41,7 @@ function chunk(content: string | null, finish: string | null): string {
 /**
  * A local OpenAI-compatible Chat Completions server for the browser tests. By the person's last
  * message: "markdown" → a Markdown reply; "hang" → a few words, then nothing until the client
- * goes away; "flaky" → fails the first time, answers the next; "slowfail" → fails after 2 s;
+ * goes away; "silent" → nothing at all until then; "flaky" → fails the first time, answers the next; "slowfail" → fails after 2 s;
  * anything else → "You said: …". Failures are HTTP 400 (the client does not retry those).
  */
 export class FakeLlm {
@@ -96,6 +96,7 @@ export class FakeLlm {
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    if (text.includes("silent")) return; // thinks forever without a word; only Stop ends it
     if (text.includes("hang")) {
       res.write(chunk("Thinking about it", null));
       return; // never finishes; the client's stop or timeout ends it
