@@ -188,6 +188,14 @@ class Message(SQLModel, table=True):
         sa.Index(
             "ix_messages_reply_to", "reply_to", postgresql_where=sa.text("reply_to IS NOT NULL")
         ),
+        # Search (parley/search.py): one GIN over (owner, words), so a person's search reads
+        # only their own matches, however many other people's rows share the words.
+        sa.Index(
+            "ix_messages_search",
+            "user_id",
+            sa.text("to_tsvector('simple'::regconfig, content)"),
+            postgresql_using="gin",
+        ),
     )
 
     id: int | None = Field(

@@ -574,6 +574,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{user_id}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search
+         * @description The caller's conversations whose title holds `q`, and the caller's newest messages
+         *     containing its words (full-text: several words all match, "a phrase" in quotes, -word
+         *     excludes). Only the caller's own conversations are ever searched.
+         */
+        get: operations["search_api__user_id__search_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{user_id}/tasks": {
         parameters: {
             query?: never;
@@ -1051,6 +1073,49 @@ export interface components {
             progress?: number | null;
             /** Text */
             text: string;
+        };
+        /** SearchConversationHit */
+        SearchConversationHit: {
+            /** Id */
+            id: number;
+            mode: components["schemas"]["ConversationMode"];
+            /** Title */
+            title: string;
+        };
+        /** SearchMessageHit */
+        SearchMessageHit: {
+            /** Author */
+            author: string | null;
+            /** Conversation Id */
+            conversation_id: number;
+            /** Conversation Title */
+            conversation_title: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            role: components["schemas"]["Role"];
+            /**
+             * Snippet
+             * @description The passage around the words found, as plain text
+             */
+            snippet: string;
+        };
+        /** SearchOut */
+        SearchOut: {
+            /**
+             * Conversations
+             * @description Titles holding the text
+             */
+            conversations: components["schemas"]["SearchConversationHit"][];
+            /**
+             * Messages
+             * @description Messages with the words, newest first
+             */
+            messages: components["schemas"]["SearchMessageHit"][];
         };
         /** StopResponse */
         StopResponse: {
@@ -3737,6 +3802,77 @@ export interface operations {
             };
             /** @description Message too long */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    search_api__user_id__search_get: {
+        parameters: {
+            query: {
+                limit?: number;
+                /** @description Words to find */
+                q: string;
+            };
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

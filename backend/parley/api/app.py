@@ -24,6 +24,7 @@ from parley.api import (
     routes_messages,
     routes_person_events,
     routes_runs,
+    routes_search,
     routes_tasks,
     routes_work,
 )
@@ -150,6 +151,7 @@ def create_app(
         routes_person_events,
         routes_messages,
         routes_runs,
+        routes_search,
         routes_delegations,
         routes_work,
     ):
