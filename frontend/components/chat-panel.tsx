@@ -46,9 +46,11 @@ interface Props {
   closedQuestions?: ReadonlySet<number>;
   /** Why work sessions can't run here, if they can't (from the health check). */
   workUnavailable?: string | null;
+  /** A message a search led to: scrolled into view and marked. */
+  foundMessage?: number | null;
 }
 
-export function ChatPanel({ session, chat, conversation, closedQuestions, workUnavailable }: Props) {
+export function ChatPanel({ session, chat, conversation, closedQuestions, workUnavailable, foundMessage }: Props) {
   const { state } = chat;
   const mode = state.conversationId === null ? "chat" : (conversation?.mode ?? "chat");
   const direct = DIRECT_MODES.has(mode);
@@ -174,6 +176,7 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
         onExample={(text) => void send(text)}
         emptyHint={EMPTY_HINTS[mode]}
         chat={mode === "chat"}
+        focusId={foundMessage ?? null}
         replyAuthor={mode === "work" ? "claude" : null}
         onEdit={mode === "chat" ? (id, text) => void chat.fork(id, text).then(afterTurn) : undefined}
         onRegenerate={mode === "chat" ? regenerate : undefined}

@@ -28,6 +28,8 @@ interface Props {
   model?: string | null;
   /** Copy, edit, regenerate (stored messages only). */
   actions?: ReactNode;
+  /** The message a search led to: marked. */
+  found?: boolean;
 }
 
 /** What the server stores for a reply stopped before any text (chat/turn.py). */
@@ -49,7 +51,7 @@ function speaker(role: string, author: string | null | undefined): string {
 export function MessageBubble(props: Props) {
   const { role, content, toolCalls, live, error } = props;
   const who = speaker(role, props.author);
-  const classes = ["message", `role-${role}`, error ? "is-error" : "", live ? "is-live" : ""].filter(Boolean).join(" ");
+  const classes = ["message", `role-${role}`, error ? "is-error" : "", live ? "is-live" : "", props.found ? "is-found" : ""].filter(Boolean).join(" ");
   const markdown = role === "assistant" || role === "agent";
   // A reply stopped before its first word is stored with a placeholder; the marker says it all.
   const shown = props.stopped && content.trim() === STOPPED_PLACEHOLDER ? "" : content;

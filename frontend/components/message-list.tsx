@@ -27,6 +27,8 @@ interface Props {
   onEdit?: (id: number, text: string) => void;
   /** Ask for the last reply again (chat only). */
   onRegenerate?: () => void;
+  /** A message to bring into view and mark (a search result). */
+  focusId?: number | null;
 }
 
 /** A failed reply followed by another answer to the same message (a retry's). */
@@ -41,7 +43,7 @@ export function replacedFailure(messages: Message[], index: number): boolean {
 }
 
 /** The conversation's messages plus the reply being streamed; keeps the newest in view. */
-export function MessageList({ state, onRetry, onExample, emptyHint, renderMessage, chat = true, replyAuthor, onEdit, onRegenerate }: Props) {
+export function MessageList({ state, onRetry, onExample, emptyHint, renderMessage, chat = true, replyAuthor, onEdit, onRegenerate, focusId = null }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const [awayFromEnd, setAwayFromEnd] = useState(false);
@@ -52,6 +54,16 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
     const element = scroller.current;
     if (element && pinned.current) element.scrollTop = element.scrollHeight;
   }, [messages, pendingUser, live, remoteLive]);
+
+  // A search result: once its message is here, show it (and stop following the newest).
+  const focusShown = focusId !== null && messages.some((m) => m.id === focusId);
+  useEffect(() => {
+    if (!focusShown) return;
+    const element = scroller.current?.querySelector<HTMLElement>(`[data-message-id="${focusId}"]`);
+    if (!element) return;
+    pinned.current = false;
+    element.scrollIntoView({ block: "center" });
+  }, [focusShown, focusId]);
 
   function onScroll() {
     const element = scroller.current;
@@ -112,6 +124,7 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
             <StoredMessage
               key={message.id}
               message={message}
+              found={message.id === focusId}
               onRetry={retryable && index === shownMessages.length - 1 ? onRetry : undefined}
               onEdit={idle && onEdit && message.role === "user" ? (text) => onEdit(message.id, text) : undefined}
               onRegenerate={

@@ -10,10 +10,12 @@ interface Props {
   onEdit?: (text: string) => void;
   /** The last reply of a chat: ask again (in a fork). */
   onRegenerate?: () => void;
+  /** The message a search led to. */
+  found?: boolean;
 }
 
 /** A stored message as its bubble, with its actions. */
-export function StoredMessage({ message, onRetry, onEdit, onRegenerate }: Props) {
+export function StoredMessage({ message, onRetry, onEdit, onRegenerate, found }: Props) {
   const model = typeof message.meta?.model === "string" ? message.meta.model : null;
   return (
     <MessageBubble
@@ -28,6 +30,7 @@ export function StoredMessage({ message, onRetry, onEdit, onRegenerate }: Props)
       createdAt={message.created_at}
       onRetry={onRetry}
       model={model}
+      found={found}
       actions={<MessageActions text={message.content} onEdit={onEdit} onRegenerate={onRegenerate} />}
     />
   );

@@ -20,6 +20,7 @@ import { RunsPanel } from "./runs-panel";
 import { ChatPanel } from "./chat-panel";
 import { ConversationsPanel } from "./conversations-panel";
 import { Drawer } from "./drawer";
+import { SearchBox } from "./search-box";
 import { StatusBanners } from "./status-banners";
 import { TasksPanel } from "./tasks-panel";
 
@@ -40,6 +41,8 @@ export function Workspace({ session }: { session: Session }) {
   const [drawer, setDrawer] = useState<"conversations" | "tasks" | "runs" | null>(null);
   const runs = useRuns(session);
   const [openRunId, setOpenRunId] = useState<number | null>(null);
+  // The message a search result pointed at, shown and marked when its conversation opens.
+  const [foundMessage, setFoundMessage] = useState<number | null>(null);
   const [closedQuestions, setClosedQuestions] = useState<ReadonlySet<number>>(() => new Set());
   const { refresh: refreshTasks } = tasks;
   const { refresh: refreshConversations, apply: applyConversation } = conversations;
@@ -135,6 +138,15 @@ export function Workspace({ session }: { session: Session }) {
       onRename={conversations.rename}
       onDelete={removeConversation}
       onRetry={conversations.refresh}
+      search={
+        <SearchBox
+          session={session}
+          onOpen={(id, messageId) => {
+            setFoundMessage(messageId);
+            open(id);
+          }}
+        />
+      }
       pinned={
         <InboxEntry
           unread={inbox.inbox?.unread ?? 0}
@@ -168,6 +180,7 @@ export function Workspace({ session }: { session: Session }) {
           conversation={current}
           closedQuestions={closedQuestions}
           workUnavailable={workUnavailable}
+          foundMessage={foundMessage}
         />
         {/* A run opens beside the chat: in the tasks column on wide screens, over the chat on phones. */}
         {openRun ? (
