@@ -98,14 +98,26 @@ async def measure_search(
                 break
         out["times"] = {"p50": pct(times, 50), "p99": pct(times, 99), "n": len(times)}
         out["with_hits"] = sum(1 for n in hits if n) / len(hits)
-        async with pg_connection(url) as conn:  # the plan of a frequent word, by one user
-            plan = await conn.fetch(
-                "EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT id FROM messages"
-                " WHERE user_id = $1 AND to_tsvector('simple'::regconfig, content)"
-                " @@ websearch_to_tsquery('simple', 'w0') ORDER BY id + 0 DESC LIMIT 20",
-                f"{USER_PREFIX}0",
-            )
-        out["plan"] = "\n".join(row[0] for row in plan)
+        plans = {}
+        async with pg_connection(url) as conn:  # both ways, each for the word it suits
+            for name, sql, word, extra in (
+                (
+                    "newest messages first, a frequent word",
+                    search._FROM_RECENT,
+                    "w0",
+                    [search.RECENT],
+                ),
+                ("the GIN index, a rare word", search._FROM_INDEX, f"w{VOCABULARY - 1}", []),
+            ):
+                plan = await conn.fetch(
+                    f"EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) {sql}",
+                    f"{USER_PREFIX}0",
+                    word,
+                    20,
+                    *extra,
+                )
+                plans[name] = "\n".join(row[0] for row in plan)
+        out["plans"] = plans
         return out
     finally:
         if cleanup:  # a real DATABASE_URL: leave no bench rows behind

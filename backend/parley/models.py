@@ -196,6 +196,8 @@ class Message(SQLModel, table=True):
             sa.text("to_tsvector('simple'::regconfig, content)"),
             postgresql_using="gin",
         ),
+        # A person's newest messages first: search reads these before the index above.
+        sa.Index("ix_messages_user_id_id", "user_id", sa.text("id DESC")),
     )
 
     id: int | None = Field(
