@@ -46,6 +46,7 @@ export function replacedFailure(messages: Message[], index: number): boolean {
 export function MessageList({ state, onRetry, onExample, emptyHint, renderMessage, chat = true, replyAuthor, onEdit, onRegenerate, focusId = null }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  const size = useRef({ width: 0, height: 0 });
   const [awayFromEnd, setAwayFromEnd] = useState(false);
   const { messages, pendingUser, live, loading } = state;
   const remoteLive = remoteReply(state, chat);
@@ -54,6 +55,18 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
     const element = scroller.current;
     if (element && pinned.current) element.scrollTop = element.scrollHeight;
   }, [messages, pendingUser, live, remoteLive]);
+
+  // A resize (a phone turned, a window narrowed) re-wraps every line: keep the newest in view.
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      size.current = { width: element.clientWidth, height: element.clientHeight };
+      if (pinned.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
 
   // A search result: once its message is here, show it (and stop following the newest).
   const focusShown = focusId !== null && messages.some((m) => m.id === focusId);
@@ -68,6 +81,12 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
   function onScroll() {
     const element = scroller.current;
     if (!element) return;
+    if (element.clientWidth !== size.current.width || element.clientHeight !== size.current.height) {
+      // Scrolled by a resize, not by the person: where they were reading still holds.
+      size.current = { width: element.clientWidth, height: element.clientHeight };
+      if (pinned.current) element.scrollTop = element.scrollHeight;
+      return;
+    }
     pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < NEAR_BOTTOM_PX;
     setAwayFromEnd(!pinned.current);
   }

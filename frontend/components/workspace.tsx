@@ -171,8 +171,8 @@ export function Workspace({ session }: { session: Session }) {
         onOpenTasks={() => setDrawer("tasks")}
         extra={<RunsButton runs={runs.runs} onOpen={() => setDrawer("runs")} />}
       />
-      <StatusBanners health={health} />
-      <main className={`workspace${openRun && !phone ? " with-run" : ""}`} id="main">
+      <StatusBanners health={health} work={current?.mode === "work"} />
+      <main className={`workspace${openRun && !phone ? " with-run" : ""}${!openRun && current?.mode === "work" ? " no-side" : ""}`} id="main">
         {!phone && conversationsPanel}
         <ChatPanel
           session={session}
@@ -186,7 +186,8 @@ export function Workspace({ session }: { session: Session }) {
         {openRun ? (
           <RunSheet key={openRun.id} session={session} run={openRun} onClose={() => setOpenRunId(null)} closedQuestions={closedQuestions} />
         ) : (
-          !phone && tasksPanel
+          // A work session is about files and commands: the task list stays out of its way.
+          !phone && current?.mode !== "work" && tasksPanel
         )}
       </main>
       <Drawer open={drawer === "runs"} onOpenChange={(value) => setDrawer(value ? "runs" : null)} side="right" title="Runs" testId="runs-drawer">

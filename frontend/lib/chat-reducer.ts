@@ -15,9 +15,9 @@ export interface LiveReply {
 
 /**
  * What Retry does: send text that never reached the API again, run the failed turn again on its
- * stored message, or load the conversation again.
+ * stored message, or load the conversation again; "none": nothing to retry (only Dismiss).
  */
-export type NoticeAction = { type: "send"; text: string } | { type: "retry-turn" } | { type: "reload" };
+export type NoticeAction = { type: "send"; text: string } | { type: "retry-turn" } | { type: "reload" } | { type: "none" };
 
 export interface Notice {
   kind: "error" | "busy";

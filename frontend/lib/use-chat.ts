@@ -6,6 +6,7 @@ import { ApiError, describeError } from "./api-error";
 import type { Session } from "./auth-store";
 import { chatReducer, endsWithFailure, initialChatState, type ChatState, type Notice } from "./chat-reducer";
 import { streamChat, type TurnInput } from "./chat-stream";
+import { conversationIdFromPath, malformedConversationPath } from "./conversation-url";
 import type { Conversation, Message } from "./types";
 import { useConversationEvents } from "./use-conversation-events";
 
@@ -59,6 +60,15 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
   const streamRef = useRef<AbortController | null>(null);
   const sendingRef = useRef(false);
   const callbacksRef = useRef(callbacks);
+  // The conversation named by the address the page was opened at (`/c/<id>`), until it loads.
+  const addressedRef = useRef(typeof window === "undefined" ? null : conversationIdFromPath(window.location.pathname));
+
+  // `/c/abc` names no conversation: say so instead of quietly showing a new chat.
+  useEffect(() => {
+    const malformed = malformedConversationPath(window.location.pathname);
+    if (malformed === null) return;
+    dispatch({ type: "load-failed", notice: { kind: "error", text: `"${malformed}" is not a conversation address. This is a new chat.`, action: { type: "none" } } });
+  }, []);
 
   useEffect(() => {
     stateRef.current = state;
@@ -73,12 +83,22 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
     apiJson<Message[]>(session, userPath(session, `/conversations/${id}/messages?limit=${HISTORY_LIMIT}`), {
       signal: controller.signal,
     })
-      .then((messages) => dispatch({ type: "loaded", id, messages }))
+      .then((messages) => {
+        addressedRef.current = null;
+        dispatch({ type: "loaded", id, messages });
+      })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
         if (error instanceof ApiError && error.status === 404) {
-          // The conversation is gone (deleted elsewhere): start a new one, no error page.
+          // The conversation is gone (deleted elsewhere): start a new one, no error page. One
+          // the address named is said to be missing; a remembered one just falls back.
+          const addressed = addressedRef.current === id;
+          addressedRef.current = null;
           dispatch({ type: "select", id: null });
+          if (addressed) {
+            const text = `Conversation ${id} was not found: it does not exist or was deleted. This is a new chat.`;
+            dispatch({ type: "load-failed", notice: { kind: "error", text, action: { type: "none" } } });
+          }
           return;
         }
         if (error instanceof ApiError && error.unreachable) callbacksRef.current.onUnreachable();
@@ -218,6 +238,7 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
       return "sent";
     }
     if (notice?.action.type === "send") return send(notice.action.text);
+    if (notice?.action.type === "none") return "unsent";
     if (notice?.action.type !== "retry-turn" && !endsWithFailure(current)) return "unsent";
     return runTurn({ retry: true });
   }, [send, runTurn]);
