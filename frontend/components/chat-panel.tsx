@@ -11,6 +11,7 @@ import type { Conversation } from "@/lib/types";
 import { useMarkRead } from "@/lib/use-mark-read";
 import { useWorkState } from "@/lib/use-work-state";
 import { agentMessageRenderer } from "./agent-messages";
+import { ChangedFiles } from "./changed-files";
 import { ChatNotice } from "./chat-notice";
 import { Composer } from "./composer";
 import { conversationTitle } from "./conversation-item";
@@ -170,6 +171,7 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
           unavailable={workUnavailable}
         />
       )}
+      {mode === "work" && <ChangedFiles messages={state.messages} />}
       <MessageList
         state={state}
         onRetry={() => void retry()}

@@ -1,5 +1,6 @@
 import { metaType } from "@/lib/agent-types";
 import type { Message } from "@/lib/types";
+import { ToolDiff } from "./tool-diff";
 
 function meta(message: Message): Record<string, unknown> {
   return (message.meta as Record<string, unknown> | null) ?? {};
@@ -36,6 +37,7 @@ export function WorkOutput({ message }: { message: Message }) {
           </span>
           <code data-testid="work-tool-summary">{message.content}</code>
         </summary>
+        <ToolDiff input={m.input} />
         <pre className="work-pre" data-testid="work-tool-input">
           {pretty(m.input ?? {})}
         </pre>
