@@ -60,6 +60,8 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
   const streamRef = useRef<AbortController | null>(null);
   const sendingRef = useRef(false);
   const callbacksRef = useRef(callbacks);
+  // Stop was pressed before a new chat's id arrived.
+  const stopPendingRef = useRef(false);
   // The conversation named by the address the page was opened at (`/c/<id>`), until it loads.
   const addressedRef = useRef(typeof window === "undefined" ? null : conversationIdFromPath(window.location.pathname));
 
@@ -137,10 +139,15 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
       streamRef.current = controller;
       let conversationId = into ?? stateRef.current.conversationId;
       let stored = false;
+      stopPendingRef.current = false;
       const adopt = (id: number | undefined) => {
         if (id === undefined || id === conversationId || controller.signal.aborted) return;
         conversationId = id;
         dispatch({ type: "adopt", id });
+        if (stopPendingRef.current) {
+          stopPendingRef.current = false;
+          void apiJson(session, userPath(session, `/conversations/${id}/stop`), { method: "POST", body: {} }).catch(() => undefined);
+        }
       };
       const reconcile = async () => {
         if (conversationId === null || controller.signal.aborted) return;
@@ -260,6 +267,11 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
     if (stateRef.current.stopping) return;
     dispatch({ type: "stop-requested" });
     const id = stateRef.current.conversationId;
+    if (id === null) {
+      // A new chat whose id has not arrived yet: the stop is sent the moment it does.
+      stopPendingRef.current = true;
+      return;
+    }
     if (id !== null) {
       try {
         // The server ends the turn; its stream then brings the partial reply and `done`.
