@@ -792,8 +792,8 @@ def section_search(rep: Report, db: BenchDatabase) -> None:
     from search import INDEX, USERS, VOCABULARY, measure_search
 
     n = 1_000_000
-    rep.begin("8")
-    rep.add(f"## 8. Search: p99 of `GET /api/{{user_id}}/search` over {n:,} messages")
+    rep.begin("9")
+    rep.add(f"## 9. Search: p99 of `GET /api/{{user_id}}/search` over {n:,} messages")
     rep.add()
     out = asyncio.run(measure_search(db.url, messages=n, searches=2000, cleanup=db.external))
     t = out["times"]
@@ -1159,7 +1159,7 @@ def main() -> int:
         if "sse" in only:
             guarded(rep, "5", "SSE", lambda: section_sse(rep, db, args.quick))
         if "search" in only and not args.quick:  # a 10^6-row build: the full run only
-            guarded(rep, "8", "search", lambda: section_search(rep, db))
+            guarded(rep, "9", "search", lambda: section_search(rep, db))
         with contextlib.ExitStack() as shared:
             # The smoke run starts one pair of instances for both agent sections; the full
             # run gives each section fresh ones (their memory figures start from a clean slate).
