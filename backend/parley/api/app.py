@@ -76,6 +76,7 @@ def create_app(
                     db=db,
                     resolve_user=from_request_meta,
                     work=lambda: getattr(app.state, "work", None),
+                    with_work=settings.work_enabled,
                 ),
                 ledger=Ledger(db),
             )
