@@ -66,11 +66,23 @@ wait_for "$api_url/api/health" "$api_pid" || { echo "==> the API did not start (
 
 if [ -f frontend/package.json ]; then
   build_log=.parley/web-build.log
-  echo "==> building the web UI (log: $build_log)"
-  if ! (cd frontend && npm run build) >"$build_log" 2>&1; then
-    cat "$build_log" >&2
-    echo "==> the web UI failed to build (above)" >&2
-    exit 1
+  # A build is reused while nothing it is made from changed (its sources, config, lockfile):
+  # a warm start takes seconds, not a rebuild. Tests and build output are not sources.
+  build_stamp=.parley/web-build.sha256
+  sources_sha=$(cd frontend && find . \( -name node_modules -o -name .next -o -name tests \
+      -o -name test-results \) -prune -o -type f -print0 | LC_ALL=C sort -z \
+      | xargs -0 sha256sum | sha256sum | cut -d' ' -f1)
+  if [ -f frontend/.next/BUILD_ID ] && [ "$(cat "$build_stamp" 2>/dev/null)" = "$sources_sha" ]; then
+    echo "==> the web UI is built from these sources already (reusing it)"
+  else
+    echo "==> building the web UI (log: $build_log)"
+    rm -f "$build_stamp"
+    if ! (cd frontend && npm run build) >"$build_log" 2>&1; then
+      cat "$build_log" >&2
+      echo "==> the web UI failed to build (above)" >&2
+      exit 1
+    fi
+    echo "$sources_sha" >"$build_stamp"
   fi
   (cd frontend && PARLEY_API_URL="http://127.0.0.1:$api_port" PORT="$web_port" exec npm start -- -H "$host") &
   web_pid=$!

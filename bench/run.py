@@ -56,6 +56,7 @@ SECTIONS = [
     "writers",
     "questions",
     "delegation",
+    "search",
 ]
 
 
@@ -846,6 +847,43 @@ def section_history(rep: Report, db: BenchDatabase, quick: bool) -> None:
     )
 
 
+def section_search(rep: Report, db: BenchDatabase) -> None:
+    """The full run only: building a 10^6-message set takes about a minute."""
+    from search import INDEX, USERS, VOCABULARY, measure_search
+
+    n = 1_000_000
+    rep.begin("9")
+    rep.add(f"## 9. Search: p99 of `GET /api/{{user_id}}/search` over {n:,} messages")
+    rep.add()
+    out = asyncio.run(measure_search(db.url, messages=n, searches=2000, cleanup=db.external))
+    t = out["times"]
+    rep.add(
+        f"{n:,} messages of {USERS} people ({out['table_rows']:,} rows in the table), words of a "
+        f"{VOCABULARY:,}-word vocabulary with a skewed frequency; written in {out['insert_seconds']:.1f} s, "
+        f"`{INDEX}` built in {out['index_seconds']:.1f} s ({out['index_size']}). Each search is "
+        "`parley.search.search` (titles and the newest 20 matching messages, with snippets) for one or "
+        f"two random words by a random person; {out['with_hits']:.0%} of them found messages."
+    )
+    rep.add()
+    rep.add("| searches | p50 | p99 |")
+    rep.add("| ---: | ---: | ---: |")
+    rep.add(f"| {t['n']} | {ms(t['p50'])} | {ms(t['p99'])} |")
+    rep.add()
+    for name, plan in out["plans"].items():
+        rep.add(f"`EXPLAIN (ANALYZE, BUFFERS)`, {name}, for one person:")
+        rep.add()
+        rep.add("```")
+        rep.add(plan)
+        rep.add("```")
+        rep.add()
+    rep.goal(
+        f"Search p99 at {n:,} messages",
+        "≤ 50 ms",
+        f"p99 {ms(t['p99'])}, p50 {ms(t['p50'])}",
+        t["p99"] <= 0.050,
+    )
+
+
 def section_sse(rep: Report, db: BenchDatabase, quick: bool) -> None:
     try:
         from sse import measure_sse
@@ -1245,6 +1283,8 @@ def main() -> int:
             guarded(rep, "3", "history", lambda: section_history(rep, db, args.quick))
         if "sse" in only:
             guarded(rep, "5", "SSE", lambda: section_sse(rep, db, args.quick))
+        if "search" in only and not args.quick:  # a 10^6-row build: the full run only
+            guarded(rep, "9", "search", lambda: section_search(rep, db))
         with contextlib.ExitStack() as shared:
             # The smoke run starts one pair of instances for the agent and writers sections; the full
             # run gives each section fresh ones (their memory figures start from a clean slate).

@@ -17,11 +17,46 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+
+
+DEFAULT_URL = "http://127.0.0.1:8000"
+
+
+def _unreachable(exc: BaseException) -> BaseException | None:
+    """The connection failure inside `exc` (an MCP client wraps it in exception groups)."""
+    if isinstance(exc, (httpx2.ConnectError, httpx2.ConnectTimeout, ConnectionError)):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            if (found := _unreachable(inner)) is not None:
+                return found
+    cause = exc.__cause__ or exc.__context__
+    return _unreachable(cause) if cause is not None and cause is not exc else None
+
+
+def run(main: Callable[[], Coroutine[Any, Any, int]]) -> int:
+    """Run an example; a Parley that cannot be reached is one line on stderr, not a traceback."""
+    try:
+        return asyncio.run(main())
+    except BaseException as exc:
+        found = _unreachable(exc) if not isinstance(exc, (SystemExit, KeyboardInterrupt)) else None
+        if found is None:
+            raise
+        url = os.environ.get("PARLEY_URL", DEFAULT_URL)
+        if "--url" in sys.argv[:-1]:
+            url = sys.argv[sys.argv.index("--url") + 1]
+        print(
+            f"error: cannot reach Parley at {url} ({type(found).__name__}). Is it running?"
+            " Give its address with --url or PARLEY_URL.",
+            file=sys.stderr,
+        )
+        return 2
 
 
 def say(step: str, **data: Any) -> None:
@@ -78,7 +113,11 @@ def pick(answer: str, tasks: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--url", default=os.environ.get("PARLEY_URL", "http://127.0.0.1:8000"))
+    parser.add_argument(
+        "--url",
+        default=os.environ.get("PARLEY_URL", DEFAULT_URL),
+        help="where Parley's API listens (default: %(default)s; or set PARLEY_URL)",
+    )
     parser.add_argument("--token", default=os.environ.get("PARLEY_TOKEN"), required=False)
     parser.add_argument("--timeout", type=float, default=600, help="how long the question waits")
     args = parser.parse_args()
@@ -86,7 +125,9 @@ async def main() -> int:
         parser.error("give --token (or PARLEY_TOKEN): an agent key (examples/agent_key.py)")
     parley = Parley(args.url, args.token)
 
-    await parley.call("post_message", text="Hello! I'm your planning agent; I'll ask you something.")
+    await parley.call(
+        "post_message", text="Hello! I'm your planning agent; I'll ask you something."
+    )
     say("posted")
     run = await parley.call("start_run", title="Pick the first task of the day")
     say("run_started", run_id=run["id"])
@@ -131,4 +172,4 @@ async def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    sys.exit(run(main))

@@ -16,7 +16,13 @@ from typing import Any
 
 import httpx
 
-from mcp_agent import number_of, pick, say  # type: ignore[import-not-found]
+from mcp_agent import (  # type: ignore[import-not-found]
+    DEFAULT_URL,
+    number_of,
+    pick,
+    run,
+    say,
+)
 
 
 class Rest:
@@ -25,8 +31,11 @@ class Rest:
         self.headers = {"Authorization": f"Bearer {token}"}
 
     async def request(self, method: str, path: str, **kwargs: Any) -> Any:
-        async with httpx.AsyncClient(headers=self.headers, timeout=70) as http:
-            response = await http.request(method, self.base + path, **kwargs)
+        try:
+            async with httpx.AsyncClient(headers=self.headers, timeout=70) as http:
+                response = await http.request(method, self.base + path, **kwargs)
+        except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+            raise ConnectionError(str(exc)) from exc  # said in one line by `run`
         if response.status_code >= 400:
             raise RuntimeError(f"{method} {path}: {response.status_code} {response.text}")
         return response.json() if response.content else None
@@ -44,9 +53,23 @@ class Rest:
                 return dict(state)
 
 
+async def fail(api: Rest, run_id: int, reason: str) -> None:
+    """End the run as failed with its reason, where the person sees it (the run's summary),
+    and say it on stderr too."""
+    await api.request(
+        "POST", f"/runs/{run_id}/finish", json={"status": "failed", "summary": reason}
+    )
+    say("finished", status="failed", reason=reason)
+    print(f"error: {reason}", file=sys.stderr)
+
+
 async def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--url", default=os.environ.get("PARLEY_URL", "http://127.0.0.1:8000"))
+    parser.add_argument(
+        "--url",
+        default=os.environ.get("PARLEY_URL", DEFAULT_URL),
+        help="where Parley's API listens (default: %(default)s; or set PARLEY_URL)",
+    )
     parser.add_argument("--user", required=True)
     parser.add_argument("--token", default=os.environ.get("PARLEY_TOKEN"))
     args = parser.parse_args()
@@ -61,7 +84,9 @@ async def main() -> int:
     tasks = await api.request("GET", "/tasks", params={"status": "pending"})
     tasks = tasks["tasks"] if isinstance(tasks, dict) else tasks
     options = "; ".join(f"#{number_of(t)} {t['title']}" for t in tasks)
-    await api.request("POST", f"/runs/{run['id']}/status", json={"text": "Read", "progress": 30})
+    await api.request(
+        "POST", f"/runs/{run['id']}/status", json={"text": "Looked at your tasks", "progress": 30}
+    )
     question = await api.request(
         "POST",
         f"/runs/{run['id']}/messages",
@@ -70,15 +95,14 @@ async def main() -> int:
     say("asked", question_id=question["id"], status="waiting")
     state = await api.wait_answer(question["id"])
     if state["status"] != "answered":
-        await api.request("POST", f"/runs/{run['id']}/finish", json={"status": "failed"})
-        say("finished", status="failed", reason=state["status"])
+        reason = f"The question was {state['status']} without an answer"
+        await fail(api, run["id"], reason)
         return 1
     answer = state["answer"]["content"]
     say("answered", answer=answer)
     task = pick(answer, tasks)
     if task is None:
-        await api.request("POST", f"/runs/{run['id']}/finish", json={"status": "failed"})
-        say("finished", status="failed", reason="no match")
+        await fail(api, run["id"], f"No task matches the answer '{answer}'")
         return 1
     key = number_of(task)
     await api.request("PATCH", f"/tasks/{key}", json={"completed": True})
@@ -96,4 +120,4 @@ async def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    sys.exit(run(main))

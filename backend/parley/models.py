@@ -212,6 +212,16 @@ class Message(SQLModel, table=True):
             "ix_messages_reply_to", "reply_to", postgresql_where=sa.text("reply_to IS NOT NULL")
         ),
         sa.Index("ix_messages_xid", "xid"),
+        # Search (parley/search.py): one GIN over (owner, words), so a person's search reads
+        # only their own matches, however many other people's rows share the words.
+        sa.Index(
+            "ix_messages_search",
+            "user_id",
+            sa.text("to_tsvector('simple'::regconfig, content)"),
+            postgresql_using="gin",
+        ),
+        # A person's newest messages first: search reads these before the index above.
+        sa.Index("ix_messages_user_id_id", "user_id", sa.text("id DESC")),
     )
 
     id: int | None = Field(

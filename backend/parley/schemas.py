@@ -210,6 +210,14 @@ class StopResponse(BaseModel):
     stopped: bool = Field(description="Whether a reply was running (it has ended)")
 
 
+class ForkRequest(BaseModel):
+    message_id: int = Field(
+        ge=1,
+        le=2**63 - 1,
+        description="A message the person wrote here: the fork holds copies of all before it",
+    )
+
+
 class DevLoginRequest(BaseModel):
     user_id: str
     model_config = REQUEST
@@ -227,3 +235,24 @@ class HealthResponse(BaseModel):
     offline_model: bool
     dev_login: bool
     work: WorkHealth
+
+
+class SearchConversationHit(BaseModel):
+    id: int
+    title: str
+    mode: ConversationMode
+
+
+class SearchMessageHit(BaseModel):
+    id: int
+    conversation_id: int
+    conversation_title: str
+    role: Role
+    author: str | None
+    created_at: datetime
+    snippet: str = Field(description="The passage around the words found, as plain text")
+
+
+class SearchOut(BaseModel):
+    conversations: list[SearchConversationHit] = Field(description="Titles holding the text")
+    messages: list[SearchMessageHit] = Field(description="Messages with the words, newest first")

@@ -99,3 +99,29 @@ async def test_another_host_with_dev_sign_in_is_warned_about(tmp_path, migrated)
     quiet = await _start(root, migrated, HOST="0.0.0.0", PARLEY_DEV_LOGIN="0")
     _, err = await asyncio.wait_for(quiet.communicate(), timeout=90)
     assert "WARNING" not in err.decode()
+
+
+async def test_a_build_of_unchanged_sources_is_reused(tmp_path, migrated):
+    # The stand-in build leaves a BUILD_ID, as `next build` does, and counts its runs.
+    build = "mkdir -p .next && echo id > .next/BUILD_ID && echo built >> ../builds.txt"
+    root = _checkout(tmp_path, build=build)
+    builds = root / "builds.txt"
+
+    async def start_and_stop() -> str:
+        process = await _start(root, migrated, PORT=str(free_port()))
+        assert process.stdout is not None
+        said = ""
+        while "web UI on" not in said:
+            line = (await asyncio.wait_for(process.stdout.readline(), timeout=90)).decode()
+            assert line, said
+            said += line
+        process.terminate()
+        await asyncio.wait_for(process.communicate(), timeout=30)
+        return said
+
+    assert "building the web UI" in await start_and_stop()
+    assert "reusing it" in await start_and_stop()
+    assert builds.read_text().count("built") == 1
+    (root / "frontend" / "ui.py").write_text(SLOW_UI + "\n# changed\n")
+    assert "building the web UI" in await start_and_stop()
+    assert builds.read_text().count("built") == 2

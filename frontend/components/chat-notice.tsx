@@ -6,9 +6,11 @@ export function ChatNotice({ notice, onRetry, onDismiss }: { notice: Notice; onR
     <div className={`chat-notice ${notice.kind}`} role="alert" data-testid="chat-error" data-kind={notice.kind}>
       <span>{notice.text}</span>
       <span className="notice-actions">
-        <button type="button" className="button small primary" onClick={onRetry} data-testid="chat-retry">
-          Retry
-        </button>
+        {notice.action.type !== "none" && (
+          <button type="button" className="button small primary" onClick={onRetry} data-testid="chat-retry">
+            Retry
+          </button>
+        )}
         <button type="button" className="button small" onClick={onDismiss}>
           Dismiss
         </button>

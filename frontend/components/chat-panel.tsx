@@ -1,8 +1,9 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { DIRECT_MODES } from "@/lib/agent-types";
 import { describeError } from "@/lib/api-error";
+import { remoteReply } from "@/lib/chat-reducer";
 import type { Session } from "@/lib/auth-store";
 import { postMessage } from "@/lib/post-message";
 import type { ChatApi, SendOutcome } from "@/lib/use-chat";
@@ -10,6 +11,7 @@ import type { Conversation } from "@/lib/types";
 import { useMarkRead } from "@/lib/use-mark-read";
 import { useWorkState } from "@/lib/use-work-state";
 import { agentMessageRenderer } from "./agent-messages";
+import { ChangedFiles } from "./changed-files";
 import { ChatNotice } from "./chat-notice";
 import { Composer } from "./composer";
 import { conversationTitle } from "./conversation-item";
@@ -45,9 +47,11 @@ interface Props {
   closedQuestions?: ReadonlySet<number>;
   /** Why work sessions can't run here, if they can't (from the health check). */
   workUnavailable?: string | null;
+  /** A message a search led to: scrolled into view and marked. */
+  foundMessage?: number | null;
 }
 
-export function ChatPanel({ session, chat, conversation, closedQuestions, workUnavailable }: Props) {
+export function ChatPanel({ session, chat, conversation, closedQuestions, workUnavailable, foundMessage }: Props) {
   const { state } = chat;
   const mode = state.conversationId === null ? "chat" : (conversation?.mode ?? "chat");
   const direct = DIRECT_MODES.has(mode);
@@ -65,6 +69,17 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
   const [queued, setQueued] = useState<string | null>(null);
   const [queueNote, setQueueNote] = useState<string | null>(null);
   const queue = useRef<string | null>(null);
+
+  // A reply running elsewhere (another tab, or from before a reload) shows here with its Stop.
+  const remoteRunning = remoteReply(state, mode === "chat") !== null;
+  const replying = state.sending || remoteRunning;
+  // What was queued behind a reply running elsewhere goes out once that reply is stored.
+  useEffect(() => {
+    if (remoteRunning || state.sending || queue.current === null) return;
+    const next = takeQueue();
+    if (next !== null) void send(next);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the remote reply ends
+  }, [remoteRunning]);
 
   const restore = (text: string) => setDraft((current) => joinDraft(current, text));
 
@@ -101,7 +116,7 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
       }
       return;
     }
-    if (chat.isSending()) {
+    if (chat.isSending() || remoteRunning) {
       // Messages typed while a reply runs wait for it, then go out by themselves.
       queue.current = queue.current ? `${queue.current}\n\n${text}` : text;
       setQueued(queue.current);
@@ -110,6 +125,12 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
     const outcome = await chat.send(text);
     if (outcome === "unsent") restore(text);
     await afterTurn(outcome);
+  }
+
+  /** Ask the last question again in a fork: the reply shown now stays in this conversation. */
+  function regenerate() {
+    const question = state.messages.findLast((m) => m.role === "user");
+    if (question) void chat.fork(question.id, question.content).then(afterTurn);
   }
 
   async function retry() {
@@ -121,6 +142,8 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
     await afterTurn(outcome);
   }
 
+  const copiedFrom = state.messages[0]?.meta?.copied_from as { conversation_id?: unknown } | undefined;
+  const origin = state.origin ?? (typeof copiedFrom?.conversation_id === "number" ? copiedFrom.conversation_id : null);
   const title = state.conversationId === null ? "New chat" : conversation ? conversationTitle(conversation) : "Conversation";
 
   return (
@@ -131,6 +154,14 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
         </h2>
         {conversation && conversation.mode !== "chat" && <span className="mode-tag">{conversation.mode}</span>}
       </div>
+      {origin !== null && (
+        <p className="fork-note muted small" data-testid="fork-note">
+          An edited copy: the original conversation is unchanged.{" "}
+          <a href={`/c/${origin}`} data-testid="fork-origin">
+            Open the original
+          </a>
+        </p>
+      )}
       {mode === "work" && (
         <WorkBar
           work={workApi.work}
@@ -140,11 +171,17 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
           unavailable={workUnavailable}
         />
       )}
+      {mode === "work" && <ChangedFiles messages={state.messages} />}
       <MessageList
         state={state}
         onRetry={() => void retry()}
         onExample={(text) => void send(text)}
         emptyHint={EMPTY_HINTS[mode]}
+        chat={mode === "chat"}
+        focusId={foundMessage ?? null}
+        replyAuthor={mode === "work" ? "claude" : null}
+        onEdit={mode === "chat" ? (id, text) => void chat.fork(id, text).then(afterTurn) : undefined}
+        onRegenerate={mode === "chat" ? regenerate : undefined}
         renderMessage={mode === "chat" ? undefined : agentMessageRenderer({ messages: state.messages, onAnswer: answer, writable: true, closed: closedQuestions })}
       />
       {postError && (
@@ -166,7 +203,7 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
       <Composer
         draft={draft}
         setDraft={setDraft}
-        sending={state.sending}
+        sending={replying}
         stopping={state.stopping}
         onSend={send}
         onStop={() => void chat.stop()}

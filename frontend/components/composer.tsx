@@ -2,6 +2,7 @@
 
 import { useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { readLocal, STORAGE_KEYS, writeLocal } from "@/lib/local-store";
+import { PHONE_QUERY, useMediaQuery } from "@/lib/use-media-query";
 import { useSpeechRecognition } from "@/lib/use-speech-recognition";
 import { VoiceControls, VoiceStatusLine } from "./voice-controls";
 
@@ -19,6 +20,11 @@ interface Props {
   placeholder?: string;
 }
 
+/** "… (Enter to send, Shift+Enter for a new line)" without the keys, on a phone. */
+export function withoutKeys(text: string, phone: boolean): string {
+  return phone ? text.replace(/\s*\(Enter to send[^)]*\)/, "") : text;
+}
+
 function joinText(base: string, addition: string): string {
   if (!addition) return base;
   if (!base.trim()) return addition;
@@ -30,6 +36,8 @@ export function Composer({ draft, setDraft, sending, stopping, onSend, onStop, p
   const [autoSend, setAutoSendState] = useState(() => readLocal(STORAGE_KEYS.voiceAutoSend) !== "false");
   const voiceBase = useRef("");
   const input = useRef<HTMLTextAreaElement>(null);
+  // A phone's keyboard has no Shift+Enter to speak of: its placeholder leaves the keys out.
+  const phone = useMediaQuery(PHONE_QUERY);
 
   const speech = useSpeechRecognition({
     onInterim: (text) => setDraft(joinText(voiceBase.current, text)),
@@ -95,7 +103,7 @@ export function Composer({ draft, setDraft, sending, stopping, onSend, onStop, p
             ? "Listening…"
             : sending
               ? "The assistant is replying… (a message sent now waits for it)"
-              : (placeholder ?? "Message the assistant (Enter to send, Shift+Enter for a new line)")
+              : withoutKeys(placeholder ?? "Message the assistant (Enter to send, Shift+Enter for a new line)", phone)
         }
         aria-describedby="composer-hint voice-status"
         aria-invalid={tooLong ? true : undefined}

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import { fullTime, shortTime } from "@/lib/format-time";
 import type { Conversation } from "@/lib/types";
 import { RowMenu } from "./row-menu";
@@ -44,6 +44,19 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
   const title = conversationTitle(conversation);
   const when = conversation.last_message_at ?? conversation.updated_at;
   const titleId = `conversation-title-${conversation.id}`;
+  // Leaving the rename box (Enter, Save, Cancel, Escape) puts focus back on the conversation.
+  const openButton = useRef<HTMLButtonElement>(null);
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (mode !== "view" || !refocus.current) return;
+    refocus.current = false;
+    openButton.current?.focus();
+  }, [mode]);
+
+  function endRename() {
+    refocus.current = true;
+    setMode("view");
+  }
 
   function beginRename() {
     setDraft(hasRealTitle(conversation) ? (conversation.title ?? "") : "");
@@ -54,11 +67,11 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
     event.preventDefault();
     const next = draft.trim();
     if (next && next !== conversation.title) await onRename(next);
-    setMode("view");
+    endRename();
   }
 
   function onRenameKey(event: KeyboardEvent<HTMLInputElement>) {
-    if (event.key === "Escape") setMode("view");
+    if (event.key === "Escape") endRename();
   }
 
   return (
@@ -84,12 +97,13 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
           <button type="submit" className="button small primary">
             Save
           </button>
-          <button type="button" className="button small" onClick={() => setMode("view")}>
+          <button type="button" className="button small" onClick={endRename}>
             Cancel
           </button>
         </form>
       ) : (
         <button
+          ref={openButton}
           type="button"
           className="conversation-open"
           aria-current={current ? "true" : undefined}

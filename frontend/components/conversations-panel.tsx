@@ -17,6 +17,8 @@ interface Props {
   onRetry: () => void;
   /** Pinned above the list (the inbox). */
   pinned?: ReactNode;
+  /** The search box, above everything else in the list. */
+  search?: ReactNode;
 }
 
 /** The list holds what the person talks in; runs and threads live in the Runs panel. */
@@ -60,6 +62,7 @@ export function ConversationsPanel(props: Props) {
           </select>
         </label>
       </div>
+      {props.search}
       {props.pinned}
       {(actionError || error) && (
         <p className="error-text" role="alert">

@@ -1,8 +1,9 @@
 "use client";
 
-import { useState, type ComponentProps } from "react";
+import type { ComponentProps } from "react";
 import ReactMarkdown, { defaultUrlTransform } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { CodeBlock } from "./code-block";
 
 /** Only links a person can safely follow; anything else (javascript:, data:, …) is dropped. */
 export function safeUrl(url: string): string {
@@ -23,37 +24,6 @@ function htmlAsText() {
     node.children?.forEach(walk);
   };
   return walk;
-}
-
-function textOf(node: unknown): string {
-  if (typeof node === "string" || typeof node === "number") return String(node);
-  if (Array.isArray(node)) return node.map(textOf).join("");
-  if (node && typeof node === "object" && "props" in node) {
-    return textOf((node as { props: { children?: unknown } }).props.children);
-  }
-  return "";
-}
-
-function CodeBlock(props: ComponentProps<"pre">) {
-  const [copied, setCopied] = useState(false);
-  const code = textOf(props.children).replace(/\n$/, "");
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(code);
-      setCopied(true);
-      setTimeout(() => setCopied(false), 1_500);
-    } catch {
-      setCopied(false);
-    }
-  }
-  return (
-    <div className="code-block">
-      <button type="button" className="button tiny ghost copy-button" onClick={() => void copy()} data-testid="copy-code">
-        {copied ? "Copied" : "Copy"}
-      </button>
-      <pre tabIndex={0}>{props.children}</pre>
-    </div>
-  );
 }
 
 const COMPONENTS = {

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { fullTime, shortTime } from "@/lib/format-time";
 import type { Role, ToolCallRecord } from "@/lib/types";
 import { Elapsed } from "./elapsed";
@@ -23,7 +24,16 @@ interface Props {
   messageId?: number;
   /** Shown on the last failed reply: runs the turn again. */
   onRetry?: () => void;
+  /** The model that wrote this reply (from its meta). */
+  model?: string | null;
+  /** Copy, edit, regenerate (stored messages only). */
+  actions?: ReactNode;
+  /** The message a search led to: marked. */
+  found?: boolean;
 }
+
+/** What the server stores for a reply stopped before any text (chat/turn.py). */
+export const STOPPED_PLACEHOLDER = "(Stopped.)";
 
 function speaker(role: string, author: string | null | undefined): string {
   if (role === "user") return "You";
@@ -41,8 +51,10 @@ function speaker(role: string, author: string | null | undefined): string {
 export function MessageBubble(props: Props) {
   const { role, content, toolCalls, live, error } = props;
   const who = speaker(role, props.author);
-  const classes = ["message", `role-${role}`, error ? "is-error" : "", live ? "is-live" : ""].filter(Boolean).join(" ");
+  const classes = ["message", `role-${role}`, error ? "is-error" : "", live ? "is-live" : "", props.found ? "is-found" : ""].filter(Boolean).join(" ");
   const markdown = role === "assistant" || role === "agent";
+  // A reply stopped before its first word is stored with a placeholder; the marker says it all.
+  const shown = props.stopped && content.trim() === STOPPED_PLACEHOLDER ? "" : content;
   return (
     <article
       className={classes}
@@ -60,6 +72,11 @@ export function MessageBubble(props: Props) {
             {shortTime(props.createdAt)}
           </time>
         )}
+        {props.model && (
+          <span className="muted small message-model" data-testid="message-model" title="The model that wrote this reply">
+            {props.model}
+          </span>
+        )}
         {live && props.since ? <Elapsed since={props.since} /> : null}
       </header>
       {toolCalls && toolCalls.length > 0 && (
@@ -70,12 +87,13 @@ export function MessageBubble(props: Props) {
         </div>
       )}
       {error ? (
+        // The stored words (what went wrong, in a person's terms; the list's preview says the same).
         <div className="message-text" data-testid="message-text">
-          <p>The assistant couldn&apos;t answer this time.</p>
+          <p>{content || "The assistant couldn't answer this time."}</p>
         </div>
-      ) : content ? (
+      ) : shown ? (
         <div className={`message-text${markdown ? " markdown" : ""}`} data-testid="message-text">
-          {markdown ? <Markdown text={content} /> : content}
+          {markdown ? <Markdown text={shown} /> : shown}
         </div>
       ) : (
         live && (
@@ -88,10 +106,11 @@ export function MessageBubble(props: Props) {
         )
       )}
       {props.stopped && (
-        <p className="muted small stopped-note" data-testid="stopped-note">
-          Stopped
+        <p className="stopped-note" data-testid="stopped-note">
+          <span className="stop-square" aria-hidden="true" /> Stopped
         </p>
       )}
+      {props.actions}
       {props.onRetry && (
         <div className="message-actions">
           <button type="button" className="button small primary" onClick={props.onRetry} data-testid="chat-retry">

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { endsWithFailure, liveToolCalls, type ChatState } from "@/lib/chat-reducer";
+import { endsWithFailure, liveToolCalls, remoteReply, type ChatState } from "@/lib/chat-reducer";
 import type { Message } from "@/lib/types";
 import { MessageBubble } from "./message-bubble";
 import { StoredMessage } from "./stored-message";
@@ -19,23 +19,74 @@ interface Props {
   emptyHint?: ReactNode;
   /** Lets a conversation of agents or a work session show a message its own way. */
   renderMessage?: (message: Message, bubble: ReactNode) => ReactNode;
+  /** The assistant's own chat (a reply is pending while the person's message is the newest). */
+  chat?: boolean;
+  /** Who writes the replies here ("Claude Code" in a work session). */
+  replyAuthor?: string | null;
+  /** Send an edited version of the person's message `id` (chat only). */
+  onEdit?: (id: number, text: string) => void;
+  /** Ask for the last reply again (chat only). */
+  onRegenerate?: () => void;
+  /** A message to bring into view and mark (a search result). */
+  focusId?: number | null;
+}
+
+/** A failed reply followed by another answer to the same message (a retry's). */
+export function replacedFailure(messages: Message[], index: number): boolean {
+  const message = messages[index];
+  if (!message?.error || message.role === "user") return false;
+  for (const later of messages.slice(index + 1)) {
+    if (later.role === "user") return false;
+    if (later.role === "assistant") return true;
+  }
+  return false;
 }
 
 /** The conversation's messages plus the reply being streamed; keeps the newest in view. */
-export function MessageList({ state, onRetry, onExample, emptyHint, renderMessage }: Props) {
+export function MessageList({ state, onRetry, onExample, emptyHint, renderMessage, chat = true, replyAuthor, onEdit, onRegenerate, focusId = null }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
+  const size = useRef({ width: 0, height: 0 });
   const [awayFromEnd, setAwayFromEnd] = useState(false);
-  const { messages, pendingUser, live, remoteLive, loading } = state;
+  const { messages, pendingUser, live, loading } = state;
+  const remoteLive = remoteReply(state, chat);
 
   useEffect(() => {
     const element = scroller.current;
     if (element && pinned.current) element.scrollTop = element.scrollHeight;
   }, [messages, pendingUser, live, remoteLive]);
 
+  // A resize (a phone turned, a window narrowed) re-wraps every line: keep the newest in view.
+  useEffect(() => {
+    const element = scroller.current;
+    if (!element || typeof ResizeObserver === "undefined") return;
+    const observer = new ResizeObserver(() => {
+      size.current = { width: element.clientWidth, height: element.clientHeight };
+      if (pinned.current) element.scrollTop = element.scrollHeight;
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  // A search result: once its message is here, show it (and stop following the newest).
+  const focusShown = focusId !== null && messages.some((m) => m.id === focusId);
+  useEffect(() => {
+    if (!focusShown) return;
+    const element = scroller.current?.querySelector<HTMLElement>(`[data-message-id="${focusId}"]`);
+    if (!element) return;
+    pinned.current = false;
+    element.scrollIntoView({ block: "center" });
+  }, [focusShown, focusId]);
+
   function onScroll() {
     const element = scroller.current;
     if (!element) return;
+    if (element.clientWidth !== size.current.width || element.clientHeight !== size.current.height) {
+      // Scrolled by a resize, not by the person: where they were reading still holds.
+      size.current = { width: element.clientWidth, height: element.clientHeight };
+      if (pinned.current) element.scrollTop = element.scrollHeight;
+      return;
+    }
     pinned.current = element.scrollHeight - element.scrollTop - element.clientHeight < NEAR_BOTTOM_PX;
     setAwayFromEnd(!pinned.current);
   }
@@ -48,8 +99,12 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
     element.scrollTo({ top: element.scrollHeight, behavior: "smooth" });
   }
 
-  const empty = !loading && messages.length === 0 && !pendingUser && !live && !remoteLive;
+  // Retry replaces a failed reply: the attempt before it stays stored (the history is honest)
+  // but only the newest answer to a message is shown.
+  const shownMessages = chat ? messages.filter((m, i) => !replacedFailure(messages, i)) : messages;
+  const empty = !loading && messages.length === 0 && !pendingUser && !live && remoteLive === null;
   const retryable = endsWithFailure(state);
+  const idle = !state.sending && remoteLive === null;
 
   return (
     <div className="message-list-frame">
@@ -83,12 +138,17 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
             </ul>
           </div>
         )}
-        {messages.map((message, index) => {
+        {shownMessages.map((message, index) => {
           const bubble = (
             <StoredMessage
               key={message.id}
               message={message}
-              onRetry={retryable && index === messages.length - 1 ? onRetry : undefined}
+              found={message.id === focusId}
+              onRetry={retryable && index === shownMessages.length - 1 ? onRetry : undefined}
+              onEdit={idle && onEdit && message.role === "user" ? (text) => onEdit(message.id, text) : undefined}
+              onRegenerate={
+                idle && onRegenerate && index === shownMessages.length - 1 && message.role === "assistant" ? onRegenerate : undefined
+              }
             />
           );
           return renderMessage ? renderMessage(message, bubble) : bubble;
@@ -97,6 +157,7 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
         {live && (
           <MessageBubble
             role="assistant"
+            author={replyAuthor}
             content={live.text}
             toolCalls={liveToolCalls(live)}
             pendingToolCalls={live.toolCalls.map((call) => !call.done)}
@@ -105,7 +166,7 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
             testId="streaming-message"
           />
         )}
-        {remoteLive !== null && <MessageBubble role="assistant" content={remoteLive} live testId="remote-streaming-message" />}
+        {remoteLive !== null && <MessageBubble role="assistant" author={replyAuthor} content={remoteLive} live testId="remote-streaming-message" />}
       </div>
       {awayFromEnd && (
         <button type="button" className="button small to-end" onClick={toEnd} data-testid="scroll-to-end">

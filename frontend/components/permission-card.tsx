@@ -2,6 +2,7 @@
 
 import { useAction } from "@/lib/use-action";
 import type { Message } from "@/lib/types";
+import { ToolDiff } from "./tool-diff";
 
 interface Props {
   question: Message;
@@ -32,6 +33,7 @@ export function PermissionCard({ question, input, open, answer, onAnswer }: Prop
       aria-label="Permission request"
     >
       <p className="permission-text">{question.content}</p>
+      <ToolDiff input={input} />
       {input !== undefined && (
         <details className="permission-input">
           <summary>Details</summary>

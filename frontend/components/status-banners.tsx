@@ -3,7 +3,7 @@
 import type { HealthState } from "@/lib/use-health";
 
 /** API outage and database banners, and the offline-model notice (collapsed to one line). */
-export function StatusBanners({ health }: { health: HealthState }) {
+export function StatusBanners({ health, work = false }: { health: HealthState; work?: boolean }) {
   const { reachable, health: info } = health;
   return (
     <>
@@ -25,7 +25,8 @@ export function StatusBanners({ health }: { health: HealthState }) {
           </div>
         )}
       </div>
-      {info?.offline_model && (
+      {/* A work session is Claude Code, not the offline model: the notice would mislead there. */}
+      {info?.offline_model && !work && (
         <details className="banner info" data-testid="offline-banner">
           <summary>
             <strong>Offline model</strong> <span className="banner-summary">· simple task commands only</span>

@@ -1,8 +1,22 @@
 import { toolCallsOf, type Message } from "@/lib/types";
+import { MessageActions } from "./message-actions";
 import { MessageBubble } from "./message-bubble";
 
-/** A stored message as its bubble (Retry only on the last failed reply). */
-export function StoredMessage({ message, onRetry }: { message: Message; onRetry?: () => void }) {
+interface Props {
+  message: Message;
+  /** Only on the last failed reply. */
+  onRetry?: () => void;
+  /** The person's own chat message: send an edited text (in a fork). */
+  onEdit?: (text: string) => void;
+  /** The last reply of a chat: ask again (in a fork). */
+  onRegenerate?: () => void;
+  /** The message a search led to. */
+  found?: boolean;
+}
+
+/** A stored message as its bubble, with its actions. */
+export function StoredMessage({ message, onRetry, onEdit, onRegenerate, found }: Props) {
+  const model = typeof message.meta?.model === "string" ? message.meta.model : null;
   return (
     <MessageBubble
       messageId={message.id}
@@ -15,6 +29,9 @@ export function StoredMessage({ message, onRetry }: { message: Message; onRetry?
       stopped={message.meta?.stopped === true}
       createdAt={message.created_at}
       onRetry={onRetry}
+      model={model}
+      found={found}
+      actions={<MessageActions text={message.content} onEdit={onEdit} onRegenerate={onRegenerate} />}
     />
   );
 }

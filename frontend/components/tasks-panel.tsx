@@ -1,12 +1,19 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { describeError } from "@/lib/api-error";
+import { ApiError, describeError } from "@/lib/api-error";
 import type { TasksApi } from "@/lib/use-tasks";
 import { TaskItem } from "./task-item";
 
 /** The user's tasks beside the chat: add, complete, edit, delete; refreshed after every turn. */
-export function TasksPanel({ tasks, apiDown }: { tasks: TasksApi; apiDown: boolean }) {
+interface Props {
+  tasks: TasksApi;
+  apiDown: boolean;
+  /** An action could not reach the API: the banner says so (and clears when it is back). */
+  onUnreachable?: () => void;
+}
+
+export function TasksPanel({ tasks, apiDown, onUnreachable }: Props) {
   const [title, setTitle] = useState("");
   const [error, setError] = useState<string | null>(null);
   const list = tasks.tasks;
@@ -19,7 +26,8 @@ export function TasksPanel({ tasks, apiDown }: { tasks: TasksApi; apiDown: boole
       await action();
       return true;
     } catch (err) {
-      setError(describeError(err));
+      if (err instanceof ApiError && err.unreachable && onUnreachable) onUnreachable();
+      else setError(describeError(err));
       return false;
     }
   }

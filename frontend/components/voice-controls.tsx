@@ -4,7 +4,8 @@ import type { VoiceStatus } from "@/lib/speech";
 import type { SpeechApi } from "@/lib/use-speech-recognition";
 
 const STATUS_TEXT: Record<VoiceStatus, string> = {
-  unsupported: "Voice input is not supported in this browser (it has no Web Speech API). Try Chrome, Edge or Safari; typing works as usual.",
+  // Said by the disabled mic's tooltip only: nothing went wrong, there is just no voice here.
+  unsupported: "",
   idle: "",
   listening: "Listening… speak now. Press the microphone again to stop.",
   denied: "Microphone permission was denied. Allow microphone access in the browser's site settings, then try again.",
@@ -12,6 +13,9 @@ const STATUS_TEXT: Record<VoiceStatus, string> = {
   "no-microphone": "No microphone was found. Connect one and try again.",
   error: "Voice input stopped because of an error. Try again, or type instead.",
 };
+
+const QUIET = new Set<VoiceStatus>(["idle", "listening", "unsupported"]);
+const UNSUPPORTED_TIP = "Voice input needs the Web Speech API, which this browser lacks (try Chrome, Edge or Safari)";
 
 interface Props {
   speech: SpeechApi;
@@ -36,7 +40,7 @@ export function VoiceStatusLine({ status }: { status: VoiceStatus }) {
   return (
     <p
       id="voice-status"
-      className={`voice-status small${status === "idle" || status === "listening" ? "" : " problem"}`}
+      className={`voice-status small${QUIET.has(status) ? "" : " problem"}`}
       role="status"
       data-testid="voice-status"
       data-state={status}
@@ -58,7 +62,7 @@ export function VoiceControls({ speech, onToggle, autoSend, onAutoSendChange }: 
         aria-label="Voice input"
         aria-pressed={listening}
         disabled={!supported}
-        title={supported ? (listening ? "Stop listening" : "Speak your message") : "Voice input is not supported in this browser"}
+        title={supported ? (listening ? "Stop listening" : "Speak your message") : UNSUPPORTED_TIP}
         onClick={onToggle}
         data-testid="voice-button"
         data-state={status}

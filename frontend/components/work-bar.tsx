@@ -23,7 +23,8 @@ export function formatCost(usd: number | null | undefined): string {
 export function WorkBar({ work, sending, onStop, onEnd, unavailable }: Props) {
   const { error, run: act } = useAction();
   const [confirmEnd, setConfirmEnd] = useState(false);
-  const status = work?.status ?? "idle";
+  // A permission card waiting for the person is never "Idle", whatever the session said last.
+  const status = work?.pending_question_id != null && work.status !== "ended" ? "waiting_permission" : (work?.status ?? "idle");
   const busy = status === "working" || status === "waiting_permission" || status === "starting";
   const ended = status === "ended";
 

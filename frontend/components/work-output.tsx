@@ -1,5 +1,6 @@
 import { metaType } from "@/lib/agent-types";
 import type { Message } from "@/lib/types";
+import { ToolDiff } from "./tool-diff";
 
 function meta(message: Message): Record<string, unknown> {
   return (message.meta as Record<string, unknown> | null) ?? {};
@@ -13,6 +14,9 @@ function pretty(value: unknown): string {
     return String(value);
   }
 }
+
+/** What the server's permission hook answers when the person denies a tool call. */
+const DENIED_BY_PERSON = "The person denied this tool call.";
 
 function firstLine(text: string): string {
   const line = text.split("\n").find((l) => l.trim()) ?? "";
@@ -36,6 +40,7 @@ export function WorkOutput({ message }: { message: Message }) {
           </span>
           <code data-testid="work-tool-summary">{message.content}</code>
         </summary>
+        <ToolDiff input={m.input} />
         <pre className="work-pre" data-testid="work-tool-input">
           {pretty(m.input ?? {})}
         </pre>
@@ -44,14 +49,22 @@ export function WorkOutput({ message }: { message: Message }) {
   }
   if (type === "tool_result") {
     const failed = m.is_error === true || m.error === true;
+    // The person's own "Deny" comes back as a hook error: it reads as what it was.
+    const denied = failed && message.content.includes(DENIED_BY_PERSON);
     return (
       <details className={`work-event work-tool-result${failed ? " failed" : ""}`} data-testid="work-tool-result" data-message-id={message.id}>
         <summary>
           <span className="tool-icon" aria-hidden="true">
             {failed ? "✕" : "✓"}
           </span>
-          <span>{failed ? "Failed: " : "Output: "}</span>
-          <span className="muted">{firstLine(message.content) || "(no output)"}</span>
+          {denied ? (
+            <span data-testid="work-denied">Denied by you</span>
+          ) : (
+            <>
+              <span>{failed ? "Failed: " : "Output: "}</span>
+              <span className="muted">{firstLine(message.content) || "(no output)"}</span>
+            </>
+          )}
         </summary>
         <pre className="work-pre" data-testid="work-tool-output">
           {message.content}

@@ -21,6 +21,7 @@ import { RunsPanel } from "./runs-panel";
 import { ChatPanel } from "./chat-panel";
 import { ConversationsPanel } from "./conversations-panel";
 import { Drawer } from "./drawer";
+import { SearchBox } from "./search-box";
 import { StatusBanners } from "./status-banners";
 import { TasksPanel } from "./tasks-panel";
 
@@ -42,6 +43,8 @@ export function Workspace({ session }: { session: Session }) {
   const runs = useRuns(session);
   const [openRunId, setOpenRunId] = useState<number | null>(null);
   const [accountOpen, setAccountOpen] = useState(false);
+  // The message a search result pointed at, shown and marked when its conversation opens.
+  const [foundMessage, setFoundMessage] = useState<number | null>(null);
   const [closedQuestions, setClosedQuestions] = useState<ReadonlySet<number>>(() => new Set());
   const { refresh: refreshTasks } = tasks;
   const { refresh: refreshConversations, apply: applyConversation } = conversations;
@@ -137,6 +140,15 @@ export function Workspace({ session }: { session: Session }) {
       onRename={conversations.rename}
       onDelete={removeConversation}
       onRetry={conversations.refresh}
+      search={
+        <SearchBox
+          session={session}
+          onOpen={(id, messageId) => {
+            setFoundMessage(messageId);
+            open(id);
+          }}
+        />
+      }
       pinned={
         <InboxEntry
           unread={inbox.inbox?.unread ?? 0}
@@ -149,7 +161,7 @@ export function Workspace({ session }: { session: Session }) {
   const openRun = runs.runs?.find((r) => r.id === openRunId) ?? null;
   const workHealth = health.health?.work;
   const workUnavailable = workHealth && !workHealth.available ? (workHealth.reason ?? "work mode is off") : null;
-  const tasksPanel = <TasksPanel tasks={tasks} apiDown={health.reachable === false} />;
+  const tasksPanel = <TasksPanel tasks={tasks} apiDown={health.reachable === false} onUnreachable={reportUnreachable} />;
 
   return (
     <div className={`app${phone ? " phone" : ""}`}>
@@ -162,8 +174,8 @@ export function Workspace({ session }: { session: Session }) {
         onOpenAccount={() => setAccountOpen(true)}
         extra={<RunsButton runs={runs.runs} onOpen={() => setDrawer("runs")} />}
       />
-      <StatusBanners health={health} />
-      <main className={`workspace${openRun && !phone ? " with-run" : ""}`} id="main">
+      <StatusBanners health={health} work={current?.mode === "work"} />
+      <main className={`workspace${openRun && !phone ? " with-run" : ""}${!openRun && current?.mode === "work" ? " no-side" : ""}`} id="main">
         {!phone && conversationsPanel}
         <ChatPanel
           session={session}
@@ -171,12 +183,14 @@ export function Workspace({ session }: { session: Session }) {
           conversation={current}
           closedQuestions={closedQuestions}
           workUnavailable={workUnavailable}
+          foundMessage={foundMessage}
         />
         {/* A run opens beside the chat: in the tasks column on wide screens, over the chat on phones. */}
         {openRun ? (
           <RunSheet key={openRun.id} session={session} run={openRun} onClose={() => setOpenRunId(null)} closedQuestions={closedQuestions} />
         ) : (
-          !phone && tasksPanel
+          // A work session is about files and commands: the task list stays out of its way.
+          !phone && current?.mode !== "work" && tasksPanel
         )}
       </main>
       <Drawer open={drawer === "runs"} onOpenChange={(value) => setDrawer(value ? "runs" : null)} side="right" title="Runs" testId="runs-drawer">

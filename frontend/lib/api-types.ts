@@ -129,6 +129,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{user_id}/conversations/{conversation_id}/fork": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fork
+         * @description A new chat conversation with copies of every message before `message_id` (one the
+         *     person wrote); the original is left as it is. To edit a message, fork before it and send
+         *     the new text there; to regenerate a reply, fork before the message it answers and send
+         *     that message again. Each copy's `meta.copied_from` names its original.
+         */
+        post: operations["fork_api__user_id__conversations__conversation_id__fork_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{user_id}/conversations/{conversation_id}/messages": {
         parameters: {
             query?: never;
@@ -646,6 +669,28 @@ export interface paths {
          * @description A `status` message (with `meta.progress`, 0-100) and the run's latest status.
          */
         post: operations["report_status_api__user_id__runs__run_id__status_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{user_id}/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search
+         * @description The caller's conversations whose title holds `q`, and the caller's newest messages
+         *     containing its words (full-text: several words all match, "a phrase" in quotes, -word
+         *     excludes). Only the caller's own conversations are ever searched.
+         */
+        get: operations["search_api__user_id__search_get"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1334,6 +1379,14 @@ export interface components {
         ErrorResponse: {
             error: components["schemas"]["ErrorBody"];
         };
+        /** ForkRequest */
+        ForkRequest: {
+            /**
+             * Message Id
+             * @description A message the person wrote here: the fork holds copies of all before it
+             */
+            message_id: number;
+        };
         /** HealthResponse */
         HealthResponse: {
             /**
@@ -1672,6 +1725,49 @@ export interface components {
             progress?: number | null;
             /** Text */
             text: string;
+        };
+        /** SearchConversationHit */
+        SearchConversationHit: {
+            /** Id */
+            id: number;
+            mode: components["schemas"]["ConversationMode"];
+            /** Title */
+            title: string;
+        };
+        /** SearchMessageHit */
+        SearchMessageHit: {
+            /** Author */
+            author: string | null;
+            /** Conversation Id */
+            conversation_id: number;
+            /** Conversation Title */
+            conversation_title: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            role: components["schemas"]["Role"];
+            /**
+             * Snippet
+             * @description The passage around the words found, as plain text
+             */
+            snippet: string;
+        };
+        /** SearchOut */
+        SearchOut: {
+            /**
+             * Conversations
+             * @description Titles holding the text
+             */
+            conversations: components["schemas"]["SearchConversationHit"][];
+            /**
+             * Messages
+             * @description Messages with the words, newest first
+             */
+            messages: components["schemas"]["SearchMessageHit"][];
         };
         /** SessionOut */
         SessionOut: {
@@ -2555,6 +2651,87 @@ export interface operations {
             };
             /** @description Not found (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    fork_api__user_id__conversations__conversation_id__fork_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ForkRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4729,6 +4906,77 @@ export interface operations {
             };
             /** @description Message too long */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    search_api__user_id__search_get: {
+        parameters: {
+            query: {
+                limit?: number;
+                /** @description Words to find */
+                q: string;
+            };
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SearchOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -15,9 +15,9 @@ export interface LiveReply {
 
 /**
  * What Retry does: send text that never reached the API again, run the failed turn again on its
- * stored message, or load the conversation again.
+ * stored message, or load the conversation again; "none": nothing to retry (only Dismiss).
  */
-export type NoticeAction = { type: "send"; text: string } | { type: "retry-turn" } | { type: "reload" };
+export type NoticeAction = { type: "send"; text: string } | { type: "retry-turn" } | { type: "reload" } | { type: "none" };
 
 export interface Notice {
   kind: "error" | "busy";
@@ -41,6 +41,8 @@ export interface ChatState {
   /** Stop was pressed for this tab's turn. */
   stopping: boolean;
   notice: Notice | null;
+  /** The conversation this one was forked from in this tab (edit, regenerate). */
+  origin: number | null;
 }
 
 export type ChatAction =
@@ -56,7 +58,11 @@ export type ChatAction =
   | { type: "tool-result"; callId: string; tool: string; result: unknown }
   | { type: "send-end"; notice: Notice | null }
   | { type: "remote-delta"; text: string }
-  | { type: "dismiss-notice" };
+  /** The conversation's event stream (re)connected: it starts again with the text so far. */
+  | { type: "remote-open" }
+  | { type: "dismiss-notice" }
+  /** This tab forked `from` into a new conversation and opens it. */
+  | { type: "forked"; from: number; id: number };
 
 export function initialChatState(conversationId: number | null): ChatState {
   return {
@@ -70,6 +76,7 @@ export function initialChatState(conversationId: number | null): ChatState {
     startedAt: null,
     stopping: false,
     notice: null,
+    origin: null,
   };
 }
 
@@ -99,12 +106,18 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const fresh = mine.filter((m) => !known.has(m.id));
       const storedUser = fresh.some((m) => m.role === "user");
       const storedReply = fresh.some((m) => m.role === "assistant");
+      // A reply written elsewhere ends when its stored copy arrives, even if this tab already
+      // had that copy (from its own turn's stream): the event stream's deltas can lag behind it.
+      const newest = state.messages.at(-1)?.id ?? 0;
+      const replyStored = mine.some((m) => m.role !== "user" && m.id >= newest);
+      // A new message from the person starts a new reply: text held from before it is stale.
+      const newTurn = storedUser && state.messages.at(-1)?.role !== "user";
       return {
         ...state,
         messages: merge(state.messages, mine),
         pendingUser: storedUser ? null : state.pendingUser,
         live: storedReply ? null : state.live,
-        remoteLive: fresh.some((m) => m.role !== "user") ? null : state.remoteLive,
+        remoteLive: replyStored || newTurn ? null : state.remoteLive,
       };
     }
     case "adopt":
@@ -163,13 +176,31 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case "remote-delta":
       if (state.sending) return state;
       return { ...state, remoteLive: (state.remoteLive ?? "") + action.text };
+    case "remote-open":
+      return state.remoteLive === null ? state : { ...state, remoteLive: null };
     case "dismiss-notice":
       return { ...state, notice: null };
+    case "forked":
+      return { ...initialChatState(action.id), origin: action.from };
   }
 }
 
 export function liveToolCalls(live: LiveReply): ToolCallRecord[] {
   return live.toolCalls.map((call) => ({ tool: call.tool, parameters: call.parameters, result: call.result, call_id: call.callId }));
+}
+
+/**
+ * The reply being written elsewhere (another tab, before a reload), as far as it has come; null
+ * when none is. In a chat a reply is pending exactly while the newest stored message is the
+ * person's: deltas that arrive after the reply is stored (a late or replayed snapshot) are not
+ * shown, so they can never become a second copy of it.
+ */
+export function remoteReply(state: ChatState, chat: boolean): string | null {
+  if (state.sending || state.loading) return null;
+  if (!chat) return state.remoteLive;
+  const last = state.messages.at(-1);
+  if (last === undefined || last.role !== "user") return null;
+  return state.remoteLive ?? "";
 }
 
 /** The conversation ends with a failed reply that Retry can run again (on the stored message). */

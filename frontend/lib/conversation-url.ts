@@ -15,6 +15,12 @@ export function conversationIdFromPath(pathname: string): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
+/** An address of the form `/c/…` that names no conversation id (`/c/abc`): its text, else null. */
+export function malformedConversationPath(pathname: string): string | null {
+  if (!pathname.startsWith("/c/") || PATH.test(pathname)) return null;
+  return conversationIdFromPath(pathname) === null ? decodeURIComponent(pathname.slice(3)) : null;
+}
+
 /** The conversation to open: the one in the address (`/c/<id>`), else at `/` the last one opened. */
 export function initialConversationId(userId: string): number | null {
   if (typeof window === "undefined") return null;

@@ -6,7 +6,8 @@ import { ApiError, describeError } from "./api-error";
 import type { Session } from "./auth-store";
 import { chatReducer, endsWithFailure, initialChatState, type ChatState, type Notice } from "./chat-reducer";
 import { streamChat, type TurnInput } from "./chat-stream";
-import type { Message } from "./types";
+import { conversationIdFromPath, malformedConversationPath } from "./conversation-url";
+import type { Conversation, Message } from "./types";
 import { useConversationEvents } from "./use-conversation-events";
 
 export interface ChatCallbacks {
@@ -30,6 +31,8 @@ export interface ChatApi {
   send: (text: string) => Promise<SendOutcome>;
   retry: () => Promise<SendOutcome>;
   stop: () => Promise<void>;
+  /** Edit or regenerate: fork before the person's message `messageId` and send `text` there. */
+  fork: (messageId: number, text: string) => Promise<SendOutcome>;
   dismissNotice: () => void;
   /** True from the moment a send starts until its turn ends (not lagging behind renders). */
   isSending: () => boolean;
@@ -57,6 +60,17 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
   const streamRef = useRef<AbortController | null>(null);
   const sendingRef = useRef(false);
   const callbacksRef = useRef(callbacks);
+  // Stop was pressed before a new chat's id arrived.
+  const stopPendingRef = useRef(false);
+  // The conversation named by the address the page was opened at (`/c/<id>`), until it loads.
+  const addressedRef = useRef(typeof window === "undefined" ? null : conversationIdFromPath(window.location.pathname));
+
+  // `/c/abc` names no conversation: say so instead of quietly showing a new chat.
+  useEffect(() => {
+    const malformed = malformedConversationPath(window.location.pathname);
+    if (malformed === null) return;
+    dispatch({ type: "load-failed", notice: { kind: "error", text: `"${malformed}" is not a conversation address. This is a new chat.`, action: { type: "none" } } });
+  }, []);
 
   useEffect(() => {
     stateRef.current = state;
@@ -71,12 +85,22 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
     apiJson<Message[]>(session, userPath(session, `/conversations/${id}/messages?limit=${HISTORY_LIMIT}`), {
       signal: controller.signal,
     })
-      .then((messages) => dispatch({ type: "loaded", id, messages }))
+      .then((messages) => {
+        addressedRef.current = null;
+        dispatch({ type: "loaded", id, messages });
+      })
       .catch((error: unknown) => {
         if (controller.signal.aborted) return;
         if (error instanceof ApiError && error.status === 404) {
-          // The conversation is gone (deleted elsewhere): start a new one, no error page.
+          // The conversation is gone (deleted elsewhere): start a new one, no error page. One
+          // the address named is said to be missing; a remembered one just falls back.
+          const addressed = addressedRef.current === id;
+          addressedRef.current = null;
           dispatch({ type: "select", id: null });
+          if (addressed) {
+            const text = `Conversation ${id} was not found: it does not exist or was deleted. This is a new chat.`;
+            dispatch({ type: "load-failed", notice: { kind: "error", text, action: { type: "none" } } });
+          }
           return;
         }
         if (error instanceof ApiError && error.unreachable) callbacksRef.current.onUnreachable();
@@ -96,6 +120,7 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
     },
     onDelta: (text) => dispatch({ type: "remote-delta", text }),
     onToolResult: () => callbacksRef.current.onToolResult(),
+    onOpen: () => dispatch({ type: "remote-open" }),
   });
 
   const select = useCallback((id: number | null) => {
@@ -107,17 +132,22 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
   }, []);
 
   const runTurn = useCallback(
-    async (input: TurnInput): Promise<SendOutcome> => {
+    async (input: TurnInput, into?: number): Promise<SendOutcome> => {
       if (sendingRef.current) return "unsent";
       sendingRef.current = true;
       const controller = new AbortController();
       streamRef.current = controller;
-      let conversationId = stateRef.current.conversationId;
+      let conversationId = into ?? stateRef.current.conversationId;
       let stored = false;
+      stopPendingRef.current = false;
       const adopt = (id: number | undefined) => {
         if (id === undefined || id === conversationId || controller.signal.aborted) return;
         conversationId = id;
         dispatch({ type: "adopt", id });
+        if (stopPendingRef.current) {
+          stopPendingRef.current = false;
+          void apiJson(session, userPath(session, `/conversations/${id}/stop`), { method: "POST", body: {} }).catch(() => undefined);
+        }
       };
       const reconcile = async () => {
         if (conversationId === null || controller.signal.aborted) return;
@@ -215,15 +245,33 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
       return "sent";
     }
     if (notice?.action.type === "send") return send(notice.action.text);
+    if (notice?.action.type === "none") return "unsent";
     if (notice?.action.type !== "retry-turn" && !endsWithFailure(current)) return "unsent";
     return runTurn({ retry: true });
   }, [send, runTurn]);
 
   const stop = useCallback(async () => {
     const controller = streamRef.current;
-    if (!controller || stateRef.current.stopping) return;
+    if (!controller) {
+      // A reply started elsewhere (another tab, before a reload): the server stops it, and the
+      // event stream brings the stored partial reply.
+      const id = stateRef.current.conversationId;
+      if (id === null) return;
+      try {
+        await apiJson(session, userPath(session, `/conversations/${id}/stop`), { method: "POST", body: {} });
+      } catch (error) {
+        dispatch({ type: "load-failed", notice: { kind: "error", text: noticeText(error, "Couldn't stop the reply."), action: { type: "reload" } } });
+      }
+      return;
+    }
+    if (stateRef.current.stopping) return;
     dispatch({ type: "stop-requested" });
     const id = stateRef.current.conversationId;
+    if (id === null) {
+      // A new chat whose id has not arrived yet: the stop is sent the moment it does.
+      stopPendingRef.current = true;
+      return;
+    }
     if (id !== null) {
       try {
         // The server ends the turn; its stream then brings the partial reply and `done`.
@@ -242,9 +290,28 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
     });
   }, [session]);
 
+  const fork = useCallback(
+    async (messageId: number, text: string): Promise<SendOutcome> => {
+      const from = stateRef.current.conversationId;
+      if (from === null || sendingRef.current) return "unsent";
+      let created: Conversation;
+      try {
+        const path = userPath(session, `/conversations/${from}/fork`);
+        created = await apiJson<Conversation>(session, path, { method: "POST", body: { message_id: messageId } });
+      } catch (error) {
+        if (error instanceof ApiError && error.unreachable) callbacksRef.current.onUnreachable();
+        dispatch({ type: "load-failed", notice: { kind: "error", text: noticeText(error, "Couldn't start the edited copy."), action: { type: "reload" } } });
+        return "unsent";
+      }
+      dispatch({ type: "forked", from, id: created.id });
+      return runTurn({ message: text }, created.id);
+    },
+    [session, runTurn],
+  );
+
   const dismissNotice = useCallback(() => dispatch({ type: "dismiss-notice" }), []);
 
   const isSending = useCallback(() => sendingRef.current, []);
 
-  return { state, select, send, retry, stop, dismissNotice, isSending };
+  return { state, select, send, retry, stop, fork, dismissNotice, isSending };
 }

@@ -12,6 +12,8 @@ export interface ConversationEventHandlers {
   onMessage: (message: Message) => void;
   onDelta: (text: string) => void;
   onToolResult: () => void;
+  /** Each (re)connection: the stream starts again with the text so far of a running reply. */
+  onOpen?: () => void;
 }
 
 /**
@@ -27,6 +29,7 @@ export function useConversationEvents(
   const onMessage = useEffectEvent(handlers.onMessage);
   const onDelta = useEffectEvent(handlers.onDelta);
   const onToolResult = useEffectEvent(handlers.onToolResult);
+  const onOpen = useEffectEvent(() => handlers.onOpen?.());
 
   useEffect(() => {
     if (conversationId === null) return;
@@ -42,6 +45,7 @@ export function useConversationEvents(
         else if (event === "delta" && typeof data.text === "string") onDelta(data.text);
         else if (event === "tool_result") onToolResult();
       },
+      onOpen: () => onOpen(),
       signal: controller.signal,
     });
     return () => controller.abort();

@@ -125,6 +125,12 @@ _PATTERNS: list[tuple[re.Pattern[str], Any]] = [
 ]
 
 
+WORK_OFF = (
+    "Work mode is off on this server, so I can't start a Claude Code session here. "
+    "Whoever runs Parley can turn it on with PARLEY_WORK_ENABLED=1."
+)
+
+
 def parse(text: str) -> Intent | None:
     """The tool call a plain command asks for, or None when it is not one."""
     cleaned = " ".join(text.strip().split())
@@ -244,6 +250,8 @@ def decide(
     if intent.tool == "start_work_session" and not intent.arguments["prompt"]:
         return [_message(WORK_HELP)]
     if intent.tool not in tool_names:
+        if intent.tool.endswith("_work_session"):  # offered only where work mode is on
+            return [_message(WORK_OFF)]
         return [_message(f"I can't use {intent.tool} here.")]
     return [function_call(intent.tool, intent.arguments, call_id=f"call_{uuid.uuid4().hex[:12]}")]
 

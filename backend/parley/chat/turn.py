@@ -168,6 +168,7 @@ async def finish_turn(
             content,
             failure.partial.tool_calls,
             error=True,
+            meta={"model": settings.model_name},
             patience=settings.claim_seconds,
         )
         raise ModelFailed(failure.reason, conversation_id=started.conversation_id) from failure
@@ -176,7 +177,8 @@ async def finish_turn(
             run.cancel()
     if stopped:
         reply.text = reply.partial_text or STOPPED_TEXT
-    meta = {"stopped": True} if stopped else None
+    # Which model answered: replies from before a model change stay attributed to theirs.
+    meta = {"model": settings.model_name, **({"stopped": True} if stopped else {})}
     await _finish(
         db,
         started,

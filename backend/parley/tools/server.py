@@ -48,6 +48,7 @@ def build_server(
     resolve_user: UserResolver,
     name: str = "parley",
     work: WorkGetter = lambda: None,
+    with_work: bool = True,
     agent_tools: AgentToolDeps | None = None,
     **options: Any,
 ) -> MCPServer:
@@ -132,5 +133,6 @@ def build_server(
         )
         return {"task_id": task.number, "status": "updated", "title": task.title}
 
-    work_tools.register(server, db=db, user_of=resolve_user, work=work)
+    if with_work:  # where work mode is off, the model is not offered tools that cannot work
+        work_tools.register(server, db=db, user_of=resolve_user, work=work)
     return server

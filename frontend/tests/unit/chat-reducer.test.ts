@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chatReducer, endsWithFailure, initialChatState, type ChatState } from "@/lib/chat-reducer";
+import { chatReducer, endsWithFailure, initialChatState, remoteReply, type ChatAction, type ChatState } from "@/lib/chat-reducer";
 import type { Message } from "@/lib/types";
 
 function message(id: number, role: Message["role"], extra: Partial<Message> = {}): Message {
@@ -94,5 +94,70 @@ describe("chatReducer", () => {
     expect(endsWithFailure(loaded([message(1, "user"), message(2, "assistant", { error: true })]))).toBe(true);
     expect(endsWithFailure(loaded([message(1, "user"), message(2, "assistant")]))).toBe(false);
     expect(endsWithFailure(loaded([message(1, "user")]))).toBe(false);
+  });
+
+  describe("no ghost copy of a reply (issue 19, item 1)", () => {
+    const run = (state: ChatState, actions: ChatAction[]) => actions.reduce(chatReducer, state);
+    const ownTurn: ChatAction[] = [
+      { type: "send-start", text: "show my pending tasks", at: 0 },
+      { type: "upsert", messages: [message(3, "user")] },
+      { type: "delta", text: "You have " },
+      { type: "delta", text: "no tasks." },
+      { type: "upsert", messages: [message(4, "assistant", { content: "You have no tasks." })] },
+      { type: "send-end", notice: null },
+    ];
+
+    it("drops the event stream's deltas that arrive after this tab's own reply is stored", () => {
+      const state = run(loaded([message(1, "user"), message(2, "assistant")]), [
+        ...ownTurn,
+        // The conversation's event stream lags behind the turn's own stream.
+        { type: "remote-delta", text: "You have " },
+        { type: "remote-delta", text: "no tasks." },
+        { type: "upsert", messages: [message(4, "assistant", { content: "You have no tasks." })] },
+      ]);
+      expect(state.remoteLive).toBeNull();
+      expect(remoteReply(state, true)).toBeNull();
+      expect(state.messages.map((m) => m.id)).toEqual([1, 2, 3, 4]);
+    });
+
+    it("never shows a snapshot of a reply that is already stored", () => {
+      const state = run(loaded([message(1, "user"), message(2, "assistant")]), [
+        ...ownTurn,
+        // The event stream (re)connects just after the reply was stored: its snapshot of the
+        // text so far repeats the stored reply, and no stored message follows it.
+        { type: "remote-open" },
+        { type: "remote-delta", text: "You have no tasks." },
+      ]);
+      expect(remoteReply(state, true)).toBeNull();
+    });
+
+    it("a stale snapshot does not prefix the next reply written elsewhere", () => {
+      const state = run(loaded([message(1, "user"), message(2, "assistant")]), [
+        { type: "remote-delta", text: "old text" },
+        { type: "upsert", messages: [message(3, "user")] },
+        { type: "remote-delta", text: "New" },
+      ]);
+      expect(remoteReply(state, true)).toBe("New");
+    });
+  });
+
+  describe("a reply running elsewhere (issue 19, item 2)", () => {
+    it("shows as being written, with the text so far, when the newest message is the person's", () => {
+      let state = loaded([message(1, "user"), message(2, "assistant"), message(3, "user")]);
+      expect(remoteReply(state, true)).toBe("");
+      state = chatReducer(state, { type: "remote-delta", text: "Half a rep" });
+      state = chatReducer(state, { type: "remote-delta", text: "ly" });
+      expect(remoteReply(state, true)).toBe("Half a reply");
+      state = chatReducer(state, { type: "upsert", messages: [message(4, "assistant")] });
+      expect(remoteReply(state, true)).toBeNull();
+    });
+
+    it("starts again from the snapshot when the stream reconnects", () => {
+      let state = loaded([message(1, "user")]);
+      state = chatReducer(state, { type: "remote-delta", text: "abc" });
+      state = chatReducer(state, { type: "remote-open" });
+      state = chatReducer(state, { type: "remote-delta", text: "abcdef" });
+      expect(remoteReply(state, true)).toBe("abcdef");
+    });
   });
 });

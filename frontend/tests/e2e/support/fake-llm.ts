@@ -19,6 +19,15 @@ export const MARKDOWN_REPLY = [
   "A [bad link](javascript:alert(1)) and <img src=x onerror=alert(1)> stay harmless.",
 ].join("\n");
 
+/** A reply with a code line far wider than a phone ("longcode"). */
+export const LONG_CODE_REPLY = [
+  "Run this:",
+  "",
+  "```ts",
+  `const message: string = "${"a long line that never wraps ".repeat(8).trim()}"; // end`,
+  "```",
+].join("\n");
+
 interface ChatMessage {
   role: string;
   content?: unknown;
@@ -40,8 +49,8 @@ function chunk(content: string | null, finish: string | null): string {
 
 /**
  * A local OpenAI-compatible Chat Completions server for the browser tests. By the person's last
- * message: "markdown" → a Markdown reply; "hang" → a few words, then nothing until the client
- * goes away; "flaky" → fails the first time, answers the next; "slowfail" → fails after 2 s;
+ * message: "markdown" → a Markdown reply; "longcode" → a code block with a very long line; "hang" → a few words, then nothing until the client
+ * goes away; "silent" → nothing at all until then; "flaky" → fails the first time, answers the next; "slowfail" → fails after 2 s;
  * anything else → "You said: …". Failures are HTTP 400 (the client does not retry those).
  */
 export class FakeLlm {
@@ -79,7 +88,7 @@ export class FakeLlm {
       this.flakySeen.add(text);
       return fail("upstream exploded: secret stack trace");
     }
-    const reply = text.includes("markdown") ? MARKDOWN_REPLY : text.includes("flaky") ? `Recovered: ${text}` : `You said: ${text}`;
+    const reply = text.includes("longcode") ? LONG_CODE_REPLY : text.includes("markdown") ? MARKDOWN_REPLY : text.includes("flaky") ? `Recovered: ${text}` : `You said: ${text}`;
 
     if (!body.stream) {
       res.writeHead(200, { "content-type": "application/json" });
@@ -96,6 +105,7 @@ export class FakeLlm {
       return;
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    if (text.includes("silent")) return; // thinks forever without a word; only Stop ends it
     if (text.includes("hang")) {
       res.write(chunk("Thinking about it", null));
       return; // never finishes; the client's stop or timeout ends it

@@ -1,0 +1,29 @@
+"""GET /api/{user_id}/search: find conversations by title and messages by their words."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from parley import search as search_service
+from parley.api.deps import CurrentUser, DbDep
+from parley.api.errors import AUTHED, ERRORS
+from parley.schemas import SearchOut
+
+router = APIRouter(prefix="/api/{user_id}", tags=["conversations"])
+
+
+@router.get("/search", response_model=SearchOut, responses=ERRORS(*AUTHED, 422))
+async def search(
+    user_id: CurrentUser,
+    db: DbDep,
+    q: Annotated[str, Query(max_length=search_service.QUERY_MAX, description="Words to find")],
+    limit: Annotated[int, Query(ge=1, le=search_service.LIMIT_MAX)] = 20,
+) -> SearchOut:
+    """The caller's conversations whose title holds `q`, and the caller's newest messages
+    containing its words (full-text: several words all match, "a phrase" in quotes, -word
+    excludes). Only the caller's own conversations are ever searched."""
+    found = await search_service.search(db, user_id=user_id, query=q, limit=limit)
+    return SearchOut.model_validate(asdict(found))

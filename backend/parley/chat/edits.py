@@ -1,0 +1,72 @@
+"""Editing a sent message, and regenerating a reply, without rewriting what was said.
+
+Both fork: a new chat conversation gets copies of the messages before the person's message,
+and the caller then sends the (edited or same) text there as an ordinary turn. The original
+conversation is never changed, so every earlier reply stays where it was, readable and
+linked from the fork (each copy's `meta.copied_from` names the message it copies).
+"""
+
+from __future__ import annotations
+
+from parley import conversations
+from parley.conversations import not_found
+from parley.db import Database
+from parley.errors import InvalidInput, WrongMode
+from parley.models import CONVERSATION_TITLE_MAX, ConversationMode, Role
+
+_SOURCE = """
+SELECT c.mode::text AS mode, c.title, m.role::text AS role
+FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id AND m.id = $3
+WHERE c.id = $1 AND c.user_id = $2
+"""
+_NEW = """
+INSERT INTO conversations (user_id, mode, title) VALUES ($1, 'chat', $2) RETURNING id
+"""
+# Copies keep their author, text, tool calls and time; `reply_to` pointed into the original.
+_COPY = """
+INSERT INTO messages
+    (conversation_id, user_id, role, author, kind, content, tool_calls, error, reply_to, meta,
+     created_at)
+SELECT $1, user_id, role, author, kind, content, tool_calls, error, NULL,
+       coalesce(meta, '{}'::jsonb) || jsonb_build_object(
+           'copied_from', jsonb_build_object('conversation_id', conversation_id, 'message_id', id)),
+       created_at
+FROM messages WHERE conversation_id = $2 AND id < $3 ORDER BY id
+"""
+# The person has read everything copied: the fork starts with no unread badge.
+_READ_ALL = """
+UPDATE conversations SET last_read_id = coalesce(
+    (SELECT max(id) FROM messages WHERE conversation_id = $1), 0)
+WHERE id = $1
+"""
+
+
+def fork_title(title: str) -> str:
+    suffix = " (edited)"
+    return title[: CONVERSATION_TITLE_MAX - len(suffix)].rstrip() + suffix
+
+
+async def fork_before(db: Database, *, user_id: str, conversation_id: int, message_id: int) -> int:
+    """A new chat conversation holding copies of everything before `message_id` (a message
+    the person wrote in their own chat conversation); its id. Nothing changes on refusal."""
+    conversations.check_id(conversation_id)
+    async with db.connection() as conn, conn.transaction():
+        source = await conn.fetchrow(_SOURCE, conversation_id, user_id, message_id)
+        if source is None:
+            raise not_found(conversation_id)
+        if source["mode"] != ConversationMode.chat.value:
+            raise WrongMode(
+                f"Conversation {conversation_id} is a {source['mode']} conversation:"
+                " only a chat's messages can be edited",
+                mode=source["mode"],
+                conversation_id=conversation_id,
+            )
+        if source["role"] != Role.user.value:
+            raise InvalidInput(
+                "message_id must name a message you wrote in this conversation",
+                details=[{"field": "message_id"}],
+            )
+        created: int = await conn.fetchval(_NEW, user_id, fork_title(source["title"]))
+        await conn.execute(_COPY, created, conversation_id, message_id)
+        await conn.execute(_READ_ALL, created)
+    return created
