@@ -7,7 +7,7 @@ And (user_id, id DESC): a person's newest messages, which search reads first, si
 they use often is found among them without fetching all its older matches.
 
 Revision ID: 0046
-Revises: 0040
+Revises: 0045
 Create Date: 2026-11-23
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0046"
-down_revision: str | None = "0040"
+down_revision: str | None = "0045"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
