@@ -19,15 +19,19 @@ import asyncpg
 from claude_agent_sdk import ResultMessage
 
 from parley import conversations, events
+from parley.auth import Caller
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database, asyncpg_dsn
 from parley.errors import ParleyError
 from parley.models import RunStatus
 from parley.realtime.notifier import Notifier
+from parley.realtime.waits import Waits
+from parley.runs import questions
+from parley.runs.questions import Decision
 from parley.schemas import message_json
-from parley.work import cli, permissions, proctree, store
-from parley.work.session import Decision, Prompt, Session, SessionFailed, session_tag
+from parley.work import cli, proctree, store
+from parley.work.session import Prompt, Resume, Session, SessionFailed, session_tag
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +39,8 @@ APP_PREFIX = "parley-work:"
 # Messages for a session that lives on another instance: {"to", "action", ...}.
 WORK_CHANNEL = "parley_work"
 FOLLOW_SECONDS = 0.3
+# How long shutdown waits for sessions asking the person to park their call.
+PARK_SECONDS = 10.0
 
 
 def remote_result(message: StoredMessage, text: str) -> ResultMessage:
@@ -60,15 +66,22 @@ class WorkFailed(ParleyError):
 
 class WorkManager:
     def __init__(
-        self, *, db: Database, settings: Settings, notifier: Notifier, database_url: str
+        self,
+        *,
+        db: Database,
+        settings: Settings,
+        notifier: Notifier,
+        database_url: str,
+        waits: Waits,
     ) -> None:
         self.db = db
         self.settings = settings
         self.notifier = notifier
+        self.waits = waits  # permission questions are waited for like any question
         self.dsn = asyncpg_dsn(database_url)
         self.instance = f"{socket.gethostname()}/{uuid.uuid4().hex[:12]}"
         self.sessions: dict[int, Session] = {}
-        self.waiters = permissions.Waiters()
+        self._shutting_down = False
         self._conn: asyncpg.Connection | None = None
         self._starting: dict[int, asyncio.Lock] = {}
         self._notes: set[asyncio.Task[Any]] = set()
@@ -109,7 +122,13 @@ class WorkManager:
                 await store.update_session(self.db, run["conversation_id"], status="ended")
 
     async def shutdown(self) -> None:
-        """Kill every session's process tree: nothing outlives the server."""
+        """Kill every session's process tree: nothing outlives the server. A session waiting
+        for a permission answer parks first (its call deferred and kept), so the answer,
+        however soon after the restart it comes, still runs the call."""
+        self._shutting_down = True
+        parking = [s.task for s in self.sessions.values() if s.park() and s.task is not None]
+        if parking:
+            await asyncio.wait(parking, timeout=PARK_SECONDS)
         sessions = list(self.sessions.values())
         await asyncio.gather(
             *(s.kill(RunStatus.cancelled, "The server shut down") for s in sessions),
@@ -175,7 +194,7 @@ class WorkManager:
         user_id: str,
         conversation_id: int,
         workspace: str | None = None,
-        decision: Decision | None = None,
+        decision: Resume | None = None,
     ) -> Session:
         lock = self._starting.setdefault(conversation_id, asyncio.Lock())
         async with lock:
@@ -184,12 +203,24 @@ class WorkManager:
                 return session
             row = await store.get_session(self.db, conversation_id=conversation_id)
             if row is not None and row.pending is not None and decision is None:
-                # A prompt while a deferred call waits: the person moved on; deny it.
-                await store.set_question_answer(
-                    self.db, question_id=row.pending["question_id"], answer=permissions.DENY
-                )
-                decision = Decision(row.pending["tool_use_id"], permissions.DENY)
+                decision = await self._supersede(row)
             return await self._start(user_id, conversation_id, workspace, row, decision)
+
+    async def _supersede(self, row: store.SessionRow) -> Resume | None:
+        """A prompt while a deferred call waits: the person moved on. The call is denied
+        when the session resumes, its question closes unanswered and its parked run ends
+        (a run left `waiting_input` would wait forever)."""
+        assert row.pending is not None
+        taken = await store.take_pending(
+            self.db,
+            conversation_id=row.conversation_id,
+            question_id=int(row.pending["question_id"]),
+        )
+        if taken is None:  # an answer took it first: the resume it started serves this too
+            return None
+        if row.run_id is not None:  # ending the run closes its open questions
+            await store.end_run(self.db, row.run_id, status=RunStatus.completed, error=None)
+        return Resume(row.pending["tool_use_id"], Decision.deny)
 
     async def _start(
         self,
@@ -197,7 +228,7 @@ class WorkManager:
         conversation_id: int,
         workspace: str | None,
         row: store.SessionRow | None,
-        decision: Decision | None,
+        decision: Resume | None,
     ) -> Session:
         name = workspace or (row.workspace if row else None)
         cwd = await asyncio.to_thread(cli.workspace_dir, self.settings, user_id=user_id, name=name)
@@ -252,26 +283,41 @@ class WorkManager:
         )
         await store.set_run(self.db, session.run_id, status="waiting_input", pid=None)
         self.forget(session)
-        answer = await store.question_answer(self.db, question_id=deferred["question_id"])
-        if answer is not None:  # answered while it was being parked
+        if self._shutting_down:
+            return  # an answer that came meanwhile resumes it on the next start (recover)
+        await self._resume_if_answered(session.user_id, session.conversation_id, deferred)
+
+    async def _resume_if_answered(
+        self, user_id: str, conversation_id: int, deferred: dict[str, Any]
+    ) -> None:
+        """The question may have been answered while its call was being parked."""
+        question_id = int(deferred["question_id"])
+        state = await questions.get_question(
+            self.db, caller=Caller(user_id), question_id=question_id
+        )
+        decision = questions.decision_of(state)
+        if decision is not None:
             await self.answered(
-                user_id=session.user_id,
-                conversation_id=session.conversation_id,
-                question_id=deferred["question_id"],
-                answer=answer,
+                user_id=user_id,
+                conversation_id=conversation_id,
+                question_id=question_id,
+                decision=decision,
             )
 
     async def answered(
-        self, *, user_id: str, conversation_id: int, question_id: int, answer: str
+        self, *, user_id: str, conversation_id: int, question_id: int, decision: Decision
     ) -> None:
-        """The person answered a permission question (the answer is already stored)."""
-        self.waiters.wake(question_id)
+        """The person answered a permission question (the answer is stored). A live
+        session's in-band wait takes it (woken by the question's event, on any instance);
+        a parked call is resumed here, by whichever instance takes it first."""
         if conversation_id in self.sessions:
-            return  # the live session's waiter takes it (or polls it from the row)
-        row = await store.get_session(self.db, conversation_id=conversation_id)
-        if row is None or row.pending is None or row.pending["question_id"] != question_id:
             return
-        if answer == permissions.ALLOW_ALWAYS:
+        row = await store.take_pending(
+            self.db, conversation_id=conversation_id, question_id=question_id
+        )
+        if row is None or row.pending is None:
+            return
+        if decision is Decision.allow_session:
             tools = [*row.allowed_tools, row.pending["tool"]]
             await store.update_session(self.db, conversation_id, allowed_tools=tools)
         if row.run_id is not None:
@@ -279,7 +325,7 @@ class WorkManager:
         await self.ensure(
             user_id=user_id,
             conversation_id=conversation_id,
-            decision=Decision(row.pending["tool_use_id"], answer),
+            decision=Resume(row.pending["tool_use_id"], decision),
         )
 
     async def stop(self, conversation_id: int) -> bool:
