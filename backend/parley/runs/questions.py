@@ -224,7 +224,7 @@ class Answered:
 # The question, locked, with what deciding how it is answered needs. The conversation's row
 # is locked first (`FOR UPDATE OF c`), as every other writer of a conversation does.
 _LOCK = """
-SELECT q.conversation_id, c.mode::text AS mode
+SELECT q.conversation_id, q.status, c.mode::text AS mode
 FROM questions q JOIN conversations c ON c.id = q.conversation_id
 WHERE q.message_id = $1 AND q.user_id = $2
 """
@@ -257,6 +257,8 @@ async def answer(
         found = await conn.fetchrow(_LOCK, question_id, caller.user_id)
         if found is None:
             raise _not_found(question_id)
+        if found["status"] != QuestionStatus.open:  # it never moves back: no lock needed
+            raise refusal_for(QuestionStatus(found["status"]), question_id)
         if found["mode"] == "work":
             await conn.execute(
                 "SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE", found["conversation_id"]

@@ -344,16 +344,26 @@ class WorkManager:
         session = self.sessions.get(conversation_id)
         if session is not None:
             await session.kill(RunStatus.completed)
+            # It may have parked a call as it ended: that ends too (its question closes).
+            await self._end_stored(conversation_id)
             return True
         owner = await self._owner(conversation_id)
         if owner is not None:
             await self._notify(owner, "end", conversation_id)
             return True
+        return await self._end_stored(conversation_id)
+
+    async def _end_stored(self, conversation_id: int) -> bool:
+        """End what the database keeps of a session no process serves: a parked call and
+        its run (ending the run closes its open questions)."""
         row = await store.get_session(self.db, conversation_id=conversation_id)
         if row is None or row.run_id is None:
             return False
         await store.end_run(self.db, row.run_id, status=RunStatus.completed, error=None)
-        await store.update_session(self.db, conversation_id, status="ended", pending=None)
+        # A parked call stays in Claude Code's transcript: kept, marked closed, so the next
+        # prompt resumes by denying it instead of Claude Code asking it all over again.
+        pending = {**row.pending, "closed": True} if row.pending else None
+        await store.update_session(self.db, conversation_id, status="ended", pending=pending)
         return True
 
     # -- sessions on other instances ---------------------------------------------------

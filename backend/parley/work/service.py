@@ -235,7 +235,9 @@ async def states(
             "cost_usd": row["cost_usd"],
             "run_id": row["run_id"],
             "workspace": row["workspace"],
-            "pending_question_id": (row["pending"] or {}).get("question_id"),
+            "pending_question_id": None
+            if (row["pending"] or {}).get("closed")
+            else (row["pending"] or {}).get("question_id"),
         }
         for row in rows
     }

@@ -166,11 +166,13 @@ class Session:
         self.ending = status
         self.end_error = error
         await asyncio.to_thread(proctree.kill_tree, self.pid, self.tag)
-        # The task may have seen the exit and be storing how it ended: let it finish.
-        if self.task is not None and not self.task.done() and not self._finishing:
-            self.task.cancel()
+        # The task may have seen the exit and be storing how it ended (or parking its
+        # call): let it finish, and return only once it has.
+        if self.task is not None and not self.task.done():
+            if not self._finishing:
+                self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+                await asyncio.shield(self.task)
 
     # -- the owner task ------------------------------------------------------------
 
