@@ -2,6 +2,7 @@
 
 import { useRef, useState } from "react";
 import { DIRECT_MODES } from "@/lib/agent-types";
+import { answerQuestion, type QuestionReply } from "@/lib/answer-question";
 import { describeError } from "@/lib/api-error";
 import type { Session } from "@/lib/auth-store";
 import { postMessage } from "@/lib/post-message";
@@ -55,9 +56,14 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
   const [postError, setPostError] = useState<string | null>(null);
   useMarkRead(session, state.conversationId, state.messages, conversation?.unread ?? 0);
 
-  async function answer(text: string, replyTo: number | null): Promise<void> {
+  async function post(text: string): Promise<void> {
     if (state.conversationId === null) return;
-    await postMessage(session, state.conversationId, { text, replyTo });
+    await postMessage(session, state.conversationId, { text });
+    workApi.refresh();
+  }
+
+  async function answer(questionId: number, reply: QuestionReply): Promise<void> {
+    await answerQuestion(session, questionId, reply);
     workApi.refresh();
   }
 
@@ -94,7 +100,7 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
       // Inbox, runs and threads have no assistant turn: the message is stored and the
       // conversation's event stream shows it (and whatever the agents answer).
       try {
-        await answer(text, null);
+        await post(text);
       } catch (error) {
         restore(text);
         setPostError(`Not sent; your message is back in the box. ${describeError(error)}`);

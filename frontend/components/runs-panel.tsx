@@ -1,6 +1,6 @@
 "use client";
 
-import { runSection, type Run, type RunSection } from "@/lib/agent-types";
+import { runLatest, runSection, type Run, type RunSection } from "@/lib/agent-types";
 import { shortTime } from "@/lib/format-time";
 import { runTree, type RunNode } from "@/lib/use-runs";
 import { RunStatus } from "./run-status";
@@ -21,6 +21,7 @@ const SECTIONS: { key: RunSection; title: string }[] = [
 function RunRow({ node, openRunId, onOpen }: { node: RunNode; openRunId: number | null; onOpen: (run: Run) => void }) {
   const { run } = node;
   const title = run.title || `Run #${run.id}`;
+  const latest = runLatest(run);
   return (
     <li className="run-node" data-testid="run-node" data-run-id={run.id}>
       <button
@@ -38,9 +39,9 @@ function RunRow({ node, openRunId, onOpen }: { node: RunNode; openRunId: number 
           <span className="run-name">{title}</span>
         </span>
         <RunStatus run={run} />
-        {(run.latest_status || run.summary || run.error) && (
+        {latest && (
           <span className="run-latest muted small" data-testid="run-latest">
-            {run.error || run.latest_status || run.summary}
+            {latest}
           </span>
         )}
         <time className="muted small" dateTime={run.last_activity_at}>
