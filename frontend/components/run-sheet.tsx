@@ -83,7 +83,7 @@ export function RunSheet({ session, run, onClose, closedQuestions }: Props) {
             {delegated && thread ? `${thread.parent_agent} → ${thread.child_agent}` : run.agent}
             <span className="muted">: {title}</span>
           </h2>
-          <RunStatus run={run} />
+          <RunStatus run={run} unclaimed={run.status === "running" && thread?.status === "pending"} />
           {runLatest(run) && (
             <p className="muted small run-latest" data-testid="run-sheet-latest">
               {runLatest(run)}

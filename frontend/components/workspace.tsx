@@ -178,6 +178,7 @@ export function Workspace({ session }: { session: Session }) {
       </main>
       <Drawer open={drawer === "runs"} onOpenChange={(value) => setDrawer(value ? "runs" : null)} side="right" title="Runs" testId="runs-drawer">
         <RunsPanel
+          session={session}
           runs={runs.runs}
           error={runs.error}
           openRunId={openRunId}
