@@ -96,6 +96,16 @@ class WorkManager:
         )
         await self._conn.add_listener(WORK_CHANNEL, self._on_note)
         await self.recover()
+        await self._resume_answered()
+
+    async def _resume_answered(self) -> None:
+        """Parked calls whose question was answered while no instance could resume them
+        (the answer came as the server that parked them shut down): resume them now."""
+        for row in await store.answered_pending(self.db):
+            try:
+                await self._resume_if_answered(row.user_id, row.conversation_id, row.pending or {})
+            except Exception:  # the conversation says why; start-up goes on
+                log.exception("could not resume conversation %s", row.conversation_id)
 
     async def recover(self) -> None:
         """Fail the runs of dead instances and kill their processes left on this host."""
@@ -310,8 +320,8 @@ class WorkManager:
         """The person answered a permission question (the answer is stored). A live
         session's in-band wait takes it (woken by the question's event, on any instance);
         a parked call is resumed here, by whichever instance takes it first."""
-        if conversation_id in self.sessions:
-            return
+        if conversation_id in self.sessions or self._shutting_down:
+            return  # shutting down: the next start resumes it (_resume_answered)
         row = await store.take_pending(
             self.db, conversation_id=conversation_id, question_id=question_id
         )

@@ -292,5 +292,18 @@ async def take_pending(
     return SessionRow(**row) if row else None
 
 
+async def answered_pending(db: Database) -> list[SessionRow]:
+    """Sessions parked on a question that has been answered (none is waiting to take it)."""
+    async with db.connection() as conn:
+        rows = await conn.fetch(
+            f"""SELECT {_COLUMNS} FROM work_sessions w
+            WHERE w.pending IS NOT NULL AND NOT coalesce((w.pending ->> 'closed')::bool, false)
+            AND EXISTS (SELECT 1 FROM questions q
+                        WHERE q.message_id = (w.pending ->> 'question_id')::bigint
+                        AND q.status = 'answered')"""
+        )
+    return [SessionRow(**row) for row in rows]
+
+
 def dumps(value: Any) -> str:
     return json.dumps(value)
