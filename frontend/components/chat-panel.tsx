@@ -15,6 +15,7 @@ import { ChatNotice } from "./chat-notice";
 import { Composer } from "./composer";
 import { conversationTitle } from "./conversation-item";
 import { MessageList } from "./message-list";
+import { OpenQuestions } from "./open-questions";
 import { WorkBar } from "./work-bar";
 
 const PLACEHOLDERS: Record<string, string> = {
@@ -46,9 +47,11 @@ interface Props {
   closedQuestions?: ReadonlySet<number>;
   /** Why work sessions can't run here, if they can't (from the health check). */
   workUnavailable?: string | null;
+  /** Moves whenever a question opens or closes anywhere (for the inbox's "Waiting on you"). */
+  questionsVersion?: number;
 }
 
-export function ChatPanel({ session, chat, conversation, closedQuestions, workUnavailable }: Props) {
+export function ChatPanel({ session, chat, conversation, closedQuestions, workUnavailable, questionsVersion = 0 }: Props) {
   const { state } = chat;
   const mode = state.conversationId === null ? "chat" : (conversation?.mode ?? "chat");
   const direct = DIRECT_MODES.has(mode);
@@ -145,6 +148,9 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
           onEnd={workApi.end}
           unavailable={workUnavailable}
         />
+      )}
+      {mode === "inbox" && state.conversationId !== null && (
+        <OpenQuestions session={session} inboxId={state.conversationId} version={questionsVersion} />
       )}
       <MessageList
         state={state}

@@ -26,6 +26,15 @@ def check_wait(wait: float, cap: float) -> float:
     return wait
 
 
+@router.get("/questions", response_model=list[QuestionOut], responses=ERRORS(*AUTHED))
+async def list_open_questions(caller: CurrentCaller, db: DbDep) -> list[QuestionOut]:
+    """What waits on the person: their open questions wherever they were asked (inbox, runs,
+    threads, work sessions' permission requests), oldest first, at most 100. An agent's
+    token lists only the questions that agent asked."""
+    found = await questions.open_questions(db, caller=caller)
+    return [QuestionOut.model_validate(question_json(state)) for state in found]
+
+
 @router.get("/questions/{question_id}", response_model=QuestionOut, responses=ERRORS(*AUTHED))
 async def get_question(
     question_id: int,

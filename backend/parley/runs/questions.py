@@ -120,13 +120,18 @@ def _not_found(question_id: int) -> NotFound:
 _FIELDS = StoredMessage.__slots__
 _Q_COLUMNS = ", ".join(f"q.{c} AS q_{c}" for c in _FIELDS)
 _A_COLUMNS = ", ".join(f"a.{c} AS a_{c}" for c in _FIELDS)
-_READ = f"""
+_SELECT = f"""
 SELECT {_Q_COLUMNS}, {_A_COLUMNS}, s.status, s.timeout_at, s.asked_by, s.run_id,
        greatest(0, extract(epoch FROM s.timeout_at - clock_timestamp()))::float8 AS seconds_left
 FROM questions s JOIN messages q ON q.id = s.message_id
 LEFT JOIN messages a ON a.id = s.answer_id
-WHERE s.message_id = $1 AND s.user_id = $2
 """
+_READ = _SELECT + "WHERE s.message_id = $1 AND s.user_id = $2"
+_OPEN = (
+    _SELECT
+    + """WHERE s.user_id = $1 AND s.status = 'open' AND s.timeout_at > now()
+AND ($2::text IS NULL OR s.asked_by = $2) ORDER BY s.message_id LIMIT $3"""
+)
 
 
 def _message(row: Any, prefix: str) -> StoredMessage | None:
@@ -169,6 +174,10 @@ async def get_question(db: Database, *, caller: Caller, question_id: int) -> Que
             row = await conn.fetchrow(_READ, question_id, caller.user_id)
     if row is None or (caller.agent is not None and row["asked_by"] != caller.agent):
         raise _not_found(question_id)
+    return _state(row)
+
+
+def _state(row: Any) -> QuestionState:
     question = _message(row, "q_")
     assert question is not None
     return QuestionState(
@@ -400,3 +409,12 @@ async def current_permission(db: Database, *, conversation_id: int) -> StoredMes
             conversation_id,
         )
     return _message(row, "q_") if row else None
+
+
+@retry_on_reconnect
+async def open_questions(db: Database, *, caller: Caller, limit: int = 100) -> list[QuestionState]:
+    """What waits on the person: their open questions, wherever asked (inbox, runs, threads,
+    work sessions), oldest first. An agent sees only the ones it asked."""
+    async with db.connection() as conn:
+        rows = await conn.fetch(_OPEN, caller.user_id, caller.agent, limit)
+    return [_state(row) for row in rows]

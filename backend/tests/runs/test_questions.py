@@ -148,3 +148,20 @@ async def test_a_finished_runs_question_closes_and_takes_no_answer(server: Serve
     assert got["status"] in ("closed", "timed_out") and got["answer"] is None
     late = await person.call("POST", answer_path(question), json={"text": "go"})
     assert late.status_code == 409 and error_code(late) == "question_closed"
+
+
+async def test_the_open_questions_list_what_waits_on_the_person_wherever_asked(
+    server: Server,
+) -> None:
+    planner, coder = Actor(server, "alice", "planner"), Actor(server, "alice", "coder")
+    person = Actor(server, "alice")
+    in_inbox = await planner.ask("/inbox/messages", "Which day?")
+    run = await coder.start_run("deploy")
+    in_run = await coder.ask(f"/conversations/{run['conversation_id']}/messages", "Go?")
+    answered = await planner.ask("/inbox/messages", "Coffee?")
+    await person.ok("POST", answer_path(answered), 201, json={"text": "yes"})
+    listed = await person.ok("GET", "/questions")
+    assert [q["question"]["id"] for q in listed] == [in_inbox, in_run]
+    assert {q["status"] for q in listed} == {"open"}
+    assert [q["question"]["id"] for q in await coder.ok("GET", "/questions")] == [in_run]
+    assert await Actor(server, "mallory").ok("GET", "/questions") == []

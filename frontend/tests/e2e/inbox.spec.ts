@@ -188,3 +188,33 @@ test("a delegation nobody has claimed does not say Running; once claimed it does
   expect(claimed.delegation?.thread_id).toBe(made.thread_id);
   await expect(child.getByTestId("run-status")).toHaveText("Running", { timeout: 15_000 });
 });
+
+test("questions asked in a run wait on the person in the inbox, answerable there, and leave once answered", async ({
+  page,
+  userName,
+  stack,
+}) => {
+  const coder = RestAgent.mint(stack, userName, "coder");
+  const run = await coder.ok<{ id: number; conversation_id: number }>("POST", "/runs", { title: "Deploy" });
+  await signIn(page, userName);
+  await page.getByTestId("inbox-entry").click();
+  await expect(page.getByTestId("open-questions")).toHaveCount(0);
+  // Asked while the inbox is open: it shows at once (the person's event stream), with its box.
+  const asked = await coder.ok<Msg>("POST", `/conversations/${run.conversation_id}/messages`, { text: "Deploy to prod now?", kind: "question" });
+  const waiting = page.locator(`[data-testid="waiting-question"][data-message-id="${asked.id}"]`);
+  await expect(waiting).toContainText("Deploy to prod now?", { timeout: 5_000 });
+  await expect(waiting).toContainText("coder");
+  const answered = coder.ok<{ status: string; answer: Msg | null }>("GET", `/questions/${asked.id}?wait=30`);
+  await waiting.getByTestId("question-answer-input").fill("Yes, go");
+  await waiting.getByTestId("question-answer-send").click();
+  const got = await answered;
+  expect(got.status).toBe("answered");
+  expect(got.answer?.content).toBe("Yes, go");
+  await expect(page.getByTestId("open-questions")).toHaveCount(0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const again = await coder.ok<Msg>("POST", `/conversations/${run.conversation_id}/messages`, { text: "And tag the release?", kind: "question" });
+  const phone = page.locator(`[data-testid="waiting-question"][data-message-id="${again.id}"]`);
+  await expect(phone.getByTestId("question-answer-input")).toBeInViewport({ timeout: 5_000 });
+  await expectNoSeriousA11yViolations(page);
+  await screenshot(page, "inbox-waiting-on-you-phone");
+});
