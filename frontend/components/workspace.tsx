@@ -41,6 +41,7 @@ export function Workspace({ session }: { session: Session }) {
   const runs = useRuns(session);
   const [openRunId, setOpenRunId] = useState<number | null>(null);
   const [closedQuestions, setClosedQuestions] = useState<ReadonlySet<number>>(() => new Set());
+  const [questionsVersion, setQuestionsVersion] = useState(0);
   const { refresh: refreshTasks } = tasks;
   const { refresh: refreshConversations, apply: applyConversation } = conversations;
   const { reportUnreachable } = health;
@@ -67,6 +68,7 @@ export function Workspace({ session }: { session: Session }) {
     onRunChange: runs.apply,
     onUnread: conversations.setUnread,
     onQuestion: ({ action, questionId }) => {
+      setQuestionsVersion((n) => n + 1);
       if (action === "opened") return;
       setClosedQuestions((set) => (set.has(questionId) ? set : new Set(set).add(questionId)));
     },
@@ -167,6 +169,7 @@ export function Workspace({ session }: { session: Session }) {
           chat={chat}
           conversation={current}
           closedQuestions={closedQuestions}
+          questionsVersion={questionsVersion}
           workUnavailable={workUnavailable}
         />
         {/* A run opens beside the chat: in the tasks column on wide screens, over the chat on phones. */}
@@ -178,6 +181,7 @@ export function Workspace({ session }: { session: Session }) {
       </main>
       <Drawer open={drawer === "runs"} onOpenChange={(value) => setDrawer(value ? "runs" : null)} side="right" title="Runs" testId="runs-drawer">
         <RunsPanel
+          session={session}
           runs={runs.runs}
           error={runs.error}
           openRunId={openRunId}

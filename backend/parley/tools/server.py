@@ -132,5 +132,11 @@ def build_server(
         )
         return {"task_id": task.number, "status": "updated", "title": task.title}
 
-    work_tools.register(server, db=db, user_of=resolve_user, work=work)
+    work_tools.register(
+        server,
+        db=db,
+        user_of=resolve_user,
+        work=work,
+        caller_of=agent_tools.resolve_caller if agent_tools is not None else None,
+    )
     return server
