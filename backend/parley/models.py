@@ -341,7 +341,7 @@ class Question(SQLModel, table=True):
             "ix_questions_answer_id", "answer_id", postgresql_where=sa.text("answer_id IS NOT NULL")
         ),
         sa.CheckConstraint(
-            "status IN ('open', 'answered', 'timed_out')", name="ck_questions_status"
+            "status IN ('open', 'answered', 'timed_out', 'closed')", name="ck_questions_status"
         ),
     )
 

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { metaType, permissionOf, questionOpen } from "@/lib/agent-types";
+import type { QuestionReply } from "@/lib/answer-question";
 import type { Message } from "@/lib/types";
 import { PermissionCard } from "./permission-card";
 import { QuestionAnswer } from "./question-answer";
@@ -7,8 +8,8 @@ import { WorkOutput } from "./work-output";
 
 export interface RenderContext {
   messages: Message[];
-  /** Answers a question (reply_to set); rejects with the API's error. */
-  onAnswer: (text: string, replyTo: number) => Promise<void>;
+  /** Answers a question through its answer route; rejects with the API's error. */
+  onAnswer: (questionId: number, reply: QuestionReply) => Promise<void>;
   /** Writing is possible here (a finished run is read-only). */
   writable: boolean;
   /** Questions the person's stream reported answered or timed out. */
@@ -18,8 +19,12 @@ export interface RenderContext {
 export type MessageRenderer = (message: Message, bubble: ReactNode) => ReactNode;
 
 function answerTo(question: Message, messages: Message[]): string | null {
-  const answer = messages.find((m) => m.reply_to === question.id);
-  return answer ? answer.content : null;
+  const decided = (question.meta as Record<string, unknown> | null)?.answer;
+  if (typeof decided === "string") return decided;
+  const answer = messages.find((m) => m.reply_to === question.id && m.kind === "answer");
+  if (!answer) return null;
+  const decision = (answer.meta as Record<string, unknown> | null)?.decision;
+  return typeof decision === "string" ? decision : answer.content;
 }
 
 /**

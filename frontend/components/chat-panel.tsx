@@ -2,6 +2,7 @@
 
 import { useEffect, useRef, useState } from "react";
 import { DIRECT_MODES } from "@/lib/agent-types";
+import { answerQuestion, type QuestionReply } from "@/lib/answer-question";
 import { describeError } from "@/lib/api-error";
 import { remoteReply } from "@/lib/chat-reducer";
 import type { Session } from "@/lib/auth-store";
@@ -16,6 +17,7 @@ import { ChatNotice } from "./chat-notice";
 import { Composer } from "./composer";
 import { conversationTitle } from "./conversation-item";
 import { MessageList } from "./message-list";
+import { OpenQuestions } from "./open-questions";
 import { WorkBar } from "./work-bar";
 
 const PLACEHOLDERS: Record<string, string> = {
@@ -49,9 +51,19 @@ interface Props {
   workUnavailable?: string | null;
   /** A message a search led to: scrolled into view and marked. */
   foundMessage?: number | null;
+  /** Moves whenever a question opens or closes anywhere (for the inbox's "Waiting on you"). */
+  questionsVersion?: number;
 }
 
-export function ChatPanel({ session, chat, conversation, closedQuestions, workUnavailable, foundMessage }: Props) {
+export function ChatPanel({
+  session,
+  chat,
+  conversation,
+  closedQuestions,
+  workUnavailable,
+  foundMessage,
+  questionsVersion = 0,
+}: Props) {
   const { state } = chat;
   const mode = state.conversationId === null ? "chat" : (conversation?.mode ?? "chat");
   const direct = DIRECT_MODES.has(mode);
@@ -59,9 +71,14 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
   const [postError, setPostError] = useState<string | null>(null);
   useMarkRead(session, state.conversationId, state.messages, conversation?.unread ?? 0);
 
-  async function answer(text: string, replyTo: number | null): Promise<void> {
+  async function post(text: string): Promise<void> {
     if (state.conversationId === null) return;
-    await postMessage(session, state.conversationId, { text, replyTo });
+    await postMessage(session, state.conversationId, { text });
+    workApi.refresh();
+  }
+
+  async function answer(questionId: number, reply: QuestionReply): Promise<void> {
+    await answerQuestion(session, questionId, reply);
     workApi.refresh();
   }
 
@@ -109,7 +126,7 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
       // Inbox, runs and threads have no assistant turn: the message is stored and the
       // conversation's event stream shows it (and whatever the agents answer).
       try {
-        await answer(text, null);
+        await post(text);
       } catch (error) {
         restore(text);
         setPostError(`Not sent; your message is back in the box. ${describeError(error)}`);
@@ -172,6 +189,9 @@ export function ChatPanel({ session, chat, conversation, closedQuestions, workUn
         />
       )}
       {mode === "work" && <ChangedFiles messages={state.messages} />}
+      {mode === "inbox" && state.conversationId !== null && (
+        <OpenQuestions session={session} inboxId={state.conversationId} version={questionsVersion} />
+      )}
       <MessageList
         state={state}
         onRetry={() => void retry()}

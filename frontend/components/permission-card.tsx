@@ -1,5 +1,6 @@
 "use client";
 
+import type { Decision, QuestionReply } from "@/lib/answer-question";
 import { useAction } from "@/lib/use-action";
 import type { Message } from "@/lib/types";
 import { ToolDiff } from "./tool-diff";
@@ -8,21 +9,34 @@ interface Props {
   question: Message;
   input: unknown;
   open: boolean;
-  /** The person's answer, once given ("allow", "allow always", "deny"). */
+  /** The person's answer, once given: a decision, or the words that decided it. */
   answer: string | null;
-  onAnswer: (text: string, replyTo: number) => Promise<void>;
+  onAnswer: (questionId: number, reply: QuestionReply) => Promise<void>;
 }
 
-const CHOICES = [
-  { text: "allow", label: "Allow", testId: "permission-allow", primary: true },
-  { text: "allow always", label: "Allow for this session", testId: "permission-allow-always", primary: false },
-  { text: "deny", label: "Deny", testId: "permission-deny", primary: false },
-] as const;
+const CHOICES: { decision: Decision; label: string; testId: string; primary: boolean }[] = [
+  { decision: "allow", label: "Allow", testId: "permission-allow", primary: true },
+  { decision: "allow_session", label: "Allow for this session", testId: "permission-allow-always", primary: false },
+  { decision: "deny", label: "Deny", testId: "permission-deny", primary: false },
+];
+
+const ANSWERED: Record<string, string> = {
+  allow: "Allowed",
+  allow_session: "Allowed for this session",
+  "allow always": "Allowed for this session",
+  deny: "Denied",
+};
+
+/** How an answered (or closed) request reads under its card. */
+export function answerText(answer: string | null): string {
+  if (!answer) return "No longer waiting for an answer.";
+  return `Answered: ${ANSWERED[answer] ?? answer}`;
+}
 
 /** Claude Code asks before it edits or runs something: the person allows or denies it here. */
 export function PermissionCard({ question, input, open, answer, onAnswer }: Props) {
   const { busy, error, run } = useAction();
-  const choose = (text: string) => run(() => onAnswer(text, question.id));
+  const choose = (decision: Decision) => run(() => onAnswer(question.id, { decision }));
 
   return (
     <section
@@ -44,11 +58,11 @@ export function PermissionCard({ question, input, open, answer, onAnswer }: Prop
         <div className="permission-actions">
           {CHOICES.map((choice) => (
             <button
-              key={choice.text}
+              key={choice.decision}
               type="button"
-              className={`button small${choice.primary ? " primary" : ""}${choice.text === "deny" ? " danger" : ""}`}
+              className={`button small${choice.primary ? " primary" : ""}${choice.decision === "deny" ? " danger" : ""}`}
               disabled={busy}
-              onClick={() => void choose(choice.text)}
+              onClick={() => void choose(choice.decision)}
               data-testid={choice.testId}
             >
               {choice.label}
@@ -57,7 +71,7 @@ export function PermissionCard({ question, input, open, answer, onAnswer }: Prop
         </div>
       ) : (
         <p className="muted small" data-testid="permission-answer">
-          {answer ? `Answered: ${answer}` : "No longer waiting for an answer."}
+          {answerText(answer)}
         </p>
       )}
       {error && (

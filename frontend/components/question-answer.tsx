@@ -1,16 +1,17 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import type { QuestionReply } from "@/lib/answer-question";
 import { useAction } from "@/lib/use-action";
 
 interface Props {
   questionId: number;
   /** Who asked, for the field's label. */
   asker: string;
-  onAnswer: (text: string, replyTo: number) => Promise<void>;
+  onAnswer: (questionId: number, reply: QuestionReply) => Promise<void>;
 }
 
-/** Answers one question in place; the reply names the question (`reply_to`). */
+/** Answers one question in place, through the question's own answer route. */
 export function QuestionAnswer({ questionId, asker, onAnswer }: Props) {
   const [text, setText] = useState("");
   const { busy, error, run } = useAction();
@@ -19,7 +20,7 @@ export function QuestionAnswer({ questionId, asker, onAnswer }: Props) {
     event.preventDefault();
     const answer = text.trim();
     if (!answer || busy) return;
-    if (await run(() => onAnswer(answer, questionId))) setText("");
+    if (await run(() => onAnswer(questionId, { text: answer }))) setText("");
   }
 
   const inputId = `answer-${questionId}`;

@@ -2,7 +2,8 @@
 
 import { useEffect, useState, type FormEvent } from "react";
 import useSWR from "swr";
-import { runFinished, type Delegation, type Run } from "@/lib/agent-types";
+import { runFinished, runLatest, type Delegation, type Run } from "@/lib/agent-types";
+import { answerQuestion, type QuestionReply } from "@/lib/answer-question";
 import { apiJson, userPath } from "@/lib/api-client";
 import type { Session } from "@/lib/auth-store";
 import { postMessage } from "@/lib/post-message";
@@ -47,16 +48,20 @@ export function RunSheet({ session, run, onClose, closedQuestions }: Props) {
   const sending = useAction();
   const readOnly = runFinished(run) || (thread !== undefined && CLOSED_THREAD.has(thread.status));
 
-  async function answer(text: string, replyTo: number | null) {
+  async function post(text: string) {
     if (conversationId === null) return;
-    feed.add([await postMessage(session, conversationId, { text, replyTo })]);
+    feed.add([await postMessage(session, conversationId, { text })]);
+  }
+
+  async function answer(questionId: number, reply: QuestionReply) {
+    feed.add([await answerQuestion(session, questionId, reply)]);
   }
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     const text = draft.trim();
     if (!text || sending.busy) return;
-    if (await sending.run(() => answer(text, null))) setDraft("");
+    if (await sending.run(() => post(text))) setDraft("");
   }
 
   const title = run.title || `Run #${run.id}`;
@@ -78,10 +83,10 @@ export function RunSheet({ session, run, onClose, closedQuestions }: Props) {
             {delegated && thread ? `${thread.parent_agent} → ${thread.child_agent}` : run.agent}
             <span className="muted">: {title}</span>
           </h2>
-          <RunStatus run={run} />
-          {run.latest_status && (
+          <RunStatus run={run} unclaimed={run.status === "running" && thread?.status === "pending"} />
+          {runLatest(run) && (
             <p className="muted small run-latest" data-testid="run-sheet-latest">
-              {run.latest_status}
+              {runLatest(run)}
             </p>
           )}
         </div>

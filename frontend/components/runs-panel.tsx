@@ -1,11 +1,14 @@
 "use client";
 
-import { runSection, type Run, type RunSection } from "@/lib/agent-types";
+import { runLatest, runSection, type Run, type RunSection } from "@/lib/agent-types";
+import type { Session } from "@/lib/auth-store";
+import { useWaitingForClaim } from "@/lib/use-thread-claim";
 import { shortTime } from "@/lib/format-time";
 import { runTree, type RunNode } from "@/lib/use-runs";
 import { RunStatus } from "./run-status";
 
 interface Props {
+  session: Session;
   runs: Run[] | null;
   error: string | null;
   openRunId: number | null;
@@ -18,9 +21,18 @@ const SECTIONS: { key: RunSection; title: string }[] = [
   { key: "finished", title: "Finished" },
 ];
 
-function RunRow({ node, openRunId, onOpen }: { node: RunNode; openRunId: number | null; onOpen: (run: Run) => void }) {
+interface RowProps {
+  session: Session;
+  node: RunNode;
+  openRunId: number | null;
+  onOpen: (run: Run) => void;
+}
+
+function RunRow({ session, node, openRunId, onOpen }: RowProps) {
   const { run } = node;
+  const unclaimed = useWaitingForClaim(session, run);
   const title = run.title || `Run #${run.id}`;
+  const latest = runLatest(run);
   return (
     <li className="run-node" data-testid="run-node" data-run-id={run.id}>
       <button
@@ -37,10 +49,10 @@ function RunRow({ node, openRunId, onOpen }: { node: RunNode; openRunId: number 
           {run.parent_run_id !== null && <span className="sr-only"> (delegated)</span>}
           <span className="run-name">{title}</span>
         </span>
-        <RunStatus run={run} />
-        {(run.latest_status || run.summary || run.error) && (
+        <RunStatus run={run} unclaimed={unclaimed} />
+        {latest && (
           <span className="run-latest muted small" data-testid="run-latest">
-            {run.error || run.latest_status || run.summary}
+            {latest}
           </span>
         )}
         <time className="muted small" dateTime={run.last_activity_at}>
@@ -50,7 +62,7 @@ function RunRow({ node, openRunId, onOpen }: { node: RunNode; openRunId: number 
       {node.children.length > 0 && (
         <ul className="run-children" aria-label={`Delegated by ${run.agent}`}>
           {node.children.map((child) => (
-            <RunRow key={child.run.id} node={child} openRunId={openRunId} onOpen={onOpen} />
+            <RunRow key={child.run.id} session={session} node={child} openRunId={openRunId} onOpen={onOpen} />
           ))}
         </ul>
       )}
@@ -62,7 +74,7 @@ function RunRow({ node, openRunId, onOpen }: { node: RunNode; openRunId: number 
  * The person's agent runs: waiting for input first, then running, then finished; a run that
  * delegated work shows its children under it, whatever their state.
  */
-export function RunsPanel({ runs, error, openRunId, onOpen }: Props) {
+export function RunsPanel({ session, runs, error, openRunId, onOpen }: Props) {
   const roots = runs ? runTree(runs) : [];
   return (
     <section className="runs-panel" aria-label="Runs" data-testid="runs-panel">
@@ -87,7 +99,7 @@ export function RunsPanel({ runs, error, openRunId, onOpen }: Props) {
             </h3>
             <ul className="run-list">
               {here.map((node) => (
-                <RunRow key={node.run.id} node={node} openRunId={openRunId} onOpen={onOpen} />
+                <RunRow key={node.run.id} session={session} node={node} openRunId={openRunId} onOpen={onOpen} />
               ))}
             </ul>
           </div>

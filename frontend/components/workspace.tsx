@@ -46,6 +46,7 @@ export function Workspace({ session }: { session: Session }) {
   // The message a search result pointed at, shown and marked when its conversation opens.
   const [foundMessage, setFoundMessage] = useState<number | null>(null);
   const [closedQuestions, setClosedQuestions] = useState<ReadonlySet<number>>(() => new Set());
+  const [questionsVersion, setQuestionsVersion] = useState(0);
   const { refresh: refreshTasks } = tasks;
   const { refresh: refreshConversations, apply: applyConversation } = conversations;
   const { reportUnreachable } = health;
@@ -72,6 +73,7 @@ export function Workspace({ session }: { session: Session }) {
     onRunChange: runs.apply,
     onUnread: conversations.setUnread,
     onQuestion: ({ action, questionId }) => {
+      setQuestionsVersion((n) => n + 1);
       if (action === "opened") return;
       setClosedQuestions((set) => (set.has(questionId) ? set : new Set(set).add(questionId)));
     },
@@ -182,6 +184,7 @@ export function Workspace({ session }: { session: Session }) {
           chat={chat}
           conversation={current}
           closedQuestions={closedQuestions}
+          questionsVersion={questionsVersion}
           workUnavailable={workUnavailable}
           foundMessage={foundMessage}
         />
@@ -195,6 +198,7 @@ export function Workspace({ session }: { session: Session }) {
       </main>
       <Drawer open={drawer === "runs"} onOpenChange={(value) => setDrawer(value ? "runs" : null)} side="right" title="Runs" testId="runs-drawer">
         <RunsPanel
+          session={session}
           runs={runs.runs}
           error={runs.error}
           openRunId={openRunId}

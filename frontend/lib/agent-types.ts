@@ -20,6 +20,15 @@ export function runFinished(run: Pick<Run, "status">): boolean {
   return FINISHED.has(run.status);
 }
 
+/**
+ * The line under a run: how it ended once it has (its error or summary: a progress report
+ * such as "50% done" is no longer true), else its latest status report.
+ */
+export function runLatest(run: Pick<Run, "status" | "error" | "summary" | "latest_status">): string | null {
+  if (runFinished(run)) return run.error || run.summary || null;
+  return run.latest_status || run.summary || null;
+}
+
 export type RunSection = "waiting" | "running" | "finished";
 
 export function runSection(run: Pick<Run, "status">): RunSection {
@@ -48,7 +57,8 @@ export function statusLabel(status: string): string {
 /** A question is open until a message answers it (reply_to = the question) or it is closed. */
 export function questionOpen(question: Message, messages: Message[], closed: ReadonlySet<number> = new Set()): boolean {
   if (question.kind !== "question" || closed.has(question.id)) return false;
-  if (question.meta && typeof question.meta === "object" && "answer" in question.meta && question.meta.answer) return false;
+  const meta = question.meta as Record<string, unknown> | null;
+  if (meta && (meta.answer || meta.closed)) return false;
   return !messages.some((m) => m.reply_to === question.id && m.id > question.id);
 }
 

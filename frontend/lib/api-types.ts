@@ -526,6 +526,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{user_id}/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Open Questions
+         * @description What waits on the person: their open questions wherever they were asked (inbox, runs,
+         *     threads, work sessions' permission requests), oldest first, at most 100. An agent's
+         *     token lists only the questions that agent asked.
+         */
+        get: operations["list_open_questions_api__user_id__questions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{user_id}/questions/{question_id}": {
         parameters: {
             query?: never;
@@ -535,12 +557,37 @@ export interface paths {
         };
         /**
          * Get Question
-         * @description The question and its answer. With `wait`, returns as soon as it is answered or timed
-         *     out, else after `wait` seconds with `status: "open"` (ask again).
+         * @description The question and its answer. With `wait`, returns as soon as it is answered, timed
+         *     out or closed, else after `wait` seconds with `status: "open"` (ask again).
          */
         get: operations["get_question_api__user_id__questions__question_id__get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{user_id}/questions/{question_id}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer Question
+         * @description Answer one of the person's questions, with `text`, or, for a work session's
+         *     permission request, with `decision` (`allow`, `allow_session`, `deny`; text such as
+         *     "yes" or "no" decides too). The answer is stored once as a `kind=answer` message
+         *     replying to the question; a question already answered, timed out or closed is 409
+         *     (`already_answered`, `question_closed`) and nothing is stored. Only the person answers:
+         *     an agent's token is 403. A permission decision reaches its session at once.
+         */
+        post: operations["answer_question_api__user_id__questions__question_id__answer_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1628,6 +1675,22 @@ export interface components {
                 [key: string]: unknown;
             }[] | null;
         };
+        /**
+         * QuestionAnswer
+         * @description The person's answer: text for any question, or a decision for a permission request.
+         */
+        QuestionAnswer: {
+            /**
+             * Decision
+             * @description A permission request's answer: allow this call, allow the tool for the rest of the session, or deny
+             */
+            decision?: ("allow" | "allow_session" | "deny") | null;
+            /**
+             * Text
+             * @description The answer, in the person's words
+             */
+            text?: string | null;
+        };
         /** QuestionOut */
         QuestionOut: {
             answer: components["schemas"]["MessageOut"] | null;
@@ -1640,7 +1703,7 @@ export interface components {
              * Status
              * @enum {string}
              */
-            status: "open" | "answered" | "timed_out";
+            status: "open" | "answered" | "timed_out" | "closed";
             /**
              * Timeout At
              * Format: date-time
@@ -4221,6 +4284,73 @@ export interface operations {
             };
         };
     };
+    list_open_questions_api__user_id__questions_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuestionOut"][];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     get_question_api__user_id__questions__question_id__get: {
         parameters: {
             query?: {
@@ -4265,6 +4395,96 @@ export interface operations {
             };
             /** @description Not found (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    answer_question_api__user_id__questions__question_id__answer_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                question_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionAnswer"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PostedOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Message too long */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

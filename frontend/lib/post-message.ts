@@ -4,7 +4,7 @@ import type { Message } from "./types";
 
 export interface PostInput {
   text: string;
-  /** The question this answers (a permission question: "allow", "allow always" or "deny"). */
+  /** The message this replies to (questions are answered through `answerQuestion`). */
   replyTo?: number | null;
 }
 

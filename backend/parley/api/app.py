@@ -30,6 +30,7 @@ from parley.api import (
     routes_oidc,
     routes_passkeys,
     routes_person_events,
+    routes_questions,
     routes_runs,
     routes_search,
     routes_tasks,
@@ -131,7 +132,11 @@ def create_app(
             # Registered last, so it runs first at shutdown: prompts waiting on a session fail
             # at once instead of holding the runner's drain.
             app.state.work = WorkManager(
-                db=db, settings=settings, notifier=app.state.notifier, database_url=url
+                db=db,
+                settings=settings,
+                notifier=app.state.notifier,
+                database_url=url,
+                waits=waits,
             )
             await app.state.work.start()
             stack.push_async_callback(app.state.work.shutdown)
@@ -166,6 +171,7 @@ def create_app(
         routes_events,
         routes_person_events,
         routes_messages,
+        routes_questions,
         routes_runs,
         routes_search,
         routes_delegations,

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query
 
 from parley.api.deps import CurrentCaller, DbDep, HubDep, SettingsDep, WaitsDep
 from parley.api.errors import AUTHED, ERRORS
-from parley.api.routes_messages import check_wait
+from parley.api.routes_questions import check_wait
 from parley.auth import Caller
 from parley.db import Database
 from parley.runs import delegations

@@ -1,11 +1,9 @@
-"""Messages written by people and agents outside the chat turn, read positions, the inbox,
-and questions (long-polled for their answer)."""
+"""Messages written by people and agents outside the chat turn, read positions and the
+inbox (questions: routes_questions.py)."""
 
 from __future__ import annotations
 
-from typing import Annotated
-
-from fastapi import APIRouter, Query
+from fastapi import APIRouter
 
 from parley.api.deps import (
     CurrentCaller,
@@ -13,35 +11,23 @@ from parley.api.deps import (
     DbDep,
     PersonUser,
     SettingsDep,
-    WaitsDep,
     WorkDep,
 )
 from parley.api.errors import AUTHED, ERRORS
 from parley.auth import Caller
 from parley.conversations import get_conversation
-from parley.errors import InvalidInput
-from parley.runs import inbox, questions
+from parley.runs import inbox
 from parley.runs.messages import post_message
 from parley.runs.schemas import (
     MessageCreate,
     PostedOut,
-    QuestionOut,
     ReadPosition,
     UnreadOut,
-    question_json,
 )
 from parley.schemas import ConversationOut, conversation_out, message_json
 from parley.work import service as work_service
 
 router = APIRouter(prefix="/api/{user_id}", tags=["agents"])
-
-
-def check_wait(wait: float, cap: float) -> float:
-    if wait > cap:
-        raise InvalidInput(
-            f"wait must be at most {cap:g} seconds", details=[{"field": "wait"}], cap=cap
-        )
-    return wait
 
 
 async def post(
@@ -128,24 +114,3 @@ async def post_to_inbox(
     """Write into the inbox (created on first use): what an agent says first."""
     found = await inbox.inbox_id(db, user_id=caller.user_id)
     return await post(body, caller, found, db, settings)
-
-
-@router.get("/questions/{question_id}", response_model=QuestionOut, responses=ERRORS(*AUTHED))
-async def get_question(
-    question_id: int,
-    caller: CurrentCaller,
-    db: DbDep,
-    waits: WaitsDep,
-    settings: SettingsDep,
-    wait: Annotated[float, Query(ge=0, description="Seconds to wait for an answer")] = 0,
-) -> QuestionOut:
-    """The question and its answer. With `wait`, returns as soon as it is answered or timed
-    out, else after `wait` seconds with `status: "open"` (ask again)."""
-    state = await questions.wait_for_answer(
-        db,
-        waits,
-        caller=caller,
-        question_id=question_id,
-        wait_s=check_wait(wait, settings.long_poll_max),
-    )
-    return QuestionOut.model_validate(question_json(state))

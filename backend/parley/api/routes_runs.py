@@ -8,7 +8,8 @@ from fastapi import APIRouter, Query
 
 from parley.api.deps import CurrentCaller, CurrentUser, DbDep, HubDep, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
-from parley.api.routes_messages import check_wait, post
+from parley.api.routes_messages import post
+from parley.api.routes_questions import check_wait
 from parley.runs import runs
 from parley.runs.messages import wait_for_messages
 from parley.runs.schemas import MessageCreate, PostedOut, RunCreate, RunFinish, RunOut, RunStatusIn

@@ -4,28 +4,108 @@ A question is a `kind=question` message plus a `questions` row (status, answer, 
 Waiting is reading that row, then sleeping until a `question` event for it (from any
 instance) or the deadline, then reading again: a restart or another instance loses nothing,
 and an agent that reconnects simply waits again for the same question id.
+
+A work session's permission prompt is a question like any other (asked by the session's
+run agent, the tool call in the question's `meta.permission`), answered by a decision as
+well as by text. Every question moves through one state machine (`QuestionStatus`): open,
+then exactly one of answered, timed_out or closed (its session ended or its prompt was
+superseded). Only the person answers, and only once: the answer takes the question's row
+lock, so of two answers at once the second finds it answered and stores nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from dataclasses import dataclass
 from datetime import datetime
+from enum import StrEnum
 from typing import Any
 
 import asyncpg
 
+from parley import conversations
 from parley.auth import Caller
 from parley.conversations import StoredMessage
 from parley.db import Database, retry_on_reconnect
-from parley.errors import InvalidInput, NotFound
+from parley.errors import Forbidden, InvalidInput, NotFound, ParleyError
+from parley.models import MessageKind, Role
 from parley.realtime.waits import Waits
+from parley.runs.messages import clean_text, refusal
+
+
+class QuestionStatus(StrEnum):
+    open = "open"
+    answered = "answered"
+    timed_out = "timed_out"  # nobody answered before its deadline
+    closed = "closed"  # its session ended or a newer prompt superseded it
+
+
+class Decision(StrEnum):
+    """What a person decides about a permission request."""
+
+    allow = "allow"
+    allow_session = "allow_session"  # allow, and allow this tool for the rest of the session
+    deny = "deny"
+
+
+DECISION_TEXT = {
+    Decision.allow: "Allow",
+    Decision.allow_session: "Allow for this session",
+    Decision.deny: "Deny",
+}
+
+
+class AlreadyAnswered(ParleyError):
+    status = 409
+    code = "already_answered"
+
+
+class QuestionClosed(ParleyError):
+    status = 409
+    code = "question_closed"
+
+
+def move(current: QuestionStatus, to: QuestionStatus) -> QuestionStatus:
+    """The one transition rule: only an open question moves, and only out of `open`."""
+    if current is not QuestionStatus.open or to is QuestionStatus.open:
+        raise ValueError(f"A question cannot go from {current} to {to}")
+    return to
+
+
+def refusal_for(status: QuestionStatus, question_id: int) -> ParleyError:
+    """Why an answer to a question that is no longer open is refused (409)."""
+    if status is QuestionStatus.answered:
+        return AlreadyAnswered(
+            f"Question {question_id} was already answered", question_id=question_id
+        )
+    return QuestionClosed(
+        f"Question {question_id} is {status.value.replace('_', ' ')}: it takes no answer",
+        question_id=question_id,
+        question_status=status.value,
+    )
+
+
+_ALLOW_WORDS = re.compile(r"^(allow|yes|y|ok|okay|sure|approve|go ahead|do it)\b")
+_SESSION_WORDS = re.compile(r"\b(always|for this session|for the session|every time)\b")
+_DENY_WORDS = re.compile(r"^(deny|no|n|don'?t|do not|stop|reject|refuse|cancel)\b")
+
+
+def parse_decision(text: str) -> Decision | None:
+    """What a typed or spoken reply decides ("yes", "no", "allow for this session"...);
+    None when it decides nothing (it is then an ordinary message)."""
+    flat = " ".join(text.lower().strip(" .!").split())
+    if _DENY_WORDS.match(flat):
+        return Decision.deny
+    if _ALLOW_WORDS.match(flat):
+        return Decision.allow_session if _SESSION_WORDS.search(flat) else Decision.allow
+    return None
 
 
 @dataclass(slots=True)
 class QuestionState:
     question: StoredMessage
-    status: str  # open | answered | timed_out
+    status: str  # a QuestionStatus
     answer: StoredMessage | None
     timeout_at: datetime
     seconds_left: float  # until the question's own deadline (0 when past)
@@ -40,13 +120,18 @@ def _not_found(question_id: int) -> NotFound:
 _FIELDS = StoredMessage.__slots__
 _Q_COLUMNS = ", ".join(f"q.{c} AS q_{c}" for c in _FIELDS)
 _A_COLUMNS = ", ".join(f"a.{c} AS a_{c}" for c in _FIELDS)
-_READ = f"""
+_SELECT = f"""
 SELECT {_Q_COLUMNS}, {_A_COLUMNS}, s.status, s.timeout_at, s.asked_by, s.run_id,
        greatest(0, extract(epoch FROM s.timeout_at - clock_timestamp()))::float8 AS seconds_left
 FROM questions s JOIN messages q ON q.id = s.message_id
 LEFT JOIN messages a ON a.id = s.answer_id
-WHERE s.message_id = $1 AND s.user_id = $2
 """
+_READ = _SELECT + "WHERE s.message_id = $1 AND s.user_id = $2"
+_OPEN = (
+    _SELECT
+    + """WHERE s.user_id = $1 AND s.status = 'open' AND s.timeout_at > now()
+AND ($2::text IS NULL OR s.asked_by = $2) ORDER BY s.message_id LIMIT $3"""
+)
 
 
 def _message(row: Any, prefix: str) -> StoredMessage | None:
@@ -89,6 +174,10 @@ async def get_question(db: Database, *, caller: Caller, question_id: int) -> Que
             row = await conn.fetchrow(_READ, question_id, caller.user_id)
     if row is None or (caller.agent is not None and row["asked_by"] != caller.agent):
         raise _not_found(question_id)
+    return _state(row)
+
+
+def _state(row: Any) -> QuestionState:
     question = _message(row, "q_")
     assert question is not None
     return QuestionState(
@@ -119,3 +208,213 @@ async def wait_for_answer(
                 return state
             # Wake for the question's own deadline too (a hair after it, so it is past).
             await asyncio.wait({woken}, timeout=min(left, state.seconds_left + 0.01))
+
+
+def decision_of(state: QuestionState) -> Decision | None:
+    """The decision an answered permission question carries (None while it is open, or
+    when it closed unanswered)."""
+    if state.status != QuestionStatus.answered:
+        return None
+    answer = str((state.question.meta or {}).get("answer"))
+    return Decision(answer) if answer in Decision.__members__ else None
+
+
+def is_permission(meta: dict[str, Any] | None) -> bool:
+    return bool((meta or {}).get("permission"))
+
+
+@dataclass(slots=True)
+class Answered:
+    question: StoredMessage
+    answer: StoredMessage
+    decision: Decision | None  # for a permission question
+
+
+# The question, locked, with what deciding how it is answered needs. The conversation's row
+# is locked first (`FOR UPDATE OF c`), as every other writer of a conversation does.
+_LOCK = """
+SELECT q.conversation_id, q.status, c.mode::text AS mode
+FROM questions q JOIN conversations c ON c.id = q.conversation_id
+WHERE q.message_id = $1 AND q.user_id = $2
+"""
+
+
+async def answer(
+    db: Database,
+    *,
+    caller: Caller,
+    question_id: int,
+    text: str | None,
+    decision: Decision | None,
+    max_chars: int,
+) -> Answered:
+    """Answer one of the person's questions, exactly once, by text or (a permission
+    question) by a decision. An agent's token never answers for the person (403); a
+    question already answered, timed out or closed refuses (409) and nothing is stored."""
+    if caller.agent is not None:
+        raise Forbidden(
+            "Only the person answers their questions; an agent's token cannot",
+            code="agent_not_allowed",
+        )
+    if (text is None) == (decision is None):
+        raise InvalidInput("Give either text or decision", details=[{"field": "text"}])
+    if text is not None:
+        text = clean_text(text, max_chars=max_chars)
+    if not 1 <= question_id < 2**63:
+        raise _not_found(question_id)
+    async with db.transaction() as conn:
+        found = await conn.fetchrow(_LOCK, question_id, caller.user_id)
+        if found is None:
+            raise _not_found(question_id)
+        if found["status"] != QuestionStatus.open:  # it never moves back: no lock needed
+            raise refusal_for(QuestionStatus(found["status"]), question_id)
+        if found["mode"] == "work":
+            await conn.execute(
+                "SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE", found["conversation_id"]
+            )
+        else:  # the checks (and lock) of every other write there: a finished run refuses
+            try:
+                await conn.execute(
+                    "SELECT parley_writable($1, NULL, $2)", caller.user_id, found["conversation_id"]
+                )
+            except asyncpg.PostgresError as exc:
+                raise refusal(exc) from exc
+        row = await conn.fetchrow(
+            f"""SELECT s.status, s.timeout_at <= now() AS overdue, {_Q_COLUMNS}
+            FROM questions s JOIN messages q ON q.id = s.message_id
+            WHERE s.message_id = $1 FOR UPDATE OF s""",
+            question_id,
+        )
+        assert row is not None
+        status = QuestionStatus(row["status"])
+        if status is QuestionStatus.open and row["overdue"]:
+            status = QuestionStatus.timed_out  # closed as such by the next read or sweep
+        if status is not QuestionStatus.open:
+            raise refusal_for(status, question_id)
+        question = _message(row, "q_")
+        assert question is not None
+        if is_permission(question.meta):
+            chosen = decision or parse_decision(text or "")
+            if chosen is None:
+                raise InvalidInput(
+                    'Answer a permission question with "allow", "allow for this session" or'
+                    ' "deny" (or decision: allow | allow_session | deny)',
+                    details=[{"field": "text"}],
+                )
+        elif decision is not None:
+            raise InvalidInput(
+                "decision answers a permission question; answer this one with text",
+                details=[{"field": "decision"}],
+            )
+        else:
+            chosen = None
+        reply = await conversations.append_message(
+            conn,
+            conversation_id=found["conversation_id"],
+            user_id=caller.user_id,
+            role=Role.user,
+            author=caller.user_id,
+            kind=MessageKind.answer,
+            content=text or DECISION_TEXT[chosen],  # type: ignore[index]
+            reply_to=question_id,
+            meta={"decision": chosen.value} if chosen else None,
+        )
+        await _close(conn, question_id, QuestionStatus.answered, answer_id=reply.id)
+        if chosen is not None:
+            await conn.execute(
+                "UPDATE messages SET meta = meta || jsonb_build_object('answer', $2::text)"
+                " WHERE id = $1",
+                question_id,
+                chosen.value,
+            )
+        await conn.execute(
+            "UPDATE conversations SET last_read_id = $2 WHERE id = $1 AND last_read_id < $2",
+            found["conversation_id"],
+            reply.id,
+        )
+    return Answered(question=question, answer=reply, decision=chosen)
+
+
+async def _close(
+    conn: asyncpg.Connection,
+    question_id: int,
+    status: QuestionStatus,
+    *,
+    answer_id: int | None = None,
+) -> None:
+    """Move a locked, open question out of `open`; its run goes back to `running` once none
+    of its questions is open."""
+    move(QuestionStatus.open, status)
+    await conn.execute(
+        """WITH closed AS (
+            UPDATE questions SET status = $2, answer_id = $3, closed_at = now()
+            WHERE message_id = $1 AND status = 'open' RETURNING run_id
+        )
+        UPDATE agent_runs r SET status = 'running', last_activity_at = now()
+        FROM closed WHERE r.id = closed.run_id AND r.status = 'waiting_input' AND r.kind <> 'work'
+          AND NOT EXISTS (SELECT 1 FROM questions o WHERE o.run_id = r.id AND o.status = 'open'
+                          AND o.message_id <> $1)""",
+        question_id,
+        status.value,
+        answer_id,
+    )
+
+
+# Closing without an answer: the permission question's message says so too, so the card
+# under it stops offering buttons.
+_CLOSE_STALE = """
+WITH closed AS (
+    UPDATE questions SET status = $3, closed_at = now()
+    WHERE status = 'open' AND ($1::int IS NULL OR run_id = $1)
+      AND ($2::bigint[] IS NULL OR message_id = ANY($2))
+      AND NOT (message_id = ANY($4::bigint[]))
+    RETURNING message_id
+)
+UPDATE messages m SET meta = m.meta || jsonb_build_object('closed', $3::text)
+FROM closed WHERE m.id = closed.message_id AND m.meta ? 'permission'
+RETURNING m.id
+"""
+
+
+async def close_unanswered(
+    db: Database,
+    *,
+    run_id: int | None = None,
+    question_ids: list[int] | None = None,
+    keep: list[int] | None = None,
+    status: QuestionStatus = QuestionStatus.closed,
+) -> list[int]:
+    """Close the open questions of a run (or the ones named), but those in `keep`: a
+    session that ended, a prompt that finished or a call that was denied for want of an
+    answer leaves nothing for the person's next message to answer by mistake."""
+    move(QuestionStatus.open, status)
+    async with db.connection() as conn:
+        rows = await conn.fetch(_CLOSE_STALE, run_id, question_ids, status.value, keep or [])
+    return [row["id"] for row in rows]
+
+
+async def current_permission(db: Database, *, conversation_id: int) -> StoredMessage | None:
+    """The permission question a plain message in this work conversation answers: the
+    oldest open one its live run is waiting on now (in-band or parked), else None."""
+    async with db.connection() as conn:
+        row = await conn.fetchrow(
+            f"""SELECT {_Q_COLUMNS} FROM questions s
+            JOIN messages q ON q.id = s.message_id
+            JOIN work_sessions w ON w.conversation_id = s.conversation_id
+            JOIN agent_runs r ON r.id = w.run_id
+            WHERE s.conversation_id = $1 AND s.status = 'open' AND s.timeout_at > now()
+              AND s.run_id = w.run_id AND w.status = 'waiting_permission'
+              AND r.status IN ('running', 'waiting_input') AND q.meta ? 'permission'
+            ORDER BY s.message_id LIMIT 1""",
+            conversation_id,
+        )
+    return _message(row, "q_") if row else None
+
+
+@retry_on_reconnect
+async def open_questions(db: Database, *, caller: Caller, limit: int = 100) -> list[QuestionState]:
+    """What waits on the person: their open questions, wherever asked (inbox, runs, threads,
+    work sessions), oldest first. An agent sees only the ones it asked."""
+    async with db.connection() as conn:
+        rows = await conn.fetch(_OPEN, caller.user_id, caller.agent, limit)
+    return [_state(row) for row in rows]

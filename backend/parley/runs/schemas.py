@@ -79,8 +79,20 @@ def run_json(run: Any) -> dict[str, Any]:
     return RunOut.model_validate(run).model_dump(mode="json")
 
 
+class QuestionAnswer(BaseModel):
+    """The person's answer: text for any question, or a decision for a permission request."""
+
+    text: Text | None = Field(default=None, description="The answer, in the person's words")
+    decision: Literal["allow", "allow_session", "deny"] | None = Field(
+        default=None,
+        description="A permission request's answer: allow this call, allow the tool for the"
+        " rest of the session, or deny",
+    )
+    model_config = REQUEST
+
+
 class QuestionOut(BaseModel):
-    status: Literal["open", "answered", "timed_out"]
+    status: Literal["open", "answered", "timed_out", "closed"]
     question: MessageOut
     answer: MessageOut | None
     timeout_at: datetime

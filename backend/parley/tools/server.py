@@ -134,5 +134,11 @@ def build_server(
         return {"task_id": task.number, "status": "updated", "title": task.title}
 
     if with_work:  # where work mode is off, the model is not offered tools that cannot work
-        work_tools.register(server, db=db, user_of=resolve_user, work=work)
+        work_tools.register(
+            server,
+            db=db,
+            user_of=resolve_user,
+            work=work,
+            caller_of=agent_tools.resolve_caller if agent_tools is not None else None,
+        )
     return server

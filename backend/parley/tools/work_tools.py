@@ -9,6 +9,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from parley import conversations
+from parley.auth import Caller
 from parley.db import Database
 from parley.errors import ParleyError
 from parley.models import ConversationMode
@@ -33,17 +34,32 @@ def _service() -> Any:
     return service
 
 
+AGENT_REFUSED = (
+    "Refused: an agent's token cannot write to the person's work session or answer its"
+    " permission questions (an agent never writes as the person). Ask the person with"
+    " ask_user, or tell them which conversation to open."
+)
+
+
 def register(
     server: MCPServer,
     *,
     db: Database,
     user_of: Callable[[Context[Any]], str],
     work: WorkGetter,
+    caller_of: Callable[[Context[Any]], Caller] | None = None,
 ) -> None:
-    async def call(ctx: Context[Any], op: Callable[..., Awaitable[Any]], **kwargs: Any) -> Any:
+    """`caller_of` tells a person's token from their agent's where tokens can be either
+    (remote transports): what writes as the person refuses an agent's."""
+
+    async def call(
+        ctx: Context[Any], op: Callable[..., Awaitable[Any]], *, writes: bool = True, **kwargs: Any
+    ) -> Any:
         manager = work()
         if manager is None:
             raise ToolError(NOT_HERE)
+        if writes and caller_of is not None and caller_of(ctx).agent is not None:
+            raise ToolError(AGENT_REFUSED)
         try:
             return await op(manager, user_of(ctx), **kwargs)
         except ParleyError as exc:
@@ -55,7 +71,8 @@ def register(
     ) -> dict[str, Any]:
         """Start a Claude Code work session (a coding agent that reads and writes files and
         runs commands in the person's workspace) in a new work conversation, and give it its
-        first prompt. Returns at once; the session works on in that conversation, where the
+        first prompt, as the person. Only with the person's own token: an agent's token is
+        refused. Returns at once; the session works on in that conversation, where the
         person watches it and answers its permission questions.
 
         prompt: what Claude Code should do, e.g. "fix the failing test in tests/test_api.py".
@@ -70,10 +87,12 @@ def register(
     async def send_to_work_session(
         conversation_id: int, text: str, ctx: Context[Any]
     ) -> dict[str, Any]:
-        """Send a message to the Claude Code session of a work conversation: a new prompt
-        (the session is resumed if it had ended), or "allow"/"deny" to answer its open
-        permission question. Returns at once with {"conversation_id", "message_id",
-        "status": "sent"}; read what follows with get_work_session.
+        """Send the person's message to the Claude Code session of a work conversation: a
+        new prompt (the session is resumed if it had ended), or "allow"/"deny" to answer the
+        permission question it is waiting on. Only with the person's own token: an agent's
+        token is refused and nothing is stored (an agent never answers for the person).
+        Returns at once with {"conversation_id", "message_id", "status": "sent"}; read what
+        follows with get_work_session.
         """
         return await call(ctx, _send, conversation_id=conversation_id, text=text)
 
@@ -88,12 +107,13 @@ def register(
         ended), "cost_usd", "run_id", "pending_question_id", "messages": [{"id", "role",
         "kind", "type", "content"}]} with at most 20 messages, oldest first.
         """
-        return await call(ctx, _get, conversation_id=conversation_id, after=after)
+        return await call(ctx, _get, writes=False, conversation_id=conversation_id, after=after)
 
     @server.tool()
     async def end_work_session(conversation_id: int, ctx: Context[Any]) -> dict[str, Any]:
         """End the Claude Code session of a work conversation: its process and every
-        command it started are stopped. Writing to the conversation later resumes it.
+        command it started are stopped. Writing to the conversation later resumes it. Only
+        with the person's own token: an agent's token is refused.
         Returns {"conversation_id", "ended": true|false (false: nothing was running)}.
         """
         return await call(ctx, _end, conversation_id=conversation_id)

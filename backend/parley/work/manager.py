@@ -19,21 +19,25 @@ import asyncpg
 from claude_agent_sdk import ResultMessage
 
 from parley import conversations, events
+from parley.auth import Caller
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database, asyncpg_dsn
 from parley.errors import DatabaseUnavailable, ParleyError
 from parley.models import RunStatus
 from parley.realtime.notifier import Notifier
+from parley.realtime.waits import Waits
+from parley.runs import questions
+from parley.runs.questions import Decision
 from parley.schemas import message_json
-from parley.work import cli, ownership, permissions, proctree, store
+from parley.work import cli, ownership, proctree, store
 from parley.work.ownership import Owner
 from parley.work.session import (
-    Decision,
     Ended,
     Outcome,
     Parked,
     Prompt,
+    Resume,
     Services,
     Session,
     SessionFailed,
@@ -46,6 +50,8 @@ log = logging.getLogger(__name__)
 WORK_CHANNEL = "parley_work"
 FOLLOW_SECONDS = 0.3
 LISTEN_RETRY_SECONDS = 1.0
+# How long shutdown waits for sessions asking the person to park their call.
+PARK_SECONDS = 10.0
 
 
 def remote_result(message: StoredMessage, text: str) -> ResultMessage:
@@ -71,19 +77,26 @@ class WorkFailed(ParleyError):
 
 class WorkManager:
     def __init__(
-        self, *, db: Database, settings: Settings, notifier: Notifier, database_url: str
+        self,
+        *,
+        db: Database,
+        settings: Settings,
+        notifier: Notifier,
+        database_url: str,
+        waits: Waits,
     ) -> None:
         self.db = db
         self.settings = settings
         self.notifier = notifier
+        self.waits = waits  # permission questions are waited for like any question
         self.dsn = asyncpg_dsn(database_url)
         self.owner = Owner.here()
         self.instance = self.owner.instance
         self.sessions: dict[int, Session] = {}
-        self.waiters = permissions.Waiters()
         self.services = Services(
-            db=db, settings=settings, notifier=notifier, waiters=self.waiters, owner=self.owner
+            db=db, settings=settings, notifier=notifier, waits=waits, owner=self.owner
         )
+        self._shutting_down = False
         self._starting: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         self._loops: list[asyncio.Task[None]] = []
@@ -98,11 +111,20 @@ class WorkManager:
             asyncio.create_task(self._listen(listening)),
             asyncio.create_task(self._keep(self._renew, ownership.RENEW_SECONDS)),
             asyncio.create_task(self._keep(self._reap, ownership.REAP_SECONDS)),
+            # Parked calls answered while no instance could resume them (answered as the
+            # server that parked them shut down, say): at start, then with the reaper's rhythm.
+            asyncio.create_task(self._keep(self._resume_answered, ownership.REAP_SECONDS)),
         ]
         await listening.wait()
 
     async def shutdown(self) -> None:
-        """Kill every session's process tree: nothing outlives the server."""
+        """Kill every session's process tree: nothing outlives the server. A session waiting
+        for a permission answer parks first (its call deferred and kept), so the answer,
+        however soon after the restart it comes, still runs the call."""
+        self._shutting_down = True
+        parking = [s.task for s in self.sessions.values() if s.park() and s.task is not None]
+        if parking:
+            await asyncio.wait(parking, timeout=PARK_SECONDS)
         sessions = list(self.sessions.values())
         await asyncio.gather(
             *(s.kill(RunStatus.cancelled, "The server shut down") for s in sessions),
@@ -184,7 +206,7 @@ class WorkManager:
             if conversation_id in self.sessions or await self._owner(conversation_id):
                 return
             row = await store.get_session(self.db, conversation_id=conversation_id)
-            if row is not None and row.pending is not None:
+            if row is not None and row.pending is not None and not row.pending.get("closed"):
                 return  # parked on a permission question: it resumes, it does not add one
         count = await store.live_run_count(self.db, user_id=user_id)
         if count >= self.settings.work_max_sessions:
@@ -231,31 +253,33 @@ class WorkManager:
         user_id: str,
         conversation_id: int,
         workspace: str | None = None,
-        decision: Decision | None = None,
     ) -> Session | str:
         """The session running here, started if need be; or the instance that owns it."""
-        lock = self._starting.setdefault(conversation_id, asyncio.Lock())
-        async with lock:
+        async with self._lock(conversation_id):
             session = self.sessions.get(conversation_id)
             if session is not None:
                 return session
-            row = await store.get_session(self.db, conversation_id=conversation_id)
-            if row is not None and row.pending is not None and decision is None:
-                # A prompt while a deferred call waits: the person moved on; deny it.
-                await store.set_question_answer(
-                    self.db, question_id=row.pending["question_id"], answer=permissions.DENY
-                )
-                decision = Decision(row.pending["tool_use_id"], permissions.DENY)
-            return await self._start(user_id, conversation_id, workspace, row, decision)
+            started = await self._start(user_id, conversation_id, workspace, answer=None)
+            assert started is not None
+            return started
+
+    def _lock(self, conversation_id: int) -> asyncio.Lock:
+        return self._starting.setdefault(conversation_id, asyncio.Lock())
 
     async def _start(
         self,
         user_id: str,
         conversation_id: int,
         workspace: str | None,
-        row: store.SessionRow | None,
-        decision: Decision | None,
-    ) -> Session | str:
+        *,
+        answer: tuple[int, Decision] | None,
+    ) -> Session | str | None:
+        """Claim the session's lease and start it: to serve prompts, or (`answer`: the
+        question and the person's decision) to resume the call parked on that question.
+        The instance holding the lease instead, if another does; None if there was no
+        parked call left to resume. What is parked is taken only under the lease, so a
+        resume, a superseding prompt and the reaper never act on one session at once."""
+        row = await store.get_session(self.db, conversation_id=conversation_id)
         stored = row.workspace if row else None
         name = workspace or cli.stored_name(stored, user_id=user_id)
         cwd = await asyncio.to_thread(cli.workspace_dir, self.settings, user_id=user_id, name=name)
@@ -270,14 +294,68 @@ class WorkManager:
             assert holder is not None
             return holder  # another instance started it meanwhile: it serves the prompt
         try:
-            return await self._launch(user_id, conversation_id, cwd, decision)
+            if answer is not None:
+                decision = await self._take_answered(conversation_id, *answer)
+                if decision is None:  # resumed or superseded already
+                    await ownership.release(
+                        self.db, owner=self.owner, conversation_id=conversation_id
+                    )
+                    return None
+                counted = False  # it was counted when it started
+            else:
+                decision, counted = await self._supersede(conversation_id)
+            return await self._launch(user_id, conversation_id, cwd, decision, counted=counted)
         except BaseException:
             if conversation_id not in self.sessions:
                 await ownership.release(self.db, owner=self.owner, conversation_id=conversation_id)
             raise
 
+    async def _take_answered(
+        self, conversation_id: int, question_id: int, decision: Decision
+    ) -> Resume | None:
+        """Take the call parked on the answered question, once (see `store.take_pending`);
+        None if it is not parked (any more), or its session was ended."""
+        parked = await store.get_session(self.db, conversation_id=conversation_id)
+        if parked is None or parked.pending is None or parked.pending.get("closed"):
+            return None
+        row = await store.take_pending(
+            self.db, conversation_id=conversation_id, question_id=question_id
+        )
+        if row is None or row.pending is None:
+            return None
+        if decision is Decision.allow_session:
+            tools = [*row.allowed_tools, row.pending["tool"]]
+            await store.update_session(self.db, conversation_id, allowed_tools=tools)
+        if row.run_id is not None:
+            await store.end_run(self.db, row.run_id, status=RunStatus.completed, error=None)
+        return Resume(row.pending["tool_use_id"], decision)
+
+    async def _supersede(self, conversation_id: int) -> tuple[Resume | None, bool]:
+        """A prompt while a deferred call waits: the person moved on. The call is denied
+        when the session resumes, its question closes unanswered and its parked run ends
+        (a run left `waiting_input` would wait forever). Also whether the new run counts
+        towards the person's limit: not when it carries on a parked session."""
+        row = await store.get_session(self.db, conversation_id=conversation_id)
+        if row is None or row.pending is None:
+            return None, True
+        taken = await store.take_pending(
+            self.db, conversation_id=conversation_id, question_id=int(row.pending["question_id"])
+        )
+        if taken is None or taken.pending is None:
+            return None, True
+        if taken.run_id is not None:  # ending the run closes its open questions
+            await store.end_run(self.db, taken.run_id, status=RunStatus.completed, error=None)
+        counted = bool(taken.pending.get("closed"))  # ended: the session starts anew
+        return Resume(taken.pending["tool_use_id"], Decision.deny), counted
+
     async def _launch(
-        self, user_id: str, conversation_id: int, cwd: Any, decision: Decision | None
+        self,
+        user_id: str,
+        conversation_id: int,
+        cwd: Any,
+        decision: Resume | None,
+        *,
+        counted: bool,
     ) -> Session:
         run_id = await store.start_run_within_limit(
             self.db,
@@ -285,8 +363,7 @@ class WorkManager:
             conversation_id=conversation_id,
             title=f"Claude Code in {cwd.name}",
             instance=self.instance,
-            # A parked session resuming does not add one: it was counted when it started.
-            limit=self.settings.work_max_sessions if decision is None else 1 << 30,
+            limit=self.settings.work_max_sessions if counted else 1 << 30,
         )
         if run_id is None:
             raise self._too_many()
@@ -305,8 +382,6 @@ class WorkManager:
             )
             await store.update_session(self.db, conversation_id, status="ended")
             raise WorkFailed(reason, conversation_id=conversation_id)
-        if decision is not None:
-            await store.update_session(self.db, conversation_id, pending=None)
         session = Session(
             self.services,
             conversation_id=conversation_id,
@@ -324,10 +399,13 @@ class WorkManager:
         return session
 
     async def _drive(self, session: Session) -> None:
-        """Run the session, then act on how it ended."""
+        """Run the session, then act on how it ended. A parked call is stored before the
+        lease is let go: whoever claims the session next finds it."""
         outcome: Outcome = Ended(RunStatus.failed, "The work session stopped")
         try:
             outcome = await session.run()
+            if isinstance(outcome, Parked):
+                await self._park(session, outcome.deferred)
         finally:
             if self.sessions.get(session.conversation_id) is session:
                 del self.sessions[session.conversation_id]
@@ -335,44 +413,61 @@ class WorkManager:
                 await ownership.release(
                     self.db, owner=self.owner, conversation_id=session.conversation_id
                 )
-        if isinstance(outcome, Parked):
-            await self._parked(session, outcome.deferred)
+        if isinstance(outcome, Parked) and not self._shutting_down and session.ending is None:
+            # Answered while it was being parked? Then it resumes now. (Shutting down: the
+            # next start of any instance resumes it, see `_resume_answered`.)
+            await self._resume_if_answered(
+                session.user_id, session.conversation_id, outcome.deferred
+            )
 
-    async def _parked(self, session: Session, deferred: dict[str, Any]) -> None:
+    async def _park(self, session: Session, deferred: dict[str, Any]) -> None:
         """A tool call was deferred: keep it, with its question, until the answer."""
         await store.update_session(
             self.db, session.conversation_id, pending=deferred, status="waiting_permission"
         )
         await store.set_run(self.db, session.run_id, status="waiting_input", pid=None)
-        answer = await store.question_answer(self.db, question_id=deferred["question_id"])
-        if answer is not None:  # answered while it was being parked
+
+    async def _resume_answered(self) -> None:
+        """Parked calls whose question was answered while no instance could resume them
+        (the answer came as the server that parked them shut down): resume them now."""
+        if self._shutting_down:
+            return
+        for row in await store.answered_pending(self.db):
+            try:
+                await self._resume_if_answered(row.user_id, row.conversation_id, row.pending or {})
+            except Exception:  # the conversation says why; the others go on
+                log.exception("could not resume conversation %s", row.conversation_id)
+
+    async def _resume_if_answered(
+        self, user_id: str, conversation_id: int, deferred: dict[str, Any]
+    ) -> None:
+        """The question may have been answered while its call was being parked."""
+        question_id = int(deferred["question_id"])
+        state = await questions.get_question(
+            self.db, caller=Caller(user_id), question_id=question_id
+        )
+        decision = questions.decision_of(state)
+        if decision is not None:
             await self.answered(
-                user_id=session.user_id,
-                conversation_id=session.conversation_id,
-                question_id=deferred["question_id"],
-                answer=answer,
+                user_id=user_id,
+                conversation_id=conversation_id,
+                question_id=question_id,
+                decision=decision,
             )
 
     async def answered(
-        self, *, user_id: str, conversation_id: int, question_id: int, answer: str
+        self, *, user_id: str, conversation_id: int, question_id: int, decision: Decision
     ) -> None:
-        """The person answered a permission question (the answer is already stored)."""
-        self.waiters.wake(question_id)
-        if conversation_id in self.sessions:
-            return  # the live session's waiter takes it (or polls it from the row)
-        row = await store.get_session(self.db, conversation_id=conversation_id)
-        if row is None or row.pending is None or row.pending["question_id"] != question_id:
-            return
-        if answer == permissions.ALLOW_ALWAYS:
-            tools = [*row.allowed_tools, row.pending["tool"]]
-            await store.update_session(self.db, conversation_id, allowed_tools=tools)
-        if row.run_id is not None:
-            await store.end_run(self.db, row.run_id, status=RunStatus.completed, error=None)
-        await self.ensure(
-            user_id=user_id,
-            conversation_id=conversation_id,
-            decision=Decision(row.pending["tool_use_id"], answer),
-        )
+        """The person answered a permission question (the answer is stored). A live
+        session's in-band wait takes it (woken by the question's event, on any instance);
+        a parked call is resumed by whichever instance claims the session's lease first
+        (the one that parked it, if it still holds it, resumes it once it lets go)."""
+        if self._shutting_down:
+            return  # the next start resumes it (_resume_answered)
+        async with self._lock(conversation_id):
+            if conversation_id in self.sessions or self._shutting_down:
+                return
+            await self._start(user_id, conversation_id, None, answer=(question_id, decision))
 
     async def stop(self, conversation_id: int) -> bool:
         session = self.sessions.get(conversation_id)
@@ -392,16 +487,26 @@ class WorkManager:
             session = self.sessions.get(conversation_id)
         if session is not None:
             await session.kill(RunStatus.completed)
+            # It may have parked a call as it ended: that ends too (its question closes).
+            await self._end_stored(conversation_id)
             return True
         owner = await self._owner(conversation_id)
         if owner is not None:
             await self._notify(owner, "end", conversation_id)
             return True
+        return await self._end_stored(conversation_id)
+
+    async def _end_stored(self, conversation_id: int) -> bool:
+        """End what the database keeps of a session no process serves: a parked call and
+        its run (ending the run closes its open questions)."""
         row = await store.get_session(self.db, conversation_id=conversation_id)
         if row is None or row.run_id is None:
             return False
         await store.end_run(self.db, row.run_id, status=RunStatus.completed, error=None)
-        await store.update_session(self.db, conversation_id, status="ended", pending=None)
+        # A parked call stays in Claude Code's transcript: kept, marked closed, so the next
+        # prompt resumes by denying it instead of Claude Code asking it all over again.
+        pending = {**row.pending, "closed": True} if row.pending else None
+        await store.update_session(self.db, conversation_id, status="ended", pending=pending)
         return True
 
     # -- sessions on other instances ---------------------------------------------------

@@ -7,38 +7,23 @@ session stay in PostgreSQL until the answer comes, however late (see session.py)
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
-import re
+import shlex
 from typing import Any
 
+from parley.auth import Caller
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database
+from parley.realtime.waits import Waits
+from parley.runs import questions
+from parley.runs.questions import Decision, QuestionStatus
 from parley.work import store
 from parley.work.events import describe_tool
 
-ALLOW, DENY, ALLOW_ALWAYS = "allow", "deny", "allow always"
 # Tools that change files or run things: asked about unless the mode or a rule allows them.
 EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 COMMAND_TOOLS = frozenset({"Bash", "WebFetch", "KillShell", "KillBash"})
-POLL_SECONDS = 0.5
-
-_ALLOW_WORDS = re.compile(r"^(allow|yes|y|ok|okay|sure|approve|go ahead|do it)\b")
-_ALWAYS = re.compile(r"\b(always|for this session|every time)\b")
-_DENY_WORDS = re.compile(r"^(deny|no|n|don'?t|do not|stop|reject|refuse|cancel)\b")
-
-
-def parse_answer(text: str) -> str | None:
-    """ "allow"/"yes", "deny"/"no", "allow always": what a button, a typed or a spoken reply
-    says; None when it is neither (it is then an ordinary message)."""
-    flat = " ".join(text.lower().strip(" .!").split())
-    if _DENY_WORDS.match(flat):
-        return DENY
-    if _ALLOW_WORDS.match(flat):
-        return ALLOW_ALWAYS if _ALWAYS.search(flat) else ALLOW
-    return None
 
 
 def needs_asking(settings: Settings, tool: str, allowed: list[str]) -> bool:
@@ -55,32 +40,26 @@ def question_text(tool: str, tool_input: dict[str, Any]) -> str:
     return f"Claude wants to use {describe_tool(tool, tool_input)} — allow?"
 
 
-class Waiters:
-    """Answers given on this instance wake their waiter at once; answers given on another
-    instance are found by polling the question's row."""
+async def wait(
+    db: Database, waits: Waits, *, user_id: str, question_id: int, seconds: float
+) -> Decision | None:
+    """The person's decision, waited for the way an agent waits for its answer (woken by
+    the question's event from any instance); None if none came within `seconds`."""
+    state = await questions.wait_for_answer(
+        db,
+        waits,
+        caller=Caller(user_id, store.RUN_AGENT),
+        question_id=question_id,
+        wait_s=seconds,
+    )
+    return questions.decision_of(state)
 
-    def __init__(self) -> None:
-        self._events: dict[int, asyncio.Event] = {}
 
-    def wake(self, question_id: int) -> None:
-        event = self._events.get(question_id)
-        if event is not None:
-            event.set()
-
-    async def wait(self, db: Database, question_id: int, seconds: float) -> str | None:
-        event = self._events.setdefault(question_id, asyncio.Event())
-        deadline = asyncio.get_running_loop().time() + seconds
-        try:
-            while True:
-                answer = await store.question_answer(db, question_id=question_id)
-                remaining = deadline - asyncio.get_running_loop().time()
-                if answer is not None or remaining <= 0:
-                    return answer
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(min(POLL_SECONDS, remaining)):
-                        await event.wait()
-        finally:
-            self._events.pop(question_id, None)
+async def timed_out(db: Database, *, question_id: int) -> None:
+    """An in-band wait ran out and its call was denied: the question takes no answer now."""
+    await questions.close_unanswered(
+        db, question_ids=[question_id], status=QuestionStatus.timed_out
+    )
 
 
 async def ask(
@@ -134,15 +113,13 @@ print(json.dumps({"hookSpecificOutput": out}))
 
 
 def resume_settings(
-    settings: Settings, *, python: str, tool_use_id: str, decision: str, allowed: list[str]
+    settings: Settings, *, python: str, tool_use_id: str, decision: Decision, allowed: list[str]
 ) -> str:
     """Claude Code settings (JSON) whose command hook applies a stored decision."""
-    import shlex
-
     ask = sorted(t for t in EDIT_TOOLS | COMMAND_TOOLS if needs_asking(settings, t, allowed))
     spec = {
         "tool_use_id": tool_use_id,
-        "decision": "allow" if decision != DENY else "deny",
+        "decision": "allow" if decision != Decision.deny else "deny",
         "reason": DENIED,
         "ask": ask,
         "ask_mcp": settings.work_permission_mode != "none",

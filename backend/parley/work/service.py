@@ -14,18 +14,14 @@ from parley.chat.turn import clean_message
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database
-from parley.errors import Forbidden, InvalidInput, ParleyError
+from parley.errors import Forbidden, InvalidInput
 from parley.events import Emit
 from parley.models import ConversationMode, MessageKind, Role
+from parley.runs import questions
 from parley.schemas import IDLE_WORK
-from parley.work import permissions, store
+from parley.work import store
 from parley.work.manager import WorkFailed, WorkManager
 from parley.work.session import Prompt, SessionFailed
-
-
-class AlreadyAnswered(ParleyError):
-    status = 409
-    code = "already_answered"
 
 
 @dataclass
@@ -78,31 +74,51 @@ async def require_work(db: Database, *, user_id: str, conversation_id: int) -> N
         )
 
 
-async def _question_for(
+async def _answers(
     db: Database, *, conversation_id: int, text: str, reply_to: int | None
-) -> tuple[StoredMessage, str] | None:
-    """The permission question this message answers, and the answer; None if it answers
-    nothing. A reply to a question must say allow or deny; a plain message answers the
-    oldest open question only when it plainly does."""
-    answer = permissions.parse_answer(text)
+) -> int | None:
+    """The permission question this message answers, if any: the one it replies to, or,
+    replying to nothing, the question the live session waits on now, when the message
+    plainly decides (yes, no, allow...). Anything else is a prompt for Claude Code."""
     if reply_to is not None:
-        question = await store.get_message(db, conversation_id=conversation_id, message_id=reply_to)
-        if question.kind != MessageKind.question.value or not (question.meta or {}).get(
-            "permission"
-        ):
-            return None
-        if (question.meta or {}).get("answer"):
-            raise AlreadyAnswered(f"Question {reply_to} was already answered", question_id=reply_to)
-        if answer is None:
-            raise InvalidInput(
-                'Answer a permission question with "allow", "deny" or "allow always"',
-                details=[{"field": "text"}],
-            )
-        return question, answer
-    if answer is None:
+        target = await store.get_message(db, conversation_id=conversation_id, message_id=reply_to)
+        is_question = target.kind == MessageKind.question.value
+        return reply_to if is_question and questions.is_permission(target.meta) else None
+    if questions.parse_decision(text) is None:
         return None
-    oldest = await store.open_question(db, conversation_id=conversation_id)
-    return (oldest, answer) if oldest is not None else None
+    current = await questions.current_permission(db, conversation_id=conversation_id)
+    return current.id if current is not None else None
+
+
+async def answer(
+    db: Database,
+    manager: WorkManager,
+    settings: Settings,
+    *,
+    caller: Caller,
+    question_id: int,
+    text: str | None = None,
+    decision: questions.Decision | None = None,
+) -> questions.Answered:
+    """Answer one of the person's questions (`POST /questions/{id}/answer`, a reply in the
+    conversation): stored exactly once, then, for a permission request, handed to its
+    session, live here, live elsewhere or parked."""
+    answered = await questions.answer(
+        db,
+        caller=caller,
+        question_id=question_id,
+        text=text,
+        decision=decision,
+        max_chars=settings.max_message_chars,
+    )
+    if answered.decision is not None:
+        await manager.answered(
+            user_id=caller.user_id,
+            conversation_id=answered.question.conversation_id,
+            question_id=question_id,
+            decision=answered.decision,
+        )
+    return answered
 
 
 async def send_to_work(
@@ -121,33 +137,25 @@ async def send_to_work(
     Refusals (not found, limit, work mode off) happen before anything is stored."""
     cleaned = clean_message(text, max_chars=settings.max_message_chars)
     await require_work(db, user_id=user_id, conversation_id=conversation_id)
-    answering = await _question_for(
+    question_id = await _answers(
         db, conversation_id=conversation_id, text=cleaned, reply_to=reply_to
     )
-    if answering is None:
-        await manager.admit(user_id=user_id, conversation_id=conversation_id)
+    if question_id is not None:
+        answered = await answer(
+            db, manager, settings, caller=Caller(user_id), question_id=question_id, text=cleaned
+        )
+        return Sent(answered.answer, None)
+    await manager.admit(user_id=user_id, conversation_id=conversation_id)
     message = await store.store(
         db,
         conversation_id=conversation_id,
         user_id=user_id,
         content=cleaned,
         meta={},
-        kind=MessageKind.answer if answering else MessageKind.message,
+        kind=MessageKind.message,
         role=Role.user,
-        reply_to=answering[0].id if answering else reply_to,
+        reply_to=reply_to,
     )
-    if answering is not None:
-        question, answer = answering
-        if await store.set_question_answer(
-            db, question_id=question.id, answer=answer, answer_id=message.id
-        ):
-            await manager.answered(
-                user_id=user_id,
-                conversation_id=conversation_id,
-                question_id=question.id,
-                answer=answer,
-            )
-        return Sent(message, None)
     prompt = await manager.submit(
         user_id=user_id,
         conversation_id=conversation_id,
@@ -227,7 +235,9 @@ async def states(
             "cost_usd": row["cost_usd"],
             "run_id": row["run_id"],
             "workspace": row["workspace"],
-            "pending_question_id": (row["pending"] or {}).get("question_id"),
+            "pending_question_id": None
+            if (row["pending"] or {}).get("closed")
+            else (row["pending"] or {}).get("question_id"),
         }
         for row in rows
     }

@@ -40,6 +40,9 @@ from parley.db import Database
 from parley.events import Emit
 from parley.models import RunStatus
 from parley.realtime.notifier import Notifier
+from parley.realtime.waits import Waits
+from parley.runs import questions
+from parley.runs.questions import Decision
 from parley.schemas import message_json
 from parley.work import cli, ownership, permissions, proctree, store
 from parley.work.events import delta_text, outputs
@@ -117,11 +120,11 @@ class Prompt:
 
 
 @dataclass
-class Decision:
-    """A stored answer to apply to a deferred tool call when the session resumes."""
+class Resume:
+    """A stored decision to apply to a deferred tool call when the session resumes."""
 
     tool_use_id: str
-    answer: str
+    answer: Decision
 
 
 class Launch(Protocol):
@@ -140,7 +143,7 @@ class Services:
     db: Database
     settings: Settings
     notifier: Notifier
-    waiters: permissions.Waiters
+    waits: Waits  # permission questions are waited for like any question
     owner: Owner
     launch: Launch = ProcessTransport
 
@@ -157,13 +160,13 @@ class Session:
         cli: Path,
         resume: str | None,
         allowed_tools: list[str],
-        decision: Decision | None = None,
+        decision: Resume | None = None,
         last_message_id: int = 0,
     ) -> None:
         self.db = services.db
         self.settings = services.settings
         self.notifier = services.notifier
-        self.waiters = services.waiters
+        self.waits = services.waits
         self.owner = services.owner
         self.launch = services.launch
         self.conversation_id = conversation_id
@@ -189,6 +192,7 @@ class Session:
         self.last_activity = time.monotonic()
         self._questions: dict[str, int] = {}  # tool_use_id -> question id
         self._deferred: dict[str, Any] | None = None
+        self._parking = asyncio.Event()  # set at shutdown: defer the call being asked about
         self.current: Prompt | None = None
         self._finishing = False
         self._stderr: list[str] = []
@@ -237,8 +241,9 @@ class Session:
         task = self.task
         if task is None or task.done() or task is asyncio.current_task():
             return
-        # The task may have seen the exit and be storing how it ended: then it is not
-        # cancelled, but waited for all the same (whoever ends a session sees it ended).
+        # The task may have seen the exit and be storing how it ended (or parking its
+        # call): then it is not cancelled, but waited for all the same (whoever ends a
+        # session sees it ended).
         if not self._finishing:
             task.cancel()
         await asyncio.wait({task})
@@ -439,6 +444,9 @@ class Session:
             self.session_id = message.session_id
             await store.update_session(self.db, self.conversation_id, session_id=self.session_id)
         deferred = message.deferred_tool_use
+        if not _defers(message) or deferred is None:
+            # The prompt is over: whatever it asked and got no answer for takes none now.
+            await questions.close_unanswered(self.db, run_id=self.run_id)
         if _defers(message) and deferred is not None:
             question_id = self._questions.get(deferred.id)
             if question_id is None:  # deferred by a resume's hook: nobody was asked yet
@@ -458,6 +466,7 @@ class Session:
                 "input": deferred.input,
                 "session_id": self.session_id,
             }
+            await questions.close_unanswered(self.db, run_id=self.run_id, keep=[question_id])
 
     async def _store(
         self, content: str, meta: dict[str, Any], *, error: bool = False
@@ -490,7 +499,7 @@ class Session:
         answer = await self._ask(tool, tool_input, tool_use_id)
         if answer is None:
             return permissions.hook_output("defer", "Waiting for the person to answer")
-        if answer == permissions.DENY:
+        if answer is Decision.deny:
             return permissions.hook_output("deny", permissions.DENIED)
         return permissions.hook_output("allow")
 
@@ -498,17 +507,31 @@ class Session:
         self, tool: str, tool_input: dict[str, Any], context: ToolPermissionContext
     ) -> PermissionResultAllow | PermissionResultDeny:
         """What Claude Code itself asks about (the hook asked about the rest): answered
-        in-band only; no answer in time is a denial."""
+        in-band only; no answer in time is a denial, and its question closes."""
         if tool in self.allowed_tools or self.settings.work_permission_mode == "none":
             return PermissionResultAllow()
         answer = await self._ask(tool, tool_input, context.tool_use_id)
-        if answer in (permissions.ALLOW, permissions.ALLOW_ALWAYS):
-            return PermissionResultAllow()
-        return PermissionResultDeny(message=permissions.DENIED if answer else "No answer in time")
+        if answer is None:
+            question_id = self._questions.get(context.tool_use_id or "")
+            if question_id is not None:
+                await permissions.timed_out(self.db, question_id=question_id)
+            return PermissionResultDeny(message="No answer in time")
+        if answer is Decision.deny:
+            return PermissionResultDeny(message=permissions.DENIED)
+        return PermissionResultAllow()
+
+    def park(self) -> bool:
+        """At shutdown: a call waiting in-band for the person is deferred now (parked with
+        its question, as after a long wait) instead of dying with the process, so an answer
+        after the restart still runs it. True if the session was waiting."""
+        if self.status is not WorkStatus.waiting_permission:
+            return False
+        self._parking.set()
+        return True
 
     async def _ask(
         self, tool: str, tool_input: dict[str, Any], tool_use_id: str | None
-    ) -> str | None:
+    ) -> Decision | None:
         question_id = self._questions.get(tool_use_id or "")
         if question_id is None:
             question = await permissions.ask(
@@ -523,10 +546,26 @@ class Session:
             if tool_use_id:
                 self._questions[tool_use_id] = question_id
         await self._set_status(WorkStatus.waiting_permission)
-        answer = await self.waiters.wait(self.db, question_id, self.settings.work_permission_wait)
+        waiting = asyncio.create_task(
+            permissions.wait(
+                self.db,
+                self.waits,
+                user_id=self.user_id,
+                question_id=question_id,
+                seconds=self.settings.work_permission_wait,
+            )
+        )
+        parking = asyncio.create_task(self._parking.wait())
+        try:
+            await asyncio.wait({waiting, parking}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            parking.cancel()
+            if not waiting.done():
+                waiting.cancel()
+        answer = waiting.result() if waiting.done() and not waiting.cancelled() else None
         if answer is not None:
             await self._set_status(WorkStatus.working)
-            if answer == permissions.ALLOW_ALWAYS:
+            if answer is Decision.allow_session:
                 await self.allow_always(tool)
         return answer
 
@@ -570,7 +609,7 @@ class Session:
 
     # -- resuming a deferred tool call ---------------------------------------------
 
-    async def _apply_decision(self, decision: Decision) -> None:
+    async def _apply_decision(self, decision: Resume) -> None:
         """Resume the session once, in print mode, with a hook that answers the deferred
         call with the stored decision; Claude Code runs (or skips) it and carries on."""
         assert self.session_id is not None

@@ -338,46 +338,37 @@ async def store_question(
     return message
 
 
-async def set_question_answer(
-    db: Database, *, question_id: int, answer: str, answer_id: int | None = None
-) -> bool:
-    """Record the answer on the question once; False if it was answered already. Its
-    question row closes too: answered by the message `answer_id`, or without one (a
-    deferred call denied because the person moved on)."""
+_TAKE = """
+UPDATE work_sessions w SET pending = NULL, updated_at = now()
+FROM (SELECT conversation_id, pending FROM work_sessions
+      WHERE conversation_id = $1 FOR UPDATE) old
+WHERE w.conversation_id = old.conversation_id AND (old.pending ->> 'question_id')::bigint = $2
+RETURNING w.conversation_id, w.user_id, w.run_id, w.session_id, w.workspace, w.status,
+    w.cost_usd, w.allowed_tools, old.pending
+"""
+
+
+async def take_pending(
+    db: Database, *, conversation_id: int, question_id: int
+) -> SessionRow | None:
+    """Take the deferred call waiting on this question, once: of two instances (or two
+    tasks) acting on the same answer, only one resumes the session."""
     async with db.connection() as conn:
-        done = await conn.fetchval(
-            """WITH q AS (
-                UPDATE messages SET meta = meta || jsonb_build_object('answer', $2::text)
-                WHERE id = $1 AND kind = 'question' AND NOT (meta ? 'answer') RETURNING id
-            ), closed AS (
-                UPDATE questions s SET answer_id = $3, closed_at = now(),
-                    status = CASE WHEN $3::bigint IS NULL THEN 'timed_out' ELSE 'answered' END
-                FROM q WHERE s.message_id = q.id AND s.status = 'open'
-            )
-            SELECT id FROM q""",
-            question_id,
-            answer,
-            answer_id,
+        row = await conn.fetchrow(_TAKE, conversation_id, question_id)
+    return SessionRow(**row) if row else None
+
+
+async def answered_pending(db: Database) -> list[SessionRow]:
+    """Sessions parked on a question that has been answered (none is waiting to take it)."""
+    async with db.connection() as conn:
+        rows = await conn.fetch(
+            f"""SELECT {_COLUMNS} FROM work_sessions w
+            WHERE w.pending IS NOT NULL AND NOT coalesce((w.pending ->> 'closed')::bool, false)
+            AND EXISTS (SELECT 1 FROM questions q
+                        WHERE q.message_id = (w.pending ->> 'question_id')::bigint
+                        AND q.status = 'answered')"""
         )
-    return done is not None
-
-
-async def question_answer(db: Database, *, question_id: int) -> str | None:
-    async with db.connection() as conn:
-        meta = await conn.fetchval("SELECT meta FROM messages WHERE id = $1", question_id)
-    return (meta or {}).get("answer")
-
-
-async def open_question(db: Database, *, conversation_id: int) -> StoredMessage | None:
-    """The oldest unanswered permission question of the conversation."""
-    async with db.connection() as conn:
-        row = await conn.fetchrow(
-            f"""SELECT {conversations.MESSAGE_COLUMNS} FROM messages
-            WHERE conversation_id = $1 AND kind = 'question' AND meta ? 'permission'
-            AND NOT (meta ? 'answer') ORDER BY id LIMIT 1""",
-            conversation_id,
-        )
-    return StoredMessage(**row) if row else None
+    return [SessionRow(**row) for row in rows]
 
 
 def dumps(value: Any) -> str:

@@ -15,7 +15,8 @@ import pytest
 
 from parley.db import Database
 from parley.models import RunStatus
-from parley.work import ownership, permissions, store
+from parley.realtime.waits import Waits
+from parley.work import ownership, store
 from parley.work.ownership import Owner
 from parley.work.session import Ended, Services, Session
 from parley.work.status import WorkStatus
@@ -118,7 +119,7 @@ async def started(db: Database, tmp_path: Path) -> AsyncIterator[Any]:
             db=db,
             settings=settings_for(PARLEY_WORK_PERMISSION_MODE="none"),
             notifier=Notes(),  # type: ignore[arg-type]
-            waiters=permissions.Waiters(),
+            waits=Waits(),
             owner=owner,
             launch=launch,  # type: ignore[arg-type]
         )

@@ -113,3 +113,108 @@ test("a question that times out stops taking answers, live", async ({ page, user
   await expect(question.getByTestId("question-answer-input")).toHaveCount(0);
   await expect(question).toContainText("Closed");
 });
+
+for (const width of [1280, 390]) {
+  test(`at ${width}px the inbox shows every open question with its box, and the message box answers the oldest`, async ({
+    page,
+    userName,
+    stack,
+  }) => {
+    await page.setViewportSize({ width, height: 844 });
+    const planner = RestAgent.mint(stack, userName, "planner");
+    const first = await planner.ok<Msg>("POST", "/inbox/messages", { text: "Which day for the release?", kind: "question" });
+    const second = await planner.ok<Msg>("POST", "/inbox/messages", { text: "Which branch?", kind: "question" });
+    await signIn(page, userName);
+    if (width < 600) await page.getByTestId("open-conversations").click();
+    await expect(page.getByTestId("inbox-unread").first()).toHaveText("2");
+    await page.getByTestId("inbox-entry").first().click();
+    for (const asked of [first, second]) {
+      const shown = page.locator(`[data-testid="question"][data-message-id="${asked.id}"]`);
+      await expect(shown).toHaveAttribute("data-open", "true");
+      await expect(shown.getByTestId("question-answer-input")).toBeVisible();
+    }
+    await expect(page.getByTestId("message-input")).toHaveAttribute("placeholder", /oldest open question/);
+
+    // What the placeholder promises: a plain message answers the oldest open question.
+    const waiting = planner.ok<{ status: string; answer: Msg | null }>("GET", `/questions/${first.id}?wait=30`);
+    await page.getByTestId("message-input").fill("Thursday");
+    await page.getByTestId("message-input").press("Enter");
+    const got = await waiting;
+    expect(got.status).toBe("answered");
+    expect(got.answer?.content).toBe("Thursday");
+    await expect(page.locator(`[data-testid="question"][data-message-id="${first.id}"]`)).toHaveAttribute("data-open", "false");
+    await expect(page.locator(`[data-testid="question"][data-message-id="${second.id}"]`)).toHaveAttribute("data-open", "true");
+
+    // The box under the other question answers it, through its own route, once.
+    const secondBox = page.locator(`[data-testid="question"][data-message-id="${second.id}"]`);
+    await secondBox.getByTestId("question-answer-input").fill("main");
+    await secondBox.getByTestId("question-answer-send").click();
+    await expect(secondBox).toHaveAttribute("data-open", "false");
+    const state = await planner.ok<{ status: string; answer: Msg | null }>("GET", `/questions/${second.id}`);
+    expect(state.answer?.content).toBe("main");
+    await expectNoSeriousA11yViolations(page);
+    await screenshot(page, `inbox-questions-${width}`);
+  });
+}
+
+test("a finished run shows how it ended, not its last progress report", async ({ page, userName, stack }) => {
+  const agent = RestAgent.mint(stack, userName, "builder");
+  const run = await agent.ok<{ id: number }>("POST", "/runs", { title: "Build the site" });
+  await agent.ok("POST", `/runs/${run.id}/status`, { text: "50% done", progress: 50 });
+  await agent.ok("POST", `/runs/${run.id}/finish`, { status: "completed", summary: "Site built" });
+  await signIn(page, userName);
+  await page.getByTestId("open-runs").click();
+  const item = page.getByTestId("runs-drawer").locator(`[data-testid="run-item"][data-run-id="${run.id}"]`);
+  await expect(item).toHaveAttribute("data-status", "completed");
+  await expect(item.getByTestId("run-latest")).toHaveText("Site built");
+  await expect(item).not.toContainText("50%");
+  await expect(item.getByTestId("run-progress")).toHaveCount(0);
+});
+
+test("a delegation nobody has claimed does not say Running; once claimed it does", async ({ page, userName, stack }) => {
+  const architect = RestAgent.mint(stack, userName, "architect");
+  const coder = RestAgent.mint(stack, userName, "coder");
+  const parent = await architect.ok<{ id: number }>("POST", "/runs", { title: "Ship OAuth2" });
+  const made = await architect.ok<{ thread_id: number; child_run_id: number }>("POST", `/runs/${parent.id}/delegations`, {
+    agent: "coder",
+    task: "Refactor auth to OAuth2",
+  });
+  await signIn(page, userName);
+  await page.getByTestId("open-runs").click();
+  const child = page.getByTestId("runs-drawer").locator(`[data-testid="run-item"][data-run-id="${made.child_run_id}"]`);
+  await expect(child.getByTestId("run-status")).toHaveText("Not claimed yet");
+  await expect(child).not.toContainText("Running");
+  const claimed = await coder.ok<{ delegation: { thread_id: number } | null }>("GET", "/delegations/next?wait=5");
+  expect(claimed.delegation?.thread_id).toBe(made.thread_id);
+  await expect(child.getByTestId("run-status")).toHaveText("Running", { timeout: 15_000 });
+});
+
+test("questions asked in a run wait on the person in the inbox, answerable there, and leave once answered", async ({
+  page,
+  userName,
+  stack,
+}) => {
+  const coder = RestAgent.mint(stack, userName, "coder");
+  const run = await coder.ok<{ id: number; conversation_id: number }>("POST", "/runs", { title: "Deploy" });
+  await signIn(page, userName);
+  await page.getByTestId("inbox-entry").click();
+  await expect(page.getByTestId("open-questions")).toHaveCount(0);
+  // Asked while the inbox is open: it shows at once (the person's event stream), with its box.
+  const asked = await coder.ok<Msg>("POST", `/conversations/${run.conversation_id}/messages`, { text: "Deploy to prod now?", kind: "question" });
+  const waiting = page.locator(`[data-testid="waiting-question"][data-message-id="${asked.id}"]`);
+  await expect(waiting).toContainText("Deploy to prod now?", { timeout: 5_000 });
+  await expect(waiting).toContainText("coder");
+  const answered = coder.ok<{ status: string; answer: Msg | null }>("GET", `/questions/${asked.id}?wait=30`);
+  await waiting.getByTestId("question-answer-input").fill("Yes, go");
+  await waiting.getByTestId("question-answer-send").click();
+  const got = await answered;
+  expect(got.status).toBe("answered");
+  expect(got.answer?.content).toBe("Yes, go");
+  await expect(page.getByTestId("open-questions")).toHaveCount(0);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const again = await coder.ok<Msg>("POST", `/conversations/${run.conversation_id}/messages`, { text: "And tag the release?", kind: "question" });
+  const phone = page.locator(`[data-testid="waiting-question"][data-message-id="${again.id}"]`);
+  await expect(phone.getByTestId("question-answer-input")).toBeInViewport({ timeout: 5_000 });
+  await expectNoSeriousA11yViolations(page);
+  await screenshot(page, "inbox-waiting-on-you-phone");
+});

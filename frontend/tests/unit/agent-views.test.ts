@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { questionOpen, runSection, type Run } from "@/lib/agent-types";
+import { questionOpen, runLatest, runSection, type Run } from "@/lib/agent-types";
+import { answerText } from "@/components/permission-card";
 import { runTree } from "@/lib/use-runs";
 import { threadTag } from "@/components/thread-timeline";
 import type { Message } from "@/lib/types";
@@ -63,6 +64,30 @@ describe("questionOpen", () => {
     expect(questionOpen(q, [q, message(2, "answer", { reply_to: 1, role: "user" })])).toBe(false);
     expect(questionOpen(q, [q], new Set([1]))).toBe(false);
     expect(questionOpen(message(3, "message"), [])).toBe(false);
+  });
+});
+
+describe("runLatest", () => {
+  it("says how a finished run ended, never its last progress report", () => {
+    const done = { ...run(1, null, "completed"), latest_status: "50% done", progress: 50, summary: "Shipped" };
+    expect(runLatest(done)).toBe("Shipped");
+    expect(runLatest({ ...done, summary: null })).toBeNull();
+    expect(runLatest({ ...done, status: "failed", error: "Disk full" })).toBe("Disk full");
+    expect(runLatest({ ...done, status: "running" })).toBe("50% done");
+  });
+});
+
+describe("questionOpen for permission requests", () => {
+  it("is closed once decided or closed by its session", () => {
+    const asked = message(5, "question", { meta: { permission: { tool: "Bash" } } });
+    expect(questionOpen(asked, [asked])).toBe(true);
+    expect(questionOpen({ ...asked, meta: { permission: {}, answer: "allow" } }, [])).toBe(false);
+    expect(questionOpen({ ...asked, meta: { permission: {}, closed: "closed" } }, [])).toBe(false);
+  });
+  it("reads a decision as words", () => {
+    expect(answerText("allow_session")).toBe("Answered: Allowed for this session");
+    expect(answerText("deny")).toBe("Answered: Denied");
+    expect(answerText(null)).toBe("No longer waiting for an answer.");
   });
 });
 

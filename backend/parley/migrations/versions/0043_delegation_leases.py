@@ -10,7 +10,7 @@ Threads left open behind a child run that had already ended (a run finished thro
 made before leases existed count as acknowledged.
 
 Revision ID: 0043
-Revises: 0041
+Revises: 0042
 Create Date: 2026-11-23
 """
 
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from alembic import op
 
 revision: str = "0043"
-down_revision: str | None = "0041"
+down_revision: str | None = "0042"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -1,0 +1,88 @@
+"""Questions put to the person (an agent's, or a work session's permission request): read,
+long-polled for their answer, and answered."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+
+from parley.api.deps import CurrentCaller, DbDep, SettingsDep, WaitsDep, WorkDep
+from parley.api.errors import AUTHED, ERRORS
+from parley.errors import InvalidInput
+from parley.runs import questions
+from parley.runs.schemas import PostedOut, QuestionAnswer, QuestionOut, question_json
+from parley.schemas import message_json
+from parley.work import service as work_service
+
+router = APIRouter(prefix="/api/{user_id}", tags=["agents"])
+
+
+def check_wait(wait: float, cap: float) -> float:
+    if wait > cap:
+        raise InvalidInput(
+            f"wait must be at most {cap:g} seconds", details=[{"field": "wait"}], cap=cap
+        )
+    return wait
+
+
+@router.get("/questions", response_model=list[QuestionOut], responses=ERRORS(*AUTHED))
+async def list_open_questions(caller: CurrentCaller, db: DbDep) -> list[QuestionOut]:
+    """What waits on the person: their open questions wherever they were asked (inbox, runs,
+    threads, work sessions' permission requests), oldest first, at most 100. An agent's
+    token lists only the questions that agent asked."""
+    found = await questions.open_questions(db, caller=caller)
+    return [QuestionOut.model_validate(question_json(state)) for state in found]
+
+
+@router.get("/questions/{question_id}", response_model=QuestionOut, responses=ERRORS(*AUTHED))
+async def get_question(
+    question_id: int,
+    caller: CurrentCaller,
+    db: DbDep,
+    waits: WaitsDep,
+    settings: SettingsDep,
+    wait: Annotated[float, Query(ge=0, description="Seconds to wait for an answer")] = 0,
+) -> QuestionOut:
+    """The question and its answer. With `wait`, returns as soon as it is answered, timed
+    out or closed, else after `wait` seconds with `status: "open"` (ask again)."""
+    state = await questions.wait_for_answer(
+        db,
+        waits,
+        caller=caller,
+        question_id=question_id,
+        wait_s=check_wait(wait, settings.long_poll_max),
+    )
+    return QuestionOut.model_validate(question_json(state))
+
+
+@router.post(
+    "/questions/{question_id}/answer",
+    response_model=PostedOut,
+    status_code=201,
+    responses=ERRORS(*AUTHED, 409, 413),
+)
+async def answer_question(
+    question_id: int,
+    body: QuestionAnswer,
+    caller: CurrentCaller,
+    db: DbDep,
+    settings: SettingsDep,
+    work: WorkDep,
+) -> PostedOut:
+    """Answer one of the person's questions, with `text`, or, for a work session's
+    permission request, with `decision` (`allow`, `allow_session`, `deny`; text such as
+    "yes" or "no" decides too). The answer is stored once as a `kind=answer` message
+    replying to the question; a question already answered, timed out or closed is 409
+    (`already_answered`, `question_closed`) and nothing is stored. Only the person answers:
+    an agent's token is 403. A permission decision reaches its session at once."""
+    answered = await work_service.answer(
+        db,
+        work,
+        settings,
+        caller=caller,
+        question_id=question_id,
+        text=body.text,
+        decision=questions.Decision(body.decision) if body.decision else None,
+    )
+    return PostedOut(**message_json(answered.answer), answered=question_id)

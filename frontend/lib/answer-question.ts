@@ -1,0 +1,17 @@
+import { apiJson, userPath } from "./api-client";
+import type { Session } from "./auth-store";
+import type { Message } from "./types";
+
+/** What the person decides about a work session's permission request. */
+export type Decision = "allow" | "allow_session" | "deny";
+
+/** An answer in the person's words, or (a permission request) a decision. */
+export type QuestionReply = { text: string } | { decision: Decision };
+
+/**
+ * Answers one of the person's questions through its own route: stored once, as a reply to the
+ * question; a question already answered or closed is refused (409) and nothing is stored.
+ */
+export function answerQuestion(session: Session, questionId: number, reply: QuestionReply): Promise<Message> {
+  return apiJson<Message>(session, userPath(session, `/questions/${questionId}/answer`), { method: "POST", body: reply });
+}
