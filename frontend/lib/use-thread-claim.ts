@@ -13,7 +13,7 @@ import type { Session } from "./auth-store";
 export function useWaitingForClaim(session: Session, run: Run): boolean {
   const delegated = run.parent_run_id !== null && run.status === "running" && run.conversation_id !== null;
   const path = userPath(session, `/delegations/${run.conversation_id}`);
-  const { data } = useSWR<Delegation>(delegated ? ["parley", session.token, path] : null, () => apiJson<Delegation>(session, path), {
+  const { data } = useSWR<Delegation>(delegated ? ["parley", session.epoch, path] : null, () => apiJson<Delegation>(session, path), {
     refreshInterval: (latest) => (latest?.status === "pending" ? 5_000 : 0),
   });
   return delegated && data?.status === "pending";
