@@ -33,6 +33,12 @@ def claude_env(
     monkeypatch.setenv("ANTHROPIC_API_KEY", "x")
     monkeypatch.setenv("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
+    # A home of its own: Claude Code's Bash sources the home's shell start-up files, and a
+    # developer's (pyenv's rehash, with a lock a killed shell can leave behind) would make
+    # every command of these tests wait on the machine rather than on Parley.
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    monkeypatch.setenv("HOME", str(home))
     return {
         "PARLEY_WORK_ENABLED": True,
         "PARLEY_WORKSPACE_ROOT": tmp_path / "workspaces",

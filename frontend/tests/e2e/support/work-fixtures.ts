@@ -35,11 +35,15 @@ export const workTest = base.extend<object, WorkFixtures>({
       mkdirSync(logs, { recursive: true });
       const fake = await startFakeAnthropic(path.join(logs, `fake-anthropic-w${workerInfo.workerIndex}.log`));
       const scratch = mkdtempSync(path.join(tmpdir(), "parley-e2e-work-"));
+      // A home of its own: Claude Code's Bash sources the home's shell start-up files, and a
+      // developer's (pyenv's rehash and its lock) would slow every command down.
+      mkdirSync(path.join(scratch, "home"), { recursive: true });
       const stack = new Stack(
         {
           PARLEY_WORK_ENABLED: "1",
           PARLEY_WORKSPACE_ROOT: path.join(scratch, "workspaces"),
           CLAUDE_CONFIG_DIR: path.join(scratch, "claude-config"),
+          HOME: path.join(scratch, "home"),
           ANTHROPIC_BASE_URL: fake.url,
           ANTHROPIC_API_KEY: "x",
           CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
