@@ -39,6 +39,7 @@ def options(fake: FakeAnthropic, tmp_path: Path, **extra: Any) -> ClaudeAgentOpt
             "ANTHROPIC_API_KEY": "x",
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             "CLAUDE_CONFIG_DIR": str(tmp_path / ".config"),
+            "HOME": str(tmp_path),  # no developer's shell start-up files (see conftest)
         },
         **extra,
     )

@@ -47,7 +47,9 @@ async def postgres() -> AsyncIterator[Restartable]:
 
 
 def work_env(fake: FakeAnthropic, tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "home").mkdir(exist_ok=True)  # no developer's shell start-up files (conftest)
     return {
+        "HOME": str(tmp_path / "home"),
         "PARLEY_WORK_ENABLED": "1",
         "PARLEY_WORK_PERMISSION_MODE": "none",
         "PARLEY_WORKSPACE_ROOT": str(tmp_path / "workspaces"),
