@@ -23,7 +23,8 @@ def _fields(schema: type[BaseModel]) -> set[str]:
 
 
 def test_a_message_shows_every_column_but_its_owner():
-    assert _fields(MessageOut) == _columns(Message) - {"user_id"}
+    # `xid` (the writing transaction, for the delivery reader) is bookkeeping, not content.
+    assert _fields(MessageOut) == _columns(Message) - {"user_id", "xid"}
 
 
 def test_a_task_shows_every_column_but_its_owner_and_internal_id():
@@ -37,4 +38,6 @@ def test_a_conversation_shows_its_columns_and_then_what_is_derived():
 
 
 def test_a_run_shows_every_column_but_its_owner_and_process():
-    assert _fields(RunOut) == _columns(AgentRun) - {"user_id", "pid", "instance"}
+    # `waiting_until` (how long the run's current wait counts as activity) is the sweeper's.
+    internal = {"user_id", "pid", "instance", "waiting_until"}
+    assert _fields(RunOut) == _columns(AgentRun) - internal
