@@ -82,7 +82,8 @@ class Notifier:
     async def start(self) -> None:
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send())]
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.connected.wait(), timeout=10)
+            async with asyncio.timeout(10):
+                await self.connected.wait()
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -175,7 +176,8 @@ class Notifier:
                 while not closed.is_set():
                     # A dead peer does not always close the socket: probe now and then.
                     with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(closed.wait(), timeout=5)
+                        async with asyncio.timeout(5):  # not wait_for: see Reader.run
+                            await closed.wait()
                     if not closed.is_set():
                         try:
                             async with self._lock:

@@ -179,8 +179,11 @@ class Reader:
         async with lock:
             await self.start(conn)
         while True:
+            # asyncio.timeout, not wait_for: Python 3.11's wait_for can swallow a cancel that
+            # lands as the event fires, and this loop would then outlive its owner's stop().
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._asked.wait(), timeout=interval)
+                async with asyncio.timeout(interval):
+                    await self._asked.wait()
             self._asked.clear()
             began = loop.time()
             async with lock:

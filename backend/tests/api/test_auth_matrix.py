@@ -53,6 +53,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/api/{user_id}/delegations/{thread_id}/cancel"): {},
     ("POST", "/api/{user_id}/conversations/{conversation_id}/stop"): {},
     ("POST", "/api/{user_id}/agent-keys"): {"agent": "sneaky"},
+    ("POST", "/api/{user_id}/questions/{question_id}/answer"): {"text": "sneaked in"},
     ("POST", "/api/{user_id}/conversations/{conversation_id}/fork"): {"message_id": 1},
 }
 
