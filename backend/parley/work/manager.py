@@ -23,7 +23,7 @@ from parley.auth import Caller
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database, asyncpg_dsn
-from parley.errors import ParleyError
+from parley.errors import DatabaseUnavailable, ParleyError
 from parley.models import RunStatus
 from parley.realtime.notifier import Notifier
 from parley.realtime.waits import Waits
@@ -177,9 +177,14 @@ class WorkManager:
         for found in await ownership.lapsed(self.db, owner=self.owner):
             if not await asyncio.to_thread(ownership.owner_gone, found, here=self.owner):
                 continue
-            if found.host == self.owner.host and ownership.is_process(found.pid, found.pid_started):
+            if found.host == self.owner.host:
+                # Its group only if the recorded pid is still the process that was started;
+                # by tag whatever it left (a command with a group of its own).
+                verified = await asyncio.to_thread(
+                    ownership.is_process, found.pid, found.pid_started
+                )
                 tag = session_tag(found.owner, found.run_id) if found.run_id else None
-                await asyncio.to_thread(proctree.kill_tree, found.pid, tag)
+                await asyncio.to_thread(proctree.kill_tree, found.pid if verified else None, tag)
             if await ownership.free(self.db, found):
                 log.warning(
                     "ended work session %s of stopped instance %s",
@@ -587,10 +592,14 @@ class WorkManager:
         gone = False
         try:
             while not prompt.future.done():
-                async with self.db.connection() as conn:
-                    found = await conversations.messages_after(
-                        conn, conversation_id=conversation_id, after=after, limit=200
-                    )
+                try:
+                    async with self.db.connection() as conn:
+                        found = await conversations.messages_after(
+                            conn, conversation_id=conversation_id, after=after, limit=200
+                        )
+                except DatabaseUnavailable:  # a restart: the session goes on meanwhile
+                    await asyncio.sleep(FOLLOW_SECONDS)
+                    continue
                 for message in found:
                     after = message.id
                     prompt.publish(events.MESSAGE, message_json(message))
@@ -606,7 +615,10 @@ class WorkManager:
                     return
                 if gone:  # read once more after the owner let go: nothing came
                     raise SessionFailed("The work session ended before answering")
-                holder = await ownership.holder(self.db, conversation_id=conversation_id)
+                try:
+                    holder = await ownership.holder(self.db, conversation_id=conversation_id)
+                except DatabaseUnavailable:
+                    holder = owner  # not known to have let go: read again
                 gone = holder != owner
                 if not gone:
                     await asyncio.sleep(FOLLOW_SECONDS)
