@@ -87,7 +87,8 @@ class FakeAnthropic:
 
     def script_for(self, prompt: str, *replies: Scripted) -> None:
         """Replies for the agent calls of a session whose first prompt contains `prompt`,
-        kept apart from the shared script (so one test's steps never take another's)."""
+        kept apart from the shared script (so one test's steps never take another's); the
+        last one answers every call after it."""
         with self._lock:
             self._keyed.setdefault(prompt, deque()).extend(replies)
 
@@ -96,8 +97,8 @@ class FakeAnthropic:
         opening = json.dumps(messages[0].get("content", ""))
         with self._lock:
             for prompt, replies in self._keyed.items():
-                if prompt in opening and replies:
-                    return replies.popleft()
+                if prompt in opening:  # its last reply repeats: never the shared script's
+                    return replies.popleft() if len(replies) > 1 else replies[0]
             return self._script.popleft() if self._script else self.default
 
     @property

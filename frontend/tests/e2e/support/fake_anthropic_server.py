@@ -3,7 +3,8 @@
 Serves a scripted coding session: text streamed in pieces, then a Bash tool call (which the
 person must allow), then a closing text once the tool's result comes back; the next prompt
 gets a long, slow answer (for Stop). A session opened with `WRITE_PROMPT` has a script of its
-own: a Write of a new file (which the person must allow), then a closing text. Prints its URL on
+own: a Write of a new file (which the person must allow), then a closing text; one opened with
+`FAIL_PROMPT` gets an API error. Prints its URL on
 the first line of stdout and serves until it is terminated.
 """
 
@@ -16,11 +17,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "backend"))
 
-from tests.work.fake_anthropic import FakeAnthropic, Reply, Text, ToolUse, say  # noqa: E402
+from tests.work.fake_anthropic import Fail, FakeAnthropic, Reply, Text, ToolUse, say  # noqa: E402
 
 COMMAND = "echo parley-e2e > note.txt && cat note.txt"
 WRITE_PROMPT = "Write the greeting file"
 WRITE_FILE = "greeting.txt"
+FAIL_PROMPT = "Fail this prompt"
 WRITE_CONTENT = "Hello from Parley\nSecond line of the greeting\n"
 
 
@@ -47,6 +49,8 @@ def main() -> None:
         ),
         say("The greeting is written."),
     )
+    # Every try the CLI makes fails (it retries some errors).
+    fake.script_for(FAIL_PROMPT, Fail(400, "the model is unhappy"))
     fake.default = say("Nothing more is scripted.")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
