@@ -66,9 +66,11 @@ def _result_text(content: Any) -> str:
     return "\n".join(p for p in parts if p)
 
 
-def outputs(message: Any, *, stopped: bool = False) -> list[Output]:
+def outputs(message: Any, *, stopped: bool = False, reported: bool = False) -> list[Output]:
     """The messages to store for one SDK message (most store none). `stopped`: the person
-    stopped this prompt, so its result says so instead of reporting a failure."""
+    stopped this prompt, so its result says so instead of reporting a failure. `reported`:
+    this prompt's error is already stored (an API error), so its failed result does not
+    show the same error a second time."""
     if isinstance(message, AssistantMessage):
         found: list[Output] = []
         if message.error:  # an API error, reported as a synthetic reply: one error message
@@ -100,11 +102,13 @@ def outputs(message: Any, *, stopped: bool = False) -> list[Output]:
                 found.append(Output(_clip(text), result_meta, bool(block.is_error)))
         return found
     if isinstance(message, ResultMessage):
-        return [result_output(message, stopped=stopped)]
+        return [result_output(message, stopped=stopped, reported=reported)]
     return []
 
 
-def result_output(message: ResultMessage, *, stopped: bool = False) -> Output:
+def result_output(
+    message: ResultMessage, *, stopped: bool = False, reported: bool = False
+) -> Output:
     meta: dict[str, Any] = {
         "type": "error" if message.is_error else "result",
         "cost_usd": message.total_cost_usd or 0.0,
@@ -116,11 +120,14 @@ def result_output(message: ResultMessage, *, stopped: bool = False) -> Output:
     if stopped:
         meta.update(type="result", stopped=True)
         return Output("Stopped.", meta)
-    if message.is_error:
-        detail = "; ".join(message.errors or []) or (message.result or message.subtype)
-        return Output(f"Claude Code could not finish this prompt: {detail}", meta, True)
     seconds = message.duration_ms / 1000
     cost = message.total_cost_usd or 0.0
+    if message.is_error:
+        detail = "; ".join(message.errors or []) or (message.result or message.subtype)
+        if reported:  # the error itself is on screen already: the result only closes the prompt
+            meta.update(type="result", failed=True, detail=detail)
+            return Output(f"Failed after {seconds:.1f} s, {message.num_turns} turn(s)", meta)
+        return Output(f"Claude Code could not finish this prompt: {detail}", meta, True)
     summary = f"Done in {seconds:.1f} s, {message.num_turns} turn(s), ${cost:.4f}"
     if message.stop_reason == "tool_deferred":
         summary = "Paused until the person answers the permission question"

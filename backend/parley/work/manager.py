@@ -61,12 +61,12 @@ def remote_result(message: StoredMessage, text: str) -> ResultMessage:
         subtype="success",
         duration_ms=int(meta.get("duration_ms") or 0),
         duration_api_ms=0,
-        is_error=meta.get("type") == "error",
+        is_error=meta.get("type") == "error" or bool(meta.get("failed")),
         num_turns=int(meta.get("num_turns") or 0),
         session_id=str(meta.get("session_id") or ""),
         stop_reason=meta.get("stop_reason"),
         total_cost_usd=meta.get("cost_usd"),
-        result=message.content if meta.get("type") == "error" else text,
+        result=message.content if meta.get("type") == "error" else meta.get("detail") or text,
     )
 
 

@@ -156,6 +156,14 @@ async def send_to_work(
         role=Role.user,
         reply_to=reply_to,
     )
+    # Named like a chat: after the person's first message (a no-op for any later one).
+    await conversations.title_untitled(
+        db,
+        user_id=user_id,
+        conversation_id=conversation_id,
+        first_message_id=message.id,
+        text=cleaned,
+    )
     prompt = await manager.submit(
         user_id=user_id,
         conversation_id=conversation_id,

@@ -105,6 +105,8 @@ class Prompt:
     backlog: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     # Set by Stop: the interrupted prompt's result is a stop the person asked for, not a failure.
     stopped: bool = False
+    # An error of this prompt is stored already: its failed result must not repeat it.
+    reported: bool = False
 
     def publish(self, event: str, data: dict[str, Any]) -> None:
         if self.listener is not None:
@@ -427,9 +429,11 @@ class Session:
         if isinstance(message, ResultMessage) and not _defers(message):
             # Idle before the result is stored: whoever sees the result sees the session free.
             await self._set_status(WorkStatus.idle)
-        for output in outputs(message, stopped=prompt is not None and prompt.stopped):
+        stopped, reported = (prompt.stopped, prompt.reported) if prompt else (False, False)
+        for output in outputs(message, stopped=stopped, reported=reported):
             stored = await self._store(output.content, output.meta, error=output.error)
             if prompt is not None:
+                prompt.reported = prompt.reported or output.meta["type"] == "error"
                 prompt.publish(events.MESSAGE, message_json(stored))
             if output.meta["type"] == "text":  # its text is stored: no longer in flight
                 self.notifier.publish_live(self.conversation_id, events.TURN_END, {})

@@ -71,6 +71,8 @@ def bash(command: str, *, then: str | None = None) -> Reply:
 class FakeAnthropic:
     def __init__(self) -> None:
         self._script: deque[Scripted] = deque()
+        # Scripts of their own for the conversations that opened with a given prompt.
+        self._keyed: dict[str, deque[Scripted]] = {}
         self.requests: list[dict[str, Any]] = []  # the agent's calls (with tools)
         self.side_requests: list[dict[str, Any]] = []
         self.default: Scripted = say("(no scripted reply)")
@@ -83,8 +85,20 @@ class FakeAnthropic:
         with self._lock:
             self._script.extend(replies)
 
-    def _next(self) -> Scripted:
+    def script_for(self, prompt: str, *replies: Scripted) -> None:
+        """Replies for the agent calls of a session whose first prompt contains `prompt`,
+        kept apart from the shared script (so one test's steps never take another's); the
+        last one answers every call after it."""
         with self._lock:
+            self._keyed.setdefault(prompt, deque()).extend(replies)
+
+    def _next(self, body: dict[str, Any]) -> Scripted:
+        messages = body.get("messages") or [{}]
+        opening = json.dumps(messages[0].get("content", ""))
+        with self._lock:
+            for prompt, replies in self._keyed.items():
+                if prompt in opening:  # its last reply repeats: never the shared script's
+                    return replies.popleft() if len(replies) > 1 else replies[0]
             return self._script.popleft() if self._script else self.default
 
     @property
@@ -128,7 +142,7 @@ class FakeAnthropic:
                 agent_call = bool(body.get("tools"))
                 with fake._lock:
                     (fake.requests if agent_call else fake.side_requests).append(body)
-                reply = fake._next() if agent_call else say("Side reply")
+                reply = fake._next(body) if agent_call else say("Side reply")
                 if isinstance(reply, Fail):
                     self._json(
                         reply.status,

@@ -166,10 +166,15 @@ async def test_an_api_error_is_stored_and_the_session_stays_usable(
         fake_api.script(say("Better now"))
         assert failed.status_code == 502, failed.text
         assert failed.json()["error"]["conversation_id"] == conversation
+        assert "the model is unhappy" in failed.json()["error"]["message"]
         found = await messages(server, "ann", conversation)
-        assert next(m["content"] for m in found if m["error"]) == (
+        # The error shows once: the failed result that follows it does not repeat it.
+        assert [m["content"] for m in found if m["error"]] == [
             "API Error: 400 the model is unhappy"
-        )
+        ]
+        closing = found[-1]
+        assert closing["meta"]["type"] == "result" and closing["meta"]["failed"] is True
+        assert "the model is unhappy" not in closing["content"]
         pid = (await run_of(db, conversation))["pid"]
         again = await server.chat("ann", "second try", conversation)
         assert again.json()["response"] == "Better now"

@@ -108,3 +108,36 @@ async def test_denied_command_is_not_run(work_server: Any, fake_api: FakeAnthrop
         (result,) = outputs(await messages(server, "ann", conversation), "tool_result")
         assert result["error"] is True
         assert "denied" in fake_api.texts_sent(-1)
+
+
+async def title_of(server: Any, user: str, conversation_id: int) -> str:
+    response = await server.client.get(
+        f"/api/{user}/conversations/{conversation_id}", headers=server.headers(user)
+    )
+    assert response.status_code == 200, response.text
+    title: str = response.json()["title"]
+    return title
+
+
+async def test_a_work_conversation_is_named_after_its_first_prompt_like_a_chat(
+    work_server: Any, fake_api: FakeAnthropic
+) -> None:
+    fake_api.script(say("Listed"), say("Counted"), say("Done"))
+    async with work_server() as server:
+        conversation = await new_work(server, "ann")
+        assert await title_of(server, "ann", conversation) == "New conversation"
+        await server.chat("ann", "  List the\nfiles in this   folder ", conversation)
+        assert await title_of(server, "ann", conversation) == "List the files in this folder"
+        # A later prompt does not rename it, and a name the person chose stays.
+        await server.chat("ann", "Now count them", conversation)
+        assert await title_of(server, "ann", conversation) == "List the files in this folder"
+
+        renamed = await new_work(server, "ann")
+        response = await server.client.patch(
+            f"/api/ann/conversations/{renamed}",
+            json={"title": "My refactor"},
+            headers=server.headers("ann"),
+        )
+        assert response.status_code == 200, response.text
+        await server.chat("ann", "Start the refactor", renamed)
+        assert await title_of(server, "ann", renamed) == "My refactor"

@@ -2,7 +2,9 @@
 
 Serves a scripted coding session: text streamed in pieces, then a Bash tool call (which the
 person must allow), then a closing text once the tool's result comes back; the next prompt
-gets a long, slow answer (for Stop). Prints its URL on
+gets a long, slow answer (for Stop). A session opened with `WRITE_PROMPT` has a script of its
+own: a Write of a new file (which the person must allow), then a closing text; one opened with
+`FAIL_PROMPT` gets an API error. Prints its URL on
 the first line of stdout and serves until it is terminated.
 """
 
@@ -15,9 +17,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "backend"))
 
-from tests.work.fake_anthropic import FakeAnthropic, Reply, Text, ToolUse, say  # noqa: E402
+from tests.work.fake_anthropic import Fail, FakeAnthropic, Reply, Text, ToolUse, say  # noqa: E402
 
 COMMAND = "echo parley-e2e > note.txt && cat note.txt"
+WRITE_PROMPT = "Write the greeting file"
+WRITE_FILE = "greeting.txt"
+FAIL_PROMPT = "Fail this prompt"
+WRITE_CONTENT = "Hello from Parley\nSecond line of the greeting\n"
 
 
 def main() -> None:
@@ -33,6 +39,18 @@ def main() -> None:
         # A long answer, streamed over about 15 s: the test stops it half way.
         say(" ".join(f"step{n}" for n in range(60)), chunks=60, delay=0.25),
     )
+    fake.script_for(
+        WRITE_PROMPT,
+        Reply(
+            [
+                Text("I'll write the greeting."),
+                ToolUse("Write", {"file_path": WRITE_FILE, "content": WRITE_CONTENT}),
+            ]
+        ),
+        say("The greeting is written."),
+    )
+    # Every try the CLI makes fails (it retries some errors).
+    fake.script_for(FAIL_PROMPT, Fail(400, "the model is unhappy"))
     fake.default = say("Nothing more is scripted.")
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
