@@ -230,22 +230,26 @@ class WorkManager:
     ) -> Prompt:
         """Hand a prompt to the session, here or (through the database) on the instance
         that owns it; `after` is the id of the person's stored message."""
-        if conversation_id not in self.sessions:
+        # Under the conversation's lock: a session that is parking its call (see `_drive`)
+        # is gone from here only once its call is stored, so the prompt finds it parked and
+        # supersedes it, instead of going to a session that has stopped taking prompts.
+        async with self._lock(conversation_id):
+            session = self.sessions.get(conversation_id)
+            if session is not None:
+                return session.submit(text, message_id=after)
             owner = await self._owner(conversation_id)
             if owner is None:
-                started = await self.ensure(
-                    user_id=user_id, conversation_id=conversation_id, workspace=workspace
-                )
+                started = await self._start(user_id, conversation_id, workspace, answer=None)
+                assert started is not None
                 if isinstance(started, Session):
                     return started.submit(text, message_id=after)
                 owner = started
-            prompt = Prompt(text)
-            await self._notify(
-                owner, "prompt", conversation_id, user_id=user_id, text=text, message_id=after
-            )
-            self._follow(prompt, conversation_id, after, owner)
-            return prompt
-        return self.sessions[conversation_id].submit(text, message_id=after)
+        prompt = Prompt(text)
+        await self._notify(
+            owner, "prompt", conversation_id, user_id=user_id, text=text, message_id=after
+        )
+        self._follow(prompt, conversation_id, after, owner)
+        return prompt
 
     async def ensure(
         self,
@@ -404,15 +408,20 @@ class WorkManager:
         outcome: Outcome = Ended(RunStatus.failed, "The work session stopped")
         try:
             outcome = await session.run()
-            if isinstance(outcome, Parked):
-                await self._park(session, outcome.deferred)
         finally:
-            if self.sessions.get(session.conversation_id) is session:
-                del self.sessions[session.conversation_id]
-            with contextlib.suppress(Exception):
-                await ownership.release(
-                    self.db, owner=self.owner, conversation_id=session.conversation_id
-                )
+            # Parked, unregistered and let go as one step under the conversation's lock: a
+            # prompt or an answer arriving meanwhile waits, then finds the call stored.
+            async with self._lock(session.conversation_id):
+                try:
+                    if isinstance(outcome, Parked):
+                        await self._park(session, outcome.deferred)
+                finally:
+                    if self.sessions.get(session.conversation_id) is session:
+                        del self.sessions[session.conversation_id]
+                    with contextlib.suppress(Exception):
+                        await ownership.release(
+                            self.db, owner=self.owner, conversation_id=session.conversation_id
+                        )
         if isinstance(outcome, Parked) and not self._shutting_down and session.ending is None:
             # Answered while it was being parked? Then it resumes now. (Shutting down: the
             # next start of any instance resumes it, see `_resume_answered`.)
