@@ -40,6 +40,8 @@ for (const size of SIZES) {
       await signIn(page, userName);
       await sendMessage(page, "stay silent");
       await expect(page.getByTestId("streaming-message")).toBeVisible();
+      // This test is about the marker; Stop before a new chat has its id is another case.
+      await expect(page).toHaveURL(/\/c\/\d+$/);
       await page.getByTestId("stop-button").click();
       const stopped = lastReply(page);
       await expect(stopped.getByTestId("stopped-note")).toHaveText("Stopped");
