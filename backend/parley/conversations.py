@@ -117,6 +117,21 @@ async def create_conversation(
     return created
 
 
+@retry_on_reconnect
+async def mode_of(db: Database, *, user_id: str, conversation_id: int) -> ConversationMode:
+    """The conversation's mode (fixed at creation); 404 if it is not the user's."""
+    check_id(conversation_id)
+    async with db.connection() as conn:
+        mode = await conn.fetchval(
+            "SELECT mode FROM conversations WHERE id = $1 AND user_id = $2",
+            conversation_id,
+            user_id,
+        )
+    if mode is None:
+        raise not_found(conversation_id)
+    return ConversationMode(mode)
+
+
 async def check_owned(conn: asyncpg.Connection, *, user_id: str, conversation_id: int) -> None:
     check_id(conversation_id)
     found = await conn.fetchval(

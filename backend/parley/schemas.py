@@ -163,12 +163,10 @@ class ConversationOut(ConversationFields):
 
 def conversation_out(summary: Any, work: dict[str, Any] | None = None) -> ConversationOut:
     """A `conversations.ConversationSummary` as the wire shape, its record mapped by field
-    name; `work` is a work conversation's session state (`parley.work.service.states`), idle
-    if it never started."""
+    name; `work` is the state its mode shows (`parley.modes`: a work conversation's session,
+    `parley.work.service.states`), None for a mode without one."""
     c = summary.conversation
-    state = None
-    if c.mode == ConversationMode.work:
-        state = WorkState.model_validate(work or IDLE_WORK)
+    state = None if work is None else WorkState.model_validate(work)
     stored = {name: getattr(c, name) for name in _CONVERSATION_COLUMNS}
     return ConversationOut(
         **stored,

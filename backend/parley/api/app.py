@@ -46,6 +46,7 @@ from parley.chat.runner import TurnRunner
 from parley.config import Settings, get_settings
 from parley.db import Database, resolve_database_url
 from parley.limits import RateLimiter
+from parley.modes import Modes, Parts
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
 from parley.realtime.waits import Waits
@@ -140,6 +141,15 @@ def create_app(
             )
             await app.state.work.start()
             stack.push_async_callback(app.state.work.shutdown)
+            app.state.modes = Modes(
+                Parts(
+                    db=db,
+                    settings=settings,
+                    runner=app.state.runner,
+                    work=app.state.work,
+                    assistant=app.state.assistant,
+                )
+            )
             # Everything built so far lives as long as the process: keep it out of the
             # collector's full passes, which otherwise stall the event loop for 100+ ms.
             gc.collect()

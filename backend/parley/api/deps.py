@@ -20,6 +20,7 @@ from parley.config import Settings
 from parley.db import Database
 from parley.errors import Forbidden, Unauthorized
 from parley.limits import RateLimiter
+from parley.modes import Modes
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
 from parley.work.manager import WorkManager
@@ -42,6 +43,7 @@ AssistantDep = Annotated[Assistant, Depends(_from_state("assistant"))]
 LimiterDep = Annotated[RateLimiter, Depends(_from_state("limiter"))]
 RunnerDep = Annotated[TurnRunner, Depends(_from_state("runner"))]
 WorkDep = Annotated[WorkManager, Depends(_from_state("work"))]
+ModesDep = Annotated[Modes, Depends(_from_state("modes"))]
 CredentialsDep = Annotated[Credentials, Depends(_from_state("credentials"))]
 
 

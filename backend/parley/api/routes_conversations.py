@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query, Response
 
 from parley import conversations
-from parley.api.deps import CurrentUser, DbDep, RunnerDep, WorkDep
+from parley.api.deps import CurrentUser, DbDep, ModesDep
 from parley.api.errors import AUTHED, ERRORS
-from parley.chat.turn import stop_turn
 from parley.conversations import ConversationSummary
 from parley.db import Database
 from parley.models import ConversationMode
+from parley.modes import Modes
 from parley.schemas import (
     ConversationCreate,
     ConversationOut,
@@ -21,90 +21,81 @@ from parley.schemas import (
     StopResponse,
     conversation_out,
 )
-from parley.work import service as work_service
 
 router = APIRouter(prefix="/api/{user_id}/conversations", tags=["conversations"])
 
 
-def _out(
-    summary: ConversationSummary, work: dict[int, dict[str, Any]] | None = None
-) -> ConversationOut:
-    return conversation_out(summary, (work or {}).get(summary.conversation.id))
+async def _out(
+    modes: Modes, user_id: str, found: list[ConversationSummary]
+) -> list[ConversationOut]:
+    """Each conversation with the live state its mode shows (a work session's)."""
+    states = await modes.states(
+        user_id=user_id, found=[(s.conversation.id, s.conversation.mode) for s in found]
+    )
+    return [conversation_out(s, states.get(s.conversation.id)) for s in found]
 
 
 @router.get("", response_model=list[ConversationOut], responses=ERRORS(*AUTHED))
-async def list_conversations(user_id: CurrentUser, db: DbDep) -> list[ConversationOut]:
+async def list_conversations(
+    user_id: CurrentUser, db: DbDep, modes: ModesDep
+) -> list[ConversationOut]:
     """Newest activity first, each with a preview of its last message."""
     found = await conversations.list_conversations(db, user_id=user_id)
-    work = await _work_states(db, user_id, found)
-    return [_out(s, work) for s in found]
+    return await _out(modes, user_id, found)
 
 
-async def _work_states(
-    db: Database, user_id: str, found: list[ConversationSummary]
-) -> dict[int, dict[str, Any]]:
-    ids = [s.conversation.id for s in found if s.conversation.mode == ConversationMode.work.value]
-    return await work_service.states(db, user_id=user_id, conversation_ids=ids) if ids else {}
-
-
-async def _one(db: Database, user_id: str, conversation_id: int) -> ConversationOut:
+async def _one(db: Database, modes: Modes, user_id: str, conversation_id: int) -> ConversationOut:
     found = await conversations.get_conversation(
         db, user_id=user_id, conversation_id=conversation_id
     )
-    return _out(found, await _work_states(db, user_id, [found]))
+    return (await _out(modes, user_id, [found]))[0]
 
 
 @router.post("", response_model=ConversationOut, status_code=201, responses=ERRORS(*AUTHED))
 async def create_conversation(
-    body: ConversationCreate, user_id: CurrentUser, db: DbDep
+    body: ConversationCreate, user_id: CurrentUser, db: DbDep, modes: ModesDep
 ) -> ConversationOut:
     created = await conversations.create_conversation(
         db, user_id=user_id, mode=ConversationMode(body.mode), title=body.title
     )
-    return await _one(db, user_id, created)
+    return await _one(db, modes, user_id, created)
 
 
 @router.get("/{conversation_id}", response_model=ConversationOut, responses=ERRORS(*AUTHED))
 async def get_conversation(
-    conversation_id: int, user_id: CurrentUser, db: DbDep
+    conversation_id: int, user_id: CurrentUser, db: DbDep, modes: ModesDep
 ) -> ConversationOut:
-    return await _one(db, user_id, conversation_id)
+    return await _one(db, modes, user_id, conversation_id)
 
 
 @router.patch("/{conversation_id}", response_model=ConversationOut, responses=ERRORS(*AUTHED))
 async def rename_conversation(
-    conversation_id: int, body: ConversationPatch, user_id: CurrentUser, db: DbDep
+    conversation_id: int, body: ConversationPatch, user_id: CurrentUser, db: DbDep, modes: ModesDep
 ) -> ConversationOut:
     await conversations.rename_conversation(
         db, user_id=user_id, conversation_id=conversation_id, title=body.title
     )
-    return await _one(db, user_id, conversation_id)
+    return await _one(db, modes, user_id, conversation_id)
 
 
 @router.delete("/{conversation_id}", status_code=204, responses=ERRORS(*AUTHED))
 async def delete_conversation(
-    conversation_id: int, user_id: CurrentUser, db: DbDep, work: WorkDep
+    conversation_id: int, user_id: CurrentUser, db: DbDep, modes: ModesDep
 ) -> Response:
     """A work conversation's session (its process tree) ends first."""
-    if await work_service.is_work(db, user_id=user_id, conversation_id=conversation_id):
-        await work.end(conversation_id=conversation_id)
+    mode = await modes.for_conversation(user_id=user_id, conversation_id=conversation_id)
+    await mode.forget(conversation_id=conversation_id)
     await conversations.delete_conversation(db, user_id=user_id, conversation_id=conversation_id)
     return Response(status_code=204)
 
 
 @router.post("/{conversation_id}/stop", response_model=StopResponse, responses=ERRORS(*AUTHED))
-async def stop(
-    conversation_id: int, user_id: CurrentUser, db: DbDep, runner: RunnerDep, work: WorkDep
-) -> StopResponse:
+async def stop(conversation_id: int, user_id: CurrentUser, modes: ModesDep) -> StopResponse:
     """End the reply being written now: what it wrote so far is stored, marked
     `meta.stopped`, and the conversation is free at once. `stopped` is false when no reply
     was running. In a work conversation: interrupt Claude Code's current prompt."""
-    if await work_service.is_work(db, user_id=user_id, conversation_id=conversation_id):
-        return StopResponse(stopped=await work.stop(conversation_id))
-    stopped = await stop_turn(
-        db=db, runner=runner, user_id=user_id, conversation_id=conversation_id
-    )
-    return StopResponse(stopped=stopped)
+    mode = await modes.for_conversation(user_id=user_id, conversation_id=conversation_id)
+    return StopResponse(stopped=await mode.stop(user_id=user_id, conversation_id=conversation_id))
 
 
 @router.get(

@@ -5,19 +5,13 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from parley.api.deps import (
-    CurrentCaller,
-    CurrentUser,
-    DbDep,
-    PersonUser,
-    SettingsDep,
-    WorkDep,
-)
+from parley.api.deps import CurrentCaller, CurrentUser, DbDep, ModesDep, PersonUser
 from parley.api.errors import AUTHED, ERRORS
 from parley.auth import Caller
 from parley.conversations import get_conversation
+from parley.models import ConversationMode
+from parley.modes import Mode
 from parley.runs import inbox
-from parley.runs.messages import post_message
 from parley.runs.schemas import (
     MessageCreate,
     PostedOut,
@@ -25,24 +19,19 @@ from parley.runs.schemas import (
     UnreadOut,
 )
 from parley.schemas import ConversationOut, conversation_out, message_json
-from parley.work import service as work_service
 
 router = APIRouter(prefix="/api/{user_id}", tags=["agents"])
 
 
-async def post(
-    body: MessageCreate, caller: Caller, conversation_id: int, db: DbDep, settings: SettingsDep
-) -> PostedOut:
-    posted = await post_message(
-        db,
+async def post(mode: Mode, body: MessageCreate, caller: Caller, conversation_id: int) -> PostedOut:
+    """`body` written into the conversation, as its mode takes a posted message."""
+    posted = await mode.post(
         caller=caller,
         conversation_id=conversation_id,
         text=body.text,
         kind=body.kind,
         reply_to=body.reply_to,
         timeout_s=body.timeout_s,
-        max_chars=settings.max_message_chars,
-        default_timeout=settings.question_timeout,
     )
     return PostedOut(**message_json(posted.message), answered=posted.answered)
 
@@ -54,12 +43,7 @@ async def post(
     responses=ERRORS(*AUTHED, 409, 413, 429),
 )
 async def post_to_conversation(
-    conversation_id: int,
-    body: MessageCreate,
-    caller: CurrentCaller,
-    db: DbDep,
-    settings: SettingsDep,
-    work: WorkDep,
+    conversation_id: int, body: MessageCreate, caller: CurrentCaller, modes: ModesDep
 ) -> PostedOut:
     """Write into an inbox, run or delegation conversation, as the token's agent
     (`role=agent`) or person (`role=user`). A person's message answers the question it
@@ -67,20 +51,8 @@ async def post_to_conversation(
     In a work conversation the person's message goes to its Claude Code session without
     waiting: a prompt, or the answer to the permission question it replies to.
     A chat conversation takes `POST /chat` instead (409)."""
-    if await work_service.is_work(db, user_id=caller.user_id, conversation_id=conversation_id):
-        sent = await work_service.post(
-            db,
-            work,
-            settings,
-            caller=caller,
-            conversation_id=conversation_id,
-            text=body.text,
-            kind=body.kind,
-            reply_to=body.reply_to,
-            timeout_s=body.timeout_s,
-        )
-        return PostedOut(**message_json(sent.message), answered=sent.answered)
-    return await post(body, caller, conversation_id, db, settings)
+    mode = await modes.for_conversation(user_id=caller.user_id, conversation_id=conversation_id)
+    return await post(mode, body, caller, conversation_id)
 
 
 @router.post(
@@ -109,8 +81,8 @@ async def get_inbox(user_id: CurrentUser, db: DbDep) -> ConversationOut:
     "/inbox/messages", response_model=PostedOut, status_code=201, responses=ERRORS(*AUTHED, 413)
 )
 async def post_to_inbox(
-    body: MessageCreate, caller: CurrentCaller, db: DbDep, settings: SettingsDep
+    body: MessageCreate, caller: CurrentCaller, db: DbDep, modes: ModesDep
 ) -> PostedOut:
     """Write into the inbox (created on first use): what an agent says first."""
     found = await inbox.inbox_id(db, user_id=caller.user_id)
-    return await post(body, caller, found, db, settings)
+    return await post(modes.of(ConversationMode.inbox), body, caller, found)

@@ -6,10 +6,11 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query
 
-from parley.api.deps import CurrentCaller, CurrentUser, DbDep, HubDep, SettingsDep
+from parley.api.deps import CurrentCaller, CurrentUser, DbDep, HubDep, ModesDep, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.api.routes_messages import post
 from parley.api.routes_questions import check_wait
+from parley.models import ConversationMode
 from parley.runs import runs
 from parley.runs.messages import wait_for_messages
 from parley.runs.schemas import MessageCreate, PostedOut, RunCreate, RunFinish, RunOut, RunStatusIn
@@ -51,11 +52,11 @@ async def get_run(run_id: int, user_id: CurrentUser, db: DbDep) -> RunOut:
     responses=ERRORS(*AUTHED, 409, 413),
 )
 async def post_to_run(
-    run_id: int, body: MessageCreate, caller: CurrentCaller, db: DbDep, settings: SettingsDep
+    run_id: int, body: MessageCreate, caller: CurrentCaller, db: DbDep, modes: ModesDep
 ) -> PostedOut:
     """Write into the run's conversation (as its agent, or as the person); 409 once it ended."""
     conversation_id = await runs.run_conversation(db, caller=caller, run_id=run_id)
-    return await post(body, caller, conversation_id, db, settings)
+    return await post(modes.of(ConversationMode.run), body, caller, conversation_id)
 
 
 @router.get("/{run_id}/messages", response_model=list[MessageOut], responses=ERRORS(*AUTHED))

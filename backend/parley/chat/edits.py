@@ -11,11 +11,11 @@ from __future__ import annotations
 from parley import conversations
 from parley.conversations import not_found
 from parley.db import Database
-from parley.errors import InvalidInput, WrongMode
-from parley.models import CONVERSATION_TITLE_MAX, ConversationMode, Role
+from parley.errors import InvalidInput
+from parley.models import CONVERSATION_TITLE_MAX, Role
 
 _SOURCE = """
-SELECT c.mode::text AS mode, c.title, m.role::text AS role
+SELECT c.title, m.role::text AS role
 FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id AND m.id = $3
 WHERE c.id = $1 AND c.user_id = $2
 """
@@ -48,19 +48,13 @@ def fork_title(title: str) -> str:
 
 async def fork_before(db: Database, *, user_id: str, conversation_id: int, message_id: int) -> int:
     """A new chat conversation holding copies of everything before `message_id` (a message
-    the person wrote in their own chat conversation); its id. Nothing changes on refusal."""
+    the person wrote in their own chat conversation: the chat mode's fork, `parley.modes`);
+    its id. Nothing changes on refusal."""
     conversations.check_id(conversation_id)
     async with db.connection() as conn, conn.transaction():
         source = await conn.fetchrow(_SOURCE, conversation_id, user_id, message_id)
         if source is None:
             raise not_found(conversation_id)
-        if source["mode"] != ConversationMode.chat.value:
-            raise WrongMode(
-                f"Conversation {conversation_id} is a {source['mode']} conversation:"
-                " only a chat's messages can be edited",
-                mode=source["mode"],
-                conversation_id=conversation_id,
-            )
         if source["role"] != Role.user.value:
             raise InvalidInput(
                 "message_id must name a message you wrote in this conversation",

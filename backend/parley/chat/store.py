@@ -15,14 +15,13 @@ from typing import Any
 import asyncpg
 
 from parley.conversations import MESSAGE_COLUMNS, StoredMessage, check_id, not_found
-from parley.errors import NothingToRetry, TurnInProgress, WrongMode
+from parley.errors import NothingToRetry, TurnInProgress
 from parley.models import ConversationMode, MessageKind, Role
 
 # The SQLSTATEs the functions raise.
 NO_SUCH_CONVERSATION = "PT404"
 CLAIMED = "PT409"
 NOT_FAILED = "PT422"
-WRONG_MODE = "PT415"
 
 _START = f"SELECT {MESSAGE_COLUMNS} FROM parley_start_turn($1, $2, $3, $4, $5, $6, $7, $8, $9)"
 _FINISH = (
@@ -120,14 +119,6 @@ def _refusal(exc: asyncpg.PostgresError, conversation_id: int) -> Exception:
     if state == CLAIMED:
         return TurnInProgress(
             "A reply is already being written in this conversation; try again when it is done",
-            conversation_id=conversation_id,
-        )
-    if state == WRONG_MODE:
-        mode = str(getattr(exc, "detail", "") or "")
-        return WrongMode(
-            f"Conversation {conversation_id} is a {mode} conversation: write to it with"
-            f" POST /api/{{user_id}}/conversations/{conversation_id}/messages",
-            mode=mode,
             conversation_id=conversation_id,
         )
     if state == NOT_FAILED:

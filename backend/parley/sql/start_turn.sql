@@ -6,9 +6,9 @@
 -- newest message must be a failed reply (else SQLSTATE PT422).
 -- Safe to repeat with the same p_turn (the connection dropped before the answer came): a
 -- start that committed returns the history without storing anything twice.
--- Errors: PT404 no such conversation for this user; PT409 a live claim is in the way;
--- PT415 the conversation is not of mode p_mode (its mode is the DETAIL), so the caller
--- learns a conversation's kind from the claim itself, without reading it first.
+-- Errors: PT404 no such conversation for this user; PT409 a live claim is in the way.
+-- Which conversations take a turn is not this function's to say: the caller's mode
+-- (parley.modes) sends only its own conversations here; p_mode is the new one's mode.
 CREATE OR REPLACE FUNCTION parley_start_turn(
     p_user text, p_conversation int, p_mode conversation_mode, p_title text, p_turn text,
     p_ttl float8, p_role message_role, p_content text, p_history int
@@ -16,7 +16,6 @@ CREATE OR REPLACE FUNCTION parley_start_turn(
 DECLARE
     v_conversation int := p_conversation;
     v_holder text;
-    v_mode conversation_mode;
     v_done boolean := false;  -- this turn started before: a repeat after a lost answer
 BEGIN
     IF v_conversation IS NULL THEN
@@ -32,17 +31,13 @@ BEGIN
         -- A claim is not activity: updated_at stays (the list orders by finished turns).
         UPDATE conversations
         SET turn_id = p_turn, turn_expires_at = now() + make_interval(secs => p_ttl)
-        WHERE id = v_conversation AND user_id = p_user AND mode = p_mode
+        WHERE id = v_conversation AND user_id = p_user
           AND (turn_id IS NULL OR turn_expires_at < now());
         IF NOT FOUND THEN
-            SELECT turn_id, mode INTO v_holder, v_mode FROM conversations
+            SELECT turn_id INTO v_holder FROM conversations
             WHERE id = v_conversation AND user_id = p_user;
             IF NOT FOUND THEN
                 RAISE EXCEPTION 'conversation not found' USING ERRCODE = 'PT404';
-            END IF;
-            IF v_mode <> p_mode THEN
-                RAISE EXCEPTION 'not a % conversation', p_mode
-                    USING ERRCODE = 'PT415', DETAIL = v_mode::text;
             END IF;
             IF v_holder IS DISTINCT FROM p_turn THEN
                 RAISE EXCEPTION 'turn in progress' USING ERRCODE = 'PT409';

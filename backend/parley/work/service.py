@@ -14,7 +14,7 @@ from parley.chat.turn import clean_message
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database
-from parley.errors import Forbidden, InvalidInput
+from parley.errors import InvalidInput
 from parley.events import Emit
 from parley.models import ConversationMode, MessageKind, Role
 from parley.runs import questions
@@ -48,22 +48,9 @@ class Sent:
         return self.message.reply_to if self.prompt is None else None
 
 
-async def conversation_mode(db: Database, *, user_id: str, conversation_id: int) -> str:
-    conversations.check_id(conversation_id)
-    async with db.connection() as conn:
-        mode = await conn.fetchval(
-            "SELECT mode FROM conversations WHERE id = $1 AND user_id = $2",
-            conversation_id,
-            user_id,
-        )
-    if mode is None:
-        raise conversations.not_found(conversation_id)
-    return str(mode)
-
-
 async def is_work(db: Database, *, user_id: str, conversation_id: int) -> bool:
-    mode = await conversation_mode(db, user_id=user_id, conversation_id=conversation_id)
-    return mode == ConversationMode.work.value
+    mode = await conversations.mode_of(db, user_id=user_id, conversation_id=conversation_id)
+    return mode == ConversationMode.work
 
 
 async def require_work(db: Database, *, user_id: str, conversation_id: int) -> None:
@@ -132,11 +119,38 @@ async def send_to_work(
     reply_to: int | None = None,
     workspace: str | None = None,
 ) -> Sent:
-    """Store the person's message and hand it to the session without waiting: a prompt for
-    Claude Code (starting or resuming the session), or the answer to a permission question.
-    Refusals (not found, limit, work mode off) happen before anything is stored."""
+    """`send` for a caller that does not know the conversation's mode yet (the MCP tools):
+    a conversation that is not a work one is refused, nothing stored."""
     cleaned = clean_message(text, max_chars=settings.max_message_chars)
     await require_work(db, user_id=user_id, conversation_id=conversation_id)
+    return await send(
+        db,
+        manager,
+        settings,
+        user_id=user_id,
+        conversation_id=conversation_id,
+        text=cleaned,
+        reply_to=reply_to,
+        workspace=workspace,
+    )
+
+
+async def send(
+    db: Database,
+    manager: WorkManager,
+    settings: Settings,
+    *,
+    user_id: str,
+    conversation_id: int,
+    text: str,
+    reply_to: int | None = None,
+    workspace: str | None = None,
+) -> Sent:
+    """Store the person's message in their work conversation and hand it to the session
+    without waiting: a prompt for Claude Code (starting or resuming the session), or the
+    answer to a permission question. Refusals (limit, work mode off) happen before anything
+    is stored."""
+    cleaned = clean_message(text, max_chars=settings.max_message_chars)
     question_id = await _answers(
         db, conversation_id=conversation_id, text=cleaned, reply_to=reply_to
     )
@@ -174,46 +188,6 @@ async def send_to_work(
     return Sent(message, prompt)
 
 
-async def post(
-    db: Database,
-    manager: WorkManager,
-    settings: Settings,
-    *,
-    caller: Caller,
-    conversation_id: int,
-    text: str,
-    kind: str = "message",
-    reply_to: int | None = None,
-    timeout_s: float | None = None,
-) -> Sent:
-    """A message posted into a work conversation the way one is posted into any other
-    (`POST /conversations/{id}/messages`): the person's prompt or answer, handed to the
-    session without waiting; what follows arrives on the conversation's event stream."""
-    if caller.agent is not None:
-        raise Forbidden(
-            "A work conversation takes the person's own messages; an agent reaches the"
-            " session with the send_to_work_session tool",
-            code="agent_not_allowed",
-        )
-    if kind not in ("message", "answer") or timeout_s is not None:
-        raise InvalidInput(
-            "A work conversation takes kind=message or kind=answer, without timeout_s",
-            details=[{"field": "kind"}],
-        )
-    sent = await send_to_work(
-        db,
-        manager,
-        settings,
-        user_id=caller.user_id,
-        conversation_id=conversation_id,
-        text=text,
-        reply_to=reply_to,
-    )
-    if sent.prompt is not None:  # nobody waits for it: its failure is in the conversation
-        sent.prompt.future.add_done_callback(lambda f: f.cancelled() or f.exception())
-    return sent
-
-
 async def state(db: Database, *, user_id: str, conversation_id: int) -> dict[str, Any] | None:
     """The session as the API shows it; a work conversation never started is idle, any
     other conversation has none (None)."""
@@ -230,6 +204,7 @@ def idle_state() -> dict[str, Any]:
 async def states(
     db: Database, *, user_id: str, conversation_ids: list[int]
 ) -> dict[int, dict[str, Any]]:
+    """The sessions of these work conversations, by id; one never started is idle."""
     async with db.connection() as conn:
         rows = await conn.fetch(
             """SELECT conversation_id, status, cost_usd, run_id, workspace, session_id, pending
@@ -237,7 +212,7 @@ async def states(
             user_id,
             conversation_ids,
         )
-    return {
+    found = {
         row["conversation_id"]: {
             "status": row["status"],
             "cost_usd": row["cost_usd"],
@@ -249,6 +224,7 @@ async def states(
         }
         for row in rows
     }
+    return {i: found.get(i) or idle_state() for i in conversation_ids}
 
 
 async def end(db: Database, manager: WorkManager, *, user_id: str, conversation_id: int) -> bool:

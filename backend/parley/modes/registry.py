@@ -1,0 +1,92 @@
+"""The registry: every conversation mode's class, and the one place a request finds the mode
+of the conversation it names. Adding a mode is a class here plus a `ConversationMode` value
+(and the database enum's value, and its UI)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from parley import conversations
+from parley.chat.turn import clean_message
+from parley.errors import InvalidInput
+from parley.models import ConversationMode
+from parley.modes.base import Mode, Parts, Turn, of_modes
+from parley.modes.chat import ChatMode
+from parley.modes.threads import DelegationMode, InboxMode, RunMode
+from parley.modes.work import WorkMode
+
+MODES: tuple[type[Mode], ...] = (ChatMode, WorkMode, InboxMode, RunMode, DelegationMode)
+# What `POST /chat` without a conversation makes.
+NEW_CONVERSATION = ConversationMode.chat
+
+
+class Modes:
+    """One object per mode, sharing the process's parts; made once by the app's lifespan."""
+
+    def __init__(self, parts: Parts, classes: Iterable[type[Mode]] = MODES) -> None:
+        self.parts = parts
+        self._modes = of_modes(cls(parts) for cls in classes)
+
+    def of(self, mode: ConversationMode | str) -> Mode:
+        return self._modes[ConversationMode(mode)]
+
+    def person_creates(self) -> frozenset[ConversationMode]:
+        """The modes `POST /conversations` makes."""
+        return frozenset(m for m, found in self._modes.items() if found.person_creates)
+
+    async def for_conversation(self, *, user_id: str, conversation_id: int | None) -> Mode:
+        """The mode of the user's conversation (one read: a mode never changes); None is a
+        conversation still to be made. 404 if it is not the user's."""
+        if conversation_id is None:
+            return self.of(NEW_CONVERSATION)
+        return self.of(
+            await conversations.mode_of(
+                self.parts.db, user_id=user_id, conversation_id=conversation_id
+            )
+        )
+
+    async def turn(
+        self, *, user_id: str, conversation_id: int | None, message: str | None, retry: bool
+    ) -> Turn:
+        """A person's `POST /chat`: the request's own shape is checked first (no database
+        trip for a bad one), then its conversation's mode takes it."""
+        text = checked_message(
+            conversation_id=conversation_id,
+            message=message,
+            retry=retry,
+            max_chars=self.parts.settings.max_message_chars,
+        )
+        mode = await self.for_conversation(user_id=user_id, conversation_id=conversation_id)
+        return await mode.turn(
+            user_id=user_id, conversation_id=conversation_id, text=text, retry=retry
+        )
+
+    async def states(
+        self, *, user_id: str, found: Iterable[tuple[int, ConversationMode | str]]
+    ) -> dict[int, Any]:
+        """The live state of each conversation (id, mode) whose mode has one, by id: one
+        read per mode that has states, none for the others."""
+        by_mode: dict[ConversationMode, list[int]] = {}
+        for conversation_id, mode in found:
+            by_mode.setdefault(ConversationMode(mode), []).append(conversation_id)
+        states: dict[int, Any] = {}
+        for mode, ids in by_mode.items():
+            states.update(await self.of(mode).states(user_id=user_id, conversation_ids=ids))
+        return states
+
+
+def checked_message(
+    *, conversation_id: int | None, message: str | None, retry: bool, max_chars: int
+) -> str | None:
+    """The text of a `POST /chat` (None for a retry), refused as every mode would refuse it:
+    a retry names its conversation and carries no message; a message is never empty and
+    at most `max_chars` long."""
+    if retry:
+        if conversation_id is None or message is not None:
+            raise InvalidInput(
+                "A retry names the conversation and carries no message",
+                details=[{"field": "retry"}],
+            )
+        return None
+    return clean_message(message, max_chars=max_chars)

@@ -1,0 +1,61 @@
+"""The conversations no assistant or session answers: people and agents write into them with
+`POST .../messages` (`parley.runs.messages`), a person's message answering the open question
+it replies to. They take no `POST /chat`, have nothing to stop or end, and show no state
+beyond their messages (a run's and a thread's own state are their own resources). Whether
+one still takes writes (a finished run, a closed thread) is the database's check."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from parley.auth import Caller
+from parley.models import ConversationMode
+from parley.modes.base import Mode, Posted
+from parley.runs.messages import post_message
+
+
+class ThreadMode(Mode):
+    """What the inbox, a run's channel and a delegation thread share."""
+
+    async def post(
+        self,
+        *,
+        caller: Caller,
+        conversation_id: int,
+        text: str,
+        kind: str,
+        reply_to: int | None,
+        timeout_s: float | None,
+    ) -> Posted:
+        p = self.parts
+        posted = await post_message(
+            p.db,
+            caller=caller,
+            conversation_id=conversation_id,
+            text=text,
+            kind=kind,
+            reply_to=reply_to,
+            timeout_s=timeout_s,
+            max_chars=p.settings.max_message_chars,
+            default_timeout=p.settings.question_timeout,
+        )
+        return Posted(posted.message, posted.answered)
+
+
+class InboxMode(ThreadMode):
+    """One per person, made on first use: where agents write to them first."""
+
+    mode: ClassVar[ConversationMode] = ConversationMode.inbox
+
+
+class RunMode(ThreadMode):
+    """The channel of one agent run; read-only once the run has finished."""
+
+    mode: ClassVar[ConversationMode] = ConversationMode.run
+
+
+class DelegationMode(ThreadMode):
+    """A parent agent and a child agent; closed when the delegation completes, fails or times
+    out. The person watches it and may write into it."""
+
+    mode: ClassVar[ConversationMode] = ConversationMode.delegation
