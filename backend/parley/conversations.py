@@ -9,7 +9,7 @@ from typing import Any
 import asyncpg
 
 from parley.db import Database, retry_on_reconnect
-from parley.errors import InvalidInput, NotFound
+from parley.errors import NotFound
 from parley.models import (
     CONVERSATION_TITLE_MAX,
     Conversation,
@@ -19,7 +19,7 @@ from parley.models import (
     Role,
     columns,
 )
-from parley.text import storable
+from parley.text import clean
 
 MAX_ID = 2**31 - 1  # conversations.id is a PostgreSQL integer
 DEFAULT_TITLE = "New conversation"
@@ -79,15 +79,9 @@ def title_from(text: str) -> str:
 
 
 def clean_title(title: str) -> str:
-    cleaned = " ".join(title.split()) if isinstance(title, str) else ""
-    if not cleaned:
-        raise InvalidInput("Title must not be empty", details=[{"field": "title"}])
-    if len(cleaned) > CONVERSATION_TITLE_MAX:
-        raise InvalidInput(
-            f"Title must be at most {CONVERSATION_TITLE_MAX} characters",
-            details=[{"field": "title"}],
-        )
-    return storable(cleaned, field="title", label="Title")
+    return clean(
+        title, field="title", label="Title", max_chars=CONVERSATION_TITLE_MAX, one_line=True
+    )
 
 
 def not_found(conversation_id: int) -> NotFound:

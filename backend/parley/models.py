@@ -467,7 +467,7 @@ class UserEvent(SQLModel, table=True):
 
 
 class TurnToolCall(SQLModel, table=True):
-    """A running turn's tool calls as they happen (parley.chat.ledger): what a crashed turn
+    """A running turn's tool calls as they happen (parley.assistant.ledger): what a crashed turn
     did, and what a retry of it must not do again."""
 
     __tablename__ = "turn_tool_calls"

@@ -9,7 +9,7 @@ from typing import Literal
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
 from parley.models import DESCRIPTION_MAX, TASK_TITLE_MAX, Task, columns
-from parley.text import storable
+from parley.text import clean
 
 TaskStatus = Literal["all", "pending", "completed"]
 MAX_NUMBER = 2**31 - 1  # tasks.number is a PostgreSQL integer
@@ -34,26 +34,15 @@ COLUMNS = columns(Task)
 
 
 def clean_title(title: str) -> str:
-    cleaned = " ".join(title.split()) if isinstance(title, str) else ""
-    if not cleaned:
-        raise InvalidInput("Task title must not be empty", details=[{"field": "title"}])
-    if len(cleaned) > TASK_TITLE_MAX:
-        raise InvalidInput(
-            f"Task title must be at most {TASK_TITLE_MAX} characters", details=[{"field": "title"}]
-        )
-    return storable(cleaned, field="title", label="Task title")
+    return clean(title, field="title", label="Task title", max_chars=TASK_TITLE_MAX, one_line=True)
 
 
 def clean_description(description: str | None) -> str | None:
-    if description is None:
+    if description is None or not description.strip():
         return None
-    cleaned = description.strip()
-    if len(cleaned) > DESCRIPTION_MAX:
-        raise InvalidInput(
-            f"Task description must be at most {DESCRIPTION_MAX} characters",
-            details=[{"field": "description"}],
-        )
-    return storable(cleaned, field="description", label="Task description") or None
+    return clean(
+        description, field="description", label="Task description", max_chars=DESCRIPTION_MAX
+    )
 
 
 # One statement: the counter's row lock hands concurrent adds of one user distinct numbers.
@@ -90,6 +79,18 @@ async def list_tasks(db: Database, *, user_id: str, status: TaskStatus = "all") 
             completed,
         )
     return [TaskRecord(**row) for row in rows]
+
+
+@retry_on_reconnect
+async def tasks_by_id(db: Database, *, user_id: str, ids: list[int]) -> list[TaskRecord]:
+    """The person's tasks among `ids` (internal ids, as a person event names them)."""
+    async with db.connection() as conn:
+        rows = await conn.fetch(
+            f"SELECT {COLUMNS} FROM tasks WHERE user_id = $1 AND id = ANY($2::int[])",
+            user_id,
+            ids,
+        )
+    return [TaskRecord(**r) for r in rows]
 
 
 def _not_found(number: int) -> NotFound:

@@ -129,6 +129,18 @@ async def list_runs(db: Database, *, user_id: str, status: str | None = None) ->
     return [record(r) for r in rows]
 
 
+@retry_on_reconnect
+async def runs_by_id(db: Database, *, user_id: str, ids: list[int]) -> list[RunRecord]:
+    """The person's runs among `ids` (as a person event names them)."""
+    async with db.connection() as conn:
+        rows = await conn.fetch(
+            f"SELECT {COLUMNS} FROM agent_runs WHERE user_id = $1 AND id = ANY($2::int[])",
+            user_id,
+            ids,
+        )
+    return [record(r) for r in rows]
+
+
 async def run_conversation(db: Database, *, caller: Caller, run_id: int) -> int:
     """The run's conversation id (404 if the run is not the caller's)."""
     run = await get_run(db, user_id=caller.user_id, run_id=run_id)

@@ -10,7 +10,6 @@ from typing import Any
 
 from parley import conversations
 from parley.auth import Caller
-from parley.chat.turn import clean_message
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database
@@ -19,6 +18,7 @@ from parley.events import Emit
 from parley.models import ConversationMode, MessageKind, Role
 from parley.runs import questions
 from parley.schemas import IDLE_WORK
+from parley.text import clean
 from parley.work import store
 from parley.work.manager import WorkFailed, WorkManager
 from parley.work.session import Prompt, SessionFailed
@@ -135,7 +135,9 @@ async def send_to_work(
     """Store the person's message and hand it to the session without waiting: a prompt for
     Claude Code (starting or resuming the session), or the answer to a permission question.
     Refusals (not found, limit, work mode off) happen before anything is stored."""
-    cleaned = clean_message(text, max_chars=settings.max_message_chars)
+    cleaned = clean(
+        text, field="message", label="Message", max_chars=settings.max_message_chars, too_large=True
+    )
     await require_work(db, user_id=user_id, conversation_id=conversation_id)
     question_id = await _answers(
         db, conversation_id=conversation_id, text=cleaned, reply_to=reply_to
