@@ -12,6 +12,7 @@ from parley.db import Database, retry_on_reconnect
 from parley.errors import NotFound
 from parley.models import (
     CONVERSATION_TITLE_MAX,
+    MAX_INT,
     Conversation,
     ConversationMode,
     Message,
@@ -21,7 +22,7 @@ from parley.models import (
 )
 from parley.text import clean
 
-MAX_ID = 2**31 - 1  # conversations.id is a PostgreSQL integer
+MAX_ID = MAX_INT  # conversations.id is a PostgreSQL integer
 DEFAULT_TITLE = "New conversation"
 
 
@@ -94,6 +95,24 @@ def check_id(conversation_id: int) -> None:
         raise not_found(conversation_id)
 
 
+# The one insert into `conversations` (`parley_start_turn` makes a chat's in SQL). The
+# conflict clause names the partial unique index of inboxes, so it only ever applies to an
+# inbox: a second one created at the same moment returns the first.
+_INSERT = """
+INSERT INTO conversations (user_id, mode, title) VALUES ($1, $2, $3)
+ON CONFLICT (user_id) WHERE mode = 'inbox' DO UPDATE SET mode = 'inbox'
+RETURNING id
+"""
+
+
+async def insert_conversation(
+    conn: asyncpg.Connection, *, user_id: str, mode: ConversationMode, title: str
+) -> int:
+    """A new conversation (the person's inbox if it exists already); `title` is clean."""
+    created: int = await conn.fetchval(_INSERT, user_id, mode.value, title)
+    return created
+
+
 async def create_conversation(
     db: Database,
     *,
@@ -101,14 +120,9 @@ async def create_conversation(
     mode: ConversationMode = ConversationMode.chat,
     title: str | None = None,
 ) -> int:
+    name = clean_title(title) if title else DEFAULT_TITLE
     async with db.connection() as conn:
-        created: int = await conn.fetchval(
-            "INSERT INTO conversations (user_id, mode, title) VALUES ($1, $2, $3) RETURNING id",
-            user_id,
-            mode.value,
-            clean_title(title) if title else DEFAULT_TITLE,
-        )
-    return created
+        return await insert_conversation(conn, user_id=user_id, mode=mode, title=name)
 
 
 async def check_owned(conn: asyncpg.Connection, *, user_id: str, conversation_id: int) -> None:

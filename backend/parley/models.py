@@ -112,8 +112,13 @@ class RunStatus(enum.StrEnum):
     timed_out = "timed_out"
 
 
+# The largest id a column holds: ids and numbers from a request are checked against these, so
+# an out-of-range one is a 404 or a 422, never a database error.
+MAX_INT = 2**31 - 1  # integer (conversations, agent_runs, tasks.number)
+MAX_BIGINT = 2**63 - 1  # bigint (messages, questions, sessions, keys, passkeys)
 TASK_TITLE_MAX = 500
 CONVERSATION_TITLE_MAX = 200
+RUN_TITLE_MAX = 200
 DESCRIPTION_MAX = 5000
 USER_ID_MAX = 64
 
@@ -315,7 +320,7 @@ class AgentRun(SQLModel, table=True):
     error: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     pid: int | None = Field(default=None)
     instance: str | None = Field(default=None, max_length=200)
-    title: str | None = Field(default=None, max_length=200)
+    title: str | None = Field(default=None, max_length=RUN_TITLE_MAX)
     progress: int | None = Field(default=None)
     latest_status: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     # The end of the wait its agent is in (for a child's answer, a message): until then the

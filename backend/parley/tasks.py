@@ -8,11 +8,11 @@ from typing import Literal
 
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
-from parley.models import DESCRIPTION_MAX, TASK_TITLE_MAX, Task, columns
+from parley.models import DESCRIPTION_MAX, MAX_INT, TASK_TITLE_MAX, Task, columns
 from parley.text import clean
 
 TaskStatus = Literal["all", "pending", "completed"]
-MAX_NUMBER = 2**31 - 1  # tasks.number is a PostgreSQL integer
+MAX_NUMBER = MAX_INT  # tasks.number is a PostgreSQL integer
 
 
 @dataclass(slots=True)

@@ -19,9 +19,6 @@ SELECT c.mode::text AS mode, c.title, m.role::text AS role
 FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id AND m.id = $3
 WHERE c.id = $1 AND c.user_id = $2
 """
-_NEW = """
-INSERT INTO conversations (user_id, mode, title) VALUES ($1, 'chat', $2) RETURNING id
-"""
 # Copies keep their author, text, tool calls and time; `reply_to` pointed into the original.
 _COPY = """
 INSERT INTO messages
@@ -66,7 +63,9 @@ async def fork_before(db: Database, *, user_id: str, conversation_id: int, messa
                 "message_id must name a message you wrote in this conversation",
                 details=[{"field": "message_id"}],
             )
-        created: int = await conn.fetchval(_NEW, user_id, fork_title(source["title"]))
+        created = await conversations.insert_conversation(
+            conn, user_id=user_id, mode=ConversationMode.chat, title=fork_title(source["title"])
+        )
         await conn.execute(_COPY, created, conversation_id, message_id)
         await conn.execute(_READ_ALL, created)
     return created

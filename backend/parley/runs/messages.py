@@ -23,6 +23,7 @@ from parley.auth import Caller
 from parley.conversations import MESSAGE_COLUMNS, StoredMessage, check_id, list_messages
 from parley.db import Database
 from parley.errors import Forbidden, InvalidInput, NotFound, ParleyError
+from parley.models import MAX_BIGINT
 from parley.realtime.hub import Hub
 from parley.runs import rules
 from parley.runs.lifecycle import DelegationRecord, acknowledge, lock_thread
@@ -151,7 +152,7 @@ async def post_message(
             details=[{"field": "timeout_s"}],
         )
     check_id(conversation_id)
-    if reply_to is not None and not 1 <= reply_to < 2**63:
+    if reply_to is not None and not 1 <= reply_to <= MAX_BIGINT:
         raise InvalidInput("reply_to is not a message here", details=[{"field": "reply_to"}])
     async with db.transaction() as conn:
         return await post_in(
