@@ -4,10 +4,12 @@ schema from them (never create_all); row records and API schemas follow them."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
+from pydantic import BaseModel
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.dialects.postgresql.base import ischema_names
 from sqlmodel import Field, SQLModel
@@ -18,10 +20,17 @@ NOW = sa.text("now()")
 T = TypeVar("T")
 
 
+def _fields(record: type) -> Collection[str]:
+    """A record's field names: a pydantic model's fields, or a slots dataclass's slots."""
+    if isinstance(record, type) and issubclass(record, BaseModel):
+        return record.model_fields
+    return record.__slots__  # type: ignore[attr-defined,no-any-return]
+
+
 def columns(table: type[SQLModel], record: type | None = None, *, alias: str = "") -> str:
     """A SELECT list of the table's columns (those `record` has, when given), so queries and
     the row records that read them by name follow the table."""
-    wanted = getattr(record, "__slots__", None)
+    wanted = _fields(record) if record is not None else None
     prefix = f"{alias}." if alias else ""
     return ", ".join(
         prefix + c.name
@@ -31,8 +40,12 @@ def columns(table: type[SQLModel], record: type | None = None, *, alias: str = "
 
 
 def from_row(record: type[T], row: Any) -> T:
-    """A row (read with `columns(table, record)`) as its record, field by field by name."""
-    return record(**{name: row[name] for name in record.__slots__})  # type: ignore[attr-defined]
+    """A row (read with `columns(table, record)`) as its record, field by field by name; a
+    pydantic record (the wire shape itself) is validated."""
+    values = {name: row[name] for name in _fields(record)}
+    if issubclass(record, BaseModel):
+        return record.model_validate(values)  # type: ignore[return-value]
+    return record(**values)
 
 
 class Xid8(sa.types.UserDefinedType[int]):

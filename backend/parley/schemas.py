@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 from parley.conversations import ConversationRecord
 from parley.models import (
@@ -110,6 +110,15 @@ class TaskOut(TaskFields):
     completed: bool
     created_at: datetime
     updated_at: datetime
+
+
+_TASK_OUT: TypeAdapter[TaskOut] = TypeAdapter(TaskOut)
+
+
+def task_json(task: Any) -> dict[str, Any]:
+    """A task (its record, which holds more) as the JSON every API and stream sends: only
+    `TaskOut`'s fields, whatever the object has besides."""
+    return _TASK_OUT.dump_python(task, mode="json")  # type: ignore[no-any-return]
 
 
 class TaskCreate(TaskFields):

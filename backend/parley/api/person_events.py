@@ -23,7 +23,7 @@ from parley.realtime.user_stream import Render, Rendered
 from parley.runs.questions import get_question
 from parley.runs.runs import runs_by_id
 from parley.runs.schemas import question_json, run_json
-from parley.schemas import TaskOut, conversation_out
+from parley.schemas import conversation_out, task_json
 from parley.work.service import states as work_states
 
 
@@ -112,7 +112,7 @@ async def _tasks(db: Database, user_id: str, ids: set[int]) -> dict[int, Any]:
     if not ids:
         return {}
     found = await tasks.tasks_by_id(db, user_id=user_id, ids=sorted(ids))
-    return {t.id: TaskOut.model_validate(t).model_dump(mode="json") for t in found}
+    return {t.id: task_json(t) for t in found}
 
 
 async def _runs(db: Database, user_id: str, ids: set[int]) -> dict[int, Any]:

@@ -7,8 +7,6 @@ start one. A finished run (completed, failed, cancelled, timed_out) is read-only
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 import asyncpg
@@ -24,36 +22,24 @@ from parley.models import (
     MessageKind,
     Role,
     RunKind,
+    RunStatus,
     columns,
     from_row,
 )
 from parley.runs import rules
 from parley.runs.lifecycle import end_run
 from parley.runs.messages import clean_text, lock_target, post_in
+from parley.runs.schemas import RunOut
 
 log = logging.getLogger(__name__)
 
 MAX_ID = MAX_INT  # agent_runs.id is a PostgreSQL integer
-STATUSES = ("running", "waiting_input", "completed", "failed", "cancelled", "timed_out")
-ENDINGS = ("completed", "failed", "cancelled")
+STATUSES = tuple(RunStatus)
+ENDINGS = (RunStatus.completed, RunStatus.failed, RunStatus.cancelled)
 
 
-@dataclass(slots=True)
-class RunRecord:
-    id: int
-    agent: str
-    kind: str
-    status: str
-    title: str | None
-    conversation_id: int | None
-    parent_run_id: int | None
-    started_at: datetime
-    last_activity_at: datetime
-    ended_at: datetime | None
-    summary: str | None
-    error: str | None
-    progress: int | None
-    latest_status: str | None
+# A run as read is its wire shape: one definition (`RunOut`), validated from the row by name.
+RunRecord = RunOut
 
 
 COLUMNS = columns(AgentRun, RunRecord)
