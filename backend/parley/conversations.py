@@ -9,9 +9,10 @@ from typing import Any
 import asyncpg
 
 from parley.db import Database, retry_on_reconnect
-from parley.errors import InvalidInput, NotFound
+from parley.errors import NotFound
 from parley.models import (
     CONVERSATION_TITLE_MAX,
+    MAX_INT,
     Conversation,
     ConversationMode,
     Message,
@@ -19,9 +20,9 @@ from parley.models import (
     Role,
     columns,
 )
-from parley.text import storable
+from parley.text import clean
 
-MAX_ID = 2**31 - 1  # conversations.id is a PostgreSQL integer
+MAX_ID = MAX_INT  # conversations.id is a PostgreSQL integer
 DEFAULT_TITLE = "New conversation"
 
 
@@ -79,15 +80,9 @@ def title_from(text: str) -> str:
 
 
 def clean_title(title: str) -> str:
-    cleaned = " ".join(title.split()) if isinstance(title, str) else ""
-    if not cleaned:
-        raise InvalidInput("Title must not be empty", details=[{"field": "title"}])
-    if len(cleaned) > CONVERSATION_TITLE_MAX:
-        raise InvalidInput(
-            f"Title must be at most {CONVERSATION_TITLE_MAX} characters",
-            details=[{"field": "title"}],
-        )
-    return storable(cleaned, field="title", label="Title")
+    return clean(
+        title, field="title", label="Title", max_chars=CONVERSATION_TITLE_MAX, one_line=True
+    )
 
 
 def not_found(conversation_id: int) -> NotFound:
@@ -100,6 +95,24 @@ def check_id(conversation_id: int) -> None:
         raise not_found(conversation_id)
 
 
+# The one insert into `conversations` (`parley_start_turn` makes a chat's in SQL). The
+# conflict clause names the partial unique index of inboxes, so it only ever applies to an
+# inbox: a second one created at the same moment returns the first.
+_INSERT = """
+INSERT INTO conversations (user_id, mode, title) VALUES ($1, $2, $3)
+ON CONFLICT (user_id) WHERE mode = 'inbox' DO UPDATE SET mode = 'inbox'
+RETURNING id
+"""
+
+
+async def insert_conversation(
+    conn: asyncpg.Connection, *, user_id: str, mode: ConversationMode, title: str
+) -> int:
+    """A new conversation (the person's inbox if it exists already); `title` is clean."""
+    created: int = await conn.fetchval(_INSERT, user_id, mode.value, title)
+    return created
+
+
 async def create_conversation(
     db: Database,
     *,
@@ -107,14 +120,9 @@ async def create_conversation(
     mode: ConversationMode = ConversationMode.chat,
     title: str | None = None,
 ) -> int:
+    name = clean_title(title) if title else DEFAULT_TITLE
     async with db.connection() as conn:
-        created: int = await conn.fetchval(
-            "INSERT INTO conversations (user_id, mode, title) VALUES ($1, $2, $3) RETURNING id",
-            user_id,
-            mode.value,
-            clean_title(title) if title else DEFAULT_TITLE,
-        )
-    return created
+        return await insert_conversation(conn, user_id=user_id, mode=mode, title=name)
 
 
 @retry_on_reconnect

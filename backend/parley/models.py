@@ -4,10 +4,12 @@ schema from them (never create_all); row records and API schemas follow them."""
 from __future__ import annotations
 
 import enum
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
+from pydantic import BaseModel
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.dialects.postgresql.base import ischema_names
 from sqlmodel import Field, SQLModel
@@ -18,10 +20,17 @@ NOW = sa.text("now()")
 T = TypeVar("T")
 
 
+def _fields(record: type) -> Collection[str]:
+    """A record's field names: a pydantic model's fields, or a slots dataclass's slots."""
+    if isinstance(record, type) and issubclass(record, BaseModel):
+        return record.model_fields
+    return record.__slots__  # type: ignore[attr-defined,no-any-return]
+
+
 def columns(table: type[SQLModel], record: type | None = None, *, alias: str = "") -> str:
     """A SELECT list of the table's columns (those `record` has, when given), so queries and
     the row records that read them by name follow the table."""
-    wanted = getattr(record, "__slots__", None)
+    wanted = _fields(record) if record is not None else None
     prefix = f"{alias}." if alias else ""
     return ", ".join(
         prefix + c.name
@@ -31,8 +40,12 @@ def columns(table: type[SQLModel], record: type | None = None, *, alias: str = "
 
 
 def from_row(record: type[T], row: Any) -> T:
-    """A row (read with `columns(table, record)`) as its record, field by field by name."""
-    return record(**{name: row[name] for name in record.__slots__})  # type: ignore[attr-defined]
+    """A row (read with `columns(table, record)`) as its record, field by field by name; a
+    pydantic record (the wire shape itself) is validated."""
+    values = {name: row[name] for name in _fields(record)}
+    if issubclass(record, BaseModel):
+        return record.model_validate(values)  # type: ignore[return-value]
+    return record(**values)
 
 
 class Xid8(sa.types.UserDefinedType[int]):
@@ -112,8 +125,13 @@ class RunStatus(enum.StrEnum):
     timed_out = "timed_out"
 
 
+# The largest id a column holds: ids and numbers from a request are checked against these, so
+# an out-of-range one is a 404 or a 422, never a database error.
+MAX_INT = 2**31 - 1  # integer (conversations, agent_runs, tasks.number)
+MAX_BIGINT = 2**63 - 1  # bigint (messages, questions, sessions, keys, passkeys)
 TASK_TITLE_MAX = 500
 CONVERSATION_TITLE_MAX = 200
+RUN_TITLE_MAX = 200
 DESCRIPTION_MAX = 5000
 USER_ID_MAX = 64
 
@@ -315,7 +333,7 @@ class AgentRun(SQLModel, table=True):
     error: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     pid: int | None = Field(default=None)
     instance: str | None = Field(default=None, max_length=200)
-    title: str | None = Field(default=None, max_length=200)
+    title: str | None = Field(default=None, max_length=RUN_TITLE_MAX)
     progress: int | None = Field(default=None)
     latest_status: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     # The end of the wait its agent is in (for a child's answer, a message): until then the
@@ -467,7 +485,7 @@ class UserEvent(SQLModel, table=True):
 
 
 class TurnToolCall(SQLModel, table=True):
-    """A running turn's tool calls as they happen (parley.chat.ledger): what a crashed turn
+    """A running turn's tool calls as they happen (parley.assistant.ledger): what a crashed turn
     did, and what a retry of it must not do again."""
 
     __tablename__ = "turn_tool_calls"

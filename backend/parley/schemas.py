@@ -6,12 +6,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 from parley.conversations import ConversationRecord
 from parley.models import (
     CONVERSATION_TITLE_MAX,
     DESCRIPTION_MAX,
+    MAX_BIGINT,
+    MAX_INT,
     TASK_TITLE_MAX,
     ConversationMode,
     MessageKind,
@@ -23,7 +25,6 @@ from parley.text import storable_value
 Text = Annotated[str, AfterValidator(storable_value)]
 # Request bodies take JSON types as they are: `true` is not 1, "1" is not 1.
 REQUEST = ConfigDict(extra="forbid", strict=True)
-MAX_BIGINT = 2**63 - 1  # ids of messages are PostgreSQL bigints
 
 
 class ErrorBody(BaseModel):
@@ -43,7 +44,7 @@ class ToolCallRecord(BaseModel):
 
 
 class ChatRequest(BaseModel):
-    conversation_id: int | None = Field(default=None, ge=1, le=2**31 - 1)
+    conversation_id: int | None = Field(default=None, ge=1, le=MAX_INT)
     message: Text | None = Field(
         default=None,
         description="What the person says; trimmed, never empty, at most 16,000 characters."
@@ -109,6 +110,15 @@ class TaskOut(TaskFields):
     completed: bool
     created_at: datetime
     updated_at: datetime
+
+
+_TASK_OUT: TypeAdapter[TaskOut] = TypeAdapter(TaskOut)
+
+
+def task_json(task: Any) -> dict[str, Any]:
+    """A task (its record, which holds more) as the JSON every API and stream sends: only
+    `TaskOut`'s fields, whatever the object has besides."""
+    return _TASK_OUT.dump_python(task, mode="json")  # type: ignore[no-any-return]
 
 
 class TaskCreate(TaskFields):
@@ -211,7 +221,7 @@ class StopResponse(BaseModel):
 class ForkRequest(BaseModel):
     message_id: int = Field(
         ge=1,
-        le=2**63 - 1,
+        le=MAX_BIGINT,
         description="A message the person wrote here: the fork holds copies of all before it",
     )
 

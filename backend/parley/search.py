@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from parley.db import Database, retry_on_reconnect
-from parley.errors import InvalidInput
+from parley.text import clean
 
 QUERY_MAX = 200
 LIMIT_MAX = 50
@@ -82,14 +82,7 @@ class SearchResult:
 
 
 def clean_query(query: str) -> str:
-    text = " ".join(query.split())
-    if not text:
-        raise InvalidInput("q must not be empty", details=[{"field": "q"}])
-    if len(text) > QUERY_MAX:
-        raise InvalidInput(f"q is longer than {QUERY_MAX} characters", details=[{"field": "q"}])
-    if "\x00" in text:
-        raise InvalidInput("q must not contain NUL characters", details=[{"field": "q"}])
-    return text
+    return clean(query, field="q", max_chars=QUERY_MAX, one_line=True)
 
 
 def _like_escaped(text: str) -> str:

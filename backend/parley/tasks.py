@@ -2,58 +2,44 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
-from parley.models import DESCRIPTION_MAX, TASK_TITLE_MAX, Task, columns
-from parley.text import storable
+from parley.models import DESCRIPTION_MAX, MAX_INT, TASK_TITLE_MAX, Task, columns, from_row
+from parley.schemas import TaskOut
+from parley.text import clean
 
 TaskStatus = Literal["all", "pending", "completed"]
-MAX_NUMBER = 2**31 - 1  # tasks.number is a PostgreSQL integer
+MAX_NUMBER = MAX_INT  # tasks.number is a PostgreSQL integer
 
 
-@dataclass(slots=True)
-class TaskRecord:
-    """A row of `tasks`, mapped by column name. `number` is the task's name for people,
-    models and tools (per user); `id` stays inside the server."""
+class TaskRecord(TaskOut):
+    """A row of `tasks`, validated by column name: the wire shape (`TaskOut`, one definition
+    of the task's fields) plus what stays inside the server. `number` is the task's name for
+    people, models and tools (per user); `id` is what person events name."""
 
     id: int
     user_id: str
-    number: int
-    title: str
-    description: str | None
-    completed: bool
-    created_at: datetime
-    updated_at: datetime
 
 
-COLUMNS = columns(Task)
+def record(row: Any) -> TaskRecord:
+    return from_row(TaskRecord, row)
+
+
+COLUMNS = columns(Task, TaskRecord)
 
 
 def clean_title(title: str) -> str:
-    cleaned = " ".join(title.split()) if isinstance(title, str) else ""
-    if not cleaned:
-        raise InvalidInput("Task title must not be empty", details=[{"field": "title"}])
-    if len(cleaned) > TASK_TITLE_MAX:
-        raise InvalidInput(
-            f"Task title must be at most {TASK_TITLE_MAX} characters", details=[{"field": "title"}]
-        )
-    return storable(cleaned, field="title", label="Task title")
+    return clean(title, field="title", label="Task title", max_chars=TASK_TITLE_MAX, one_line=True)
 
 
 def clean_description(description: str | None) -> str | None:
-    if description is None:
+    if description is None or not description.strip():
         return None
-    cleaned = description.strip()
-    if len(cleaned) > DESCRIPTION_MAX:
-        raise InvalidInput(
-            f"Task description must be at most {DESCRIPTION_MAX} characters",
-            details=[{"field": "description"}],
-        )
-    return storable(cleaned, field="description", label="Task description") or None
+    return clean(
+        description, field="description", label="Task description", max_chars=DESCRIPTION_MAX
+    )
 
 
 # One statement: the counter's row lock hands concurrent adds of one user distinct numbers.
@@ -72,7 +58,7 @@ async def add_task(
 ) -> TaskRecord:
     async with db.connection() as conn:
         row = await conn.fetchrow(_ADD, user_id, clean_title(title), clean_description(description))
-    return TaskRecord(**row)
+    return record(row)
 
 
 @retry_on_reconnect
@@ -89,7 +75,19 @@ async def list_tasks(db: Database, *, user_id: str, status: TaskStatus = "all") 
             user_id,
             completed,
         )
-    return [TaskRecord(**row) for row in rows]
+    return [record(row) for row in rows]
+
+
+@retry_on_reconnect
+async def tasks_by_id(db: Database, *, user_id: str, ids: list[int]) -> list[TaskRecord]:
+    """The person's tasks among `ids` (internal ids, as a person event names them)."""
+    async with db.connection() as conn:
+        rows = await conn.fetch(
+            f"SELECT {COLUMNS} FROM tasks WHERE user_id = $1 AND id = ANY($2::int[])",
+            user_id,
+            ids,
+        )
+    return [record(r) for r in rows]
 
 
 def _not_found(number: int) -> NotFound:
@@ -138,7 +136,7 @@ async def update_task(
         )
     if row is None:
         raise _not_found(number)
-    return TaskRecord(**row)
+    return record(row)
 
 
 async def delete_task(db: Database, *, user_id: str, number: int) -> TaskRecord:
@@ -151,4 +149,4 @@ async def delete_task(db: Database, *, user_id: str, number: int) -> TaskRecord:
         )
     if row is None:
         raise _not_found(number)
-    return TaskRecord(**row)
+    return record(row)

@@ -1,11 +1,14 @@
 """Text PostgreSQL can store. JSON can carry two things a `text` column refuses: NUL
 (`\\u0000`) and a lone UTF-16 surrogate (`\\ud800`, which Python keeps as is and UTF-8 cannot
 encode). Both are refused as invalid input before anything is stored, never left to fail
-(a 500) on insert."""
+(a 500) on insert.
+
+`clean` is the one validator every service runs on text a person, an agent or a model gives
+it: trimmed, never empty, within its limit, storable."""
 
 from __future__ import annotations
 
-from parley.errors import InvalidInput
+from parley.errors import InvalidInput, TooLarge
 
 
 def unstorable(text: str) -> str | None:
@@ -33,3 +36,35 @@ def storable_value(text: str) -> str:
     if problem is not None:
         raise ValueError(problem)
     return text
+
+
+def clean(
+    text: object,
+    *,
+    field: str,
+    max_chars: int,
+    label: str | None = None,
+    one_line: bool = False,
+    too_large: bool = False,
+) -> str:
+    """`text` trimmed (`one_line`: every run of whitespace one space), or InvalidInput naming
+    `field` (shown as `label`) when it is empty or cannot be stored. Longer than `max_chars`
+    is InvalidInput, or TooLarge (413) with `too_large`: a message body, not a name."""
+    name = label or field
+    if not isinstance(text, str):
+        text = ""
+    cleaned = " ".join(text.split()) if one_line else text.strip()
+    if not cleaned:
+        raise InvalidInput(f"{name} must not be empty", details=[{"field": field}])
+    if len(cleaned) > max_chars:
+        if too_large:
+            raise TooLarge(f"{name} is longer than {max_chars} characters", limit=max_chars)
+        raise InvalidInput(
+            f"{name} must be at most {max_chars} characters", details=[{"field": field}]
+        )
+    return storable(cleaned, field=field, label=name)
+
+
+def clean_message(text: object, *, max_chars: int) -> str:
+    """A message body: the one rule for every mode's messages (too long is 413, not 422)."""
+    return clean(text, field="message", label="Message", max_chars=max_chars, too_large=True)

@@ -4,12 +4,16 @@ public schema does not show, or a schema field no table has, fails here. Only th
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from pydantic import BaseModel
 
-from parley.models import AgentRun, Conversation, Message, Task
+from parley.models import AgentRun, Conversation, Message, Task, from_row
+from parley.runs.runs import RunRecord
 from parley.runs.schemas import RunOut
-from parley.schemas import ConversationOut, MessageOut, TaskOut
+from parley.schemas import ConversationOut, MessageOut, TaskOut, task_json
+from parley.tasks import TaskRecord
 
 pytestmark = pytest.mark.unit
 
@@ -29,6 +33,30 @@ def test_a_message_shows_every_column_but_its_owner():
 
 def test_a_task_shows_every_column_but_its_owner_and_internal_id():
     assert _fields(TaskOut) == _columns(Task) - {"user_id", "id"}
+
+
+def test_a_task_record_is_its_wire_shape_plus_what_stays_inside():
+    """One definition: the record read from the row is `TaskOut` and the two columns the wire
+    never shows, and what is sent of it is `TaskOut`'s fields alone."""
+    assert issubclass(TaskRecord, TaskOut)
+    assert _fields(TaskRecord) == _columns(Task)
+    now = datetime.now(UTC)
+    row = {c: None for c in _columns(Task)} | {
+        "id": 7,
+        "user_id": "alice",
+        "number": 1,
+        "title": "t",
+        "completed": False,
+        "created_at": now,
+        "updated_at": now,
+    }
+    sent = task_json(from_row(TaskRecord, row))
+    assert set(sent) == _fields(TaskOut)
+    assert sent["number"] == 1
+
+
+def test_a_run_as_read_is_its_wire_shape():
+    assert RunRecord is RunOut
 
 
 def test_a_conversation_shows_its_columns_and_then_what_is_derived():

@@ -10,6 +10,7 @@ from datetime import datetime
 from parley.auth import validate_agent_name
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
+from parley.models import MAX_BIGINT
 
 from .hashing import digest, new_secret
 
@@ -71,7 +72,7 @@ async def listed(db: Database, *, user_id: str) -> list[KeyRecord]:
 
 
 async def revoke(db: Database, *, user_id: str, key_id: int) -> None:
-    if not 1 <= key_id < 2**63:  # ids are bigints
+    if not 1 <= key_id <= MAX_BIGINT:  # ids are bigints
         raise NotFound("No such agent key")
     async with db.connection() as conn:
         done = await conn.execute(

@@ -24,6 +24,7 @@ from webauthn.helpers.structs import (
 
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound, ParleyError, Unauthorized
+from parley.models import MAX_BIGINT
 
 
 @dataclass(slots=True, frozen=True)
@@ -46,7 +47,7 @@ async def listed(db: Database, *, user_id: str) -> list[PasskeyRecord]:
 
 
 async def delete(db: Database, *, user_id: str, passkey_id: int) -> None:
-    if not 1 <= passkey_id < 2**63:  # ids are bigints
+    if not 1 <= passkey_id <= MAX_BIGINT:  # ids are bigints
         raise NotFound("No such passkey")
     async with db.connection() as conn:
         done = await conn.execute(

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 
 from parley.db import Database, retry_on_reconnect
 from parley.errors import NotFound
+from parley.models import MAX_BIGINT
 
 from .hashing import digest, new_secret
 
@@ -44,7 +45,7 @@ async def end(db: Database, *, secret: str) -> None:
 
 
 async def end_one(db: Database, *, user_id: str, session_id: int) -> None:
-    if not 1 <= session_id < 2**63:  # ids are bigints
+    if not 1 <= session_id <= MAX_BIGINT:  # ids are bigints
         raise NotFound("No such session")
     async with db.connection() as conn:
         done = await conn.execute(

@@ -37,11 +37,11 @@ from parley.api import (
     routes_work,
 )
 from parley.api.middleware import BodyLimit, JsonErrors
+from parley.assistant.ledger import Ledger
 from parley.assistant.llm import resolve_model
 from parley.assistant.mcp_bridge import InProcessTools
 from parley.assistant.runner import Assistant
 from parley.chat import lease
-from parley.chat.ledger import Ledger
 from parley.chat.runner import TurnRunner
 from parley.config import Settings, get_settings
 from parley.db import Database, resolve_database_url

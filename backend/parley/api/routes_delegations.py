@@ -11,6 +11,7 @@ from parley.api.errors import AUTHED, ERRORS
 from parley.api.routes_questions import check_wait
 from parley.auth import Caller
 from parley.db import Database
+from parley.models import MAX_BIGINT
 from parley.runs import delegations
 from parley.runs.messages import wait_for_messages
 from parley.runs.schemas import (
@@ -109,7 +110,7 @@ async def read_thread(
     db: DbDep,
     hub: HubDep,
     settings: SettingsDep,
-    after: Annotated[int, Query(ge=0, le=2**63 - 1)] = 0,
+    after: Annotated[int, Query(ge=0, le=MAX_BIGINT)] = 0,
     wait: Wait = 0,
 ) -> list[MessageOut]:
     """Long-polls like a run's messages."""

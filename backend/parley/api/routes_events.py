@@ -11,9 +11,10 @@ from parley import conversations
 from parley.api.deps import CurrentUser, DbDep, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.errors import ParleyError
+from parley.models import MAX_BIGINT
 from parley.realtime.stream import conversation_stream
 
-MAX_MESSAGE_ID = 2**63 - 1  # messages.id is a bigint: a larger cursor would overflow
+MAX_MESSAGE_ID = MAX_BIGINT  # messages.id is a bigint: a larger cursor would overflow
 
 router = APIRouter(prefix="/api/{user_id}/conversations", tags=["realtime"])
 

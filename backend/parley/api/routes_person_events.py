@@ -10,6 +10,7 @@ from sse_starlette import EventSourceResponse
 
 from parley.api.deps import CurrentUser, DbDep, SettingsDep, WaitsDep
 from parley.api.errors import AUTHED, ERRORS
+from parley.api.person_events import renderer
 from parley.api.routes_events import MAX_MESSAGE_ID, parse_cursor
 from parley.realtime.user_stream import latest_event_id, person_events
 
@@ -46,7 +47,12 @@ async def person_stream(
     start = await latest_event_id(db, user_id=user_id) if cursor is None else cursor
     return EventSourceResponse(
         person_events(
-            db, waits, user_id=user_id, after=start, ping_seconds=settings.sse_ping_seconds
+            db,
+            waits,
+            user_id=user_id,
+            after=start,
+            ping_seconds=settings.sse_ping_seconds,
+            render=renderer(db, user_id=user_id),
         ),
         ping=0,
     )

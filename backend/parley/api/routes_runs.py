@@ -10,7 +10,7 @@ from parley.api.deps import CurrentCaller, CurrentUser, DbDep, HubDep, ModesDep,
 from parley.api.errors import AUTHED, ERRORS
 from parley.api.routes_messages import post
 from parley.api.routes_questions import check_wait
-from parley.models import ConversationMode
+from parley.models import MAX_BIGINT, ConversationMode
 from parley.runs import runs
 from parley.runs.messages import wait_for_messages
 from parley.runs.schemas import MessageCreate, PostedOut, RunCreate, RunFinish, RunOut, RunStatusIn
@@ -66,7 +66,7 @@ async def read_run(
     db: DbDep,
     hub: HubDep,
     settings: SettingsDep,
-    after: Annotated[int, Query(ge=0, le=2**63 - 1)] = 0,
+    after: Annotated[int, Query(ge=0, le=MAX_BIGINT)] = 0,
     wait: Annotated[float, Query(ge=0, description="Seconds to wait for something new")] = 0,
     limit: Annotated[int, Query(ge=1, le=200)] = 100,
 ) -> list[MessageOut]:

@@ -2,7 +2,7 @@
 
 One connection is opened at start-up and shared by every turn; the user of each tool call
 travels in the request `_meta`, set from the turn's run context, never from the model.
-Each call a turn makes goes on the turn's record (parley.chat.ledger) as it happens.
+Each call a turn makes goes on the turn's record (parley.assistant.ledger) as it happens.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from mcp.types import (
 )
 from mcp.types import Tool as MCPTool
 
-from parley.chat.ledger import Ledger, TurnKey
+from parley.assistant.ledger import Ledger, TurnKey
 from parley.tools.identity import USER_META_KEY
 
 # The turn a call belongs to, next to the user in `_meta`; read here, never by a tool.

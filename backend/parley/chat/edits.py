@@ -12,15 +12,12 @@ from parley import conversations
 from parley.conversations import not_found
 from parley.db import Database
 from parley.errors import InvalidInput
-from parley.models import CONVERSATION_TITLE_MAX, Role
+from parley.models import CONVERSATION_TITLE_MAX, ConversationMode, Role
 
 _SOURCE = """
 SELECT c.title, m.role::text AS role
 FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id AND m.id = $3
 WHERE c.id = $1 AND c.user_id = $2
-"""
-_NEW = """
-INSERT INTO conversations (user_id, mode, title) VALUES ($1, 'chat', $2) RETURNING id
 """
 # Copies keep their author, text, tool calls and time; `reply_to` pointed into the original.
 _COPY = """
@@ -60,7 +57,9 @@ async def fork_before(db: Database, *, user_id: str, conversation_id: int, messa
                 "message_id must name a message you wrote in this conversation",
                 details=[{"field": "message_id"}],
             )
-        created: int = await conn.fetchval(_NEW, user_id, fork_title(source["title"]))
+        created = await conversations.insert_conversation(
+            conn, user_id=user_id, mode=ConversationMode.chat, title=fork_title(source["title"])
+        )
         await conn.execute(_COPY, created, conversation_id, message_id)
         await conn.execute(_READ_ALL, created)
     return created

@@ -9,7 +9,7 @@ conversation in about `claim_seconds`, not after the longest a model may take.
 Never two live turns at once: a turn that cannot renew before its claim would lapse (the
 database is away longer than a claim lasts, say) stops itself. Its own clock starts before
 each renewal is sent, so it always gives up no later than the database lets the claim go;
-and its tool calls are fenced by the claim (parley.chat.ledger), its reply by the finish.
+and its tool calls are fenced by the claim (parley.assistant.ledger), its reply by the finish.
 """
 
 from __future__ import annotations

@@ -17,11 +17,11 @@ from parley.chat.runner import TurnRunner
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database, retry_on_reconnect
-from parley.errors import DatabaseUnavailable, InvalidInput, ModelFailed, TooLarge
+from parley.errors import DatabaseUnavailable, InvalidInput, ModelFailed
 from parley.events import Emit
 from parley.models import Role
 from parley.schemas import message_json
-from parley.text import storable
+from parley.text import clean_message
 
 log = logging.getLogger(__name__)
 STOPPED_TEXT = "(Stopped.)"
@@ -39,15 +39,6 @@ class TurnResult:
             "response": self.response,
             "tool_calls": self.tool_calls,
         }
-
-
-def clean_message(message: str | None, *, max_chars: int) -> str:
-    text = message.strip() if isinstance(message, str) else ""
-    if not text:
-        raise InvalidInput("Message must not be empty", details=[{"field": "message"}])
-    if len(text) > max_chars:
-        raise TooLarge(f"Message is longer than {max_chars} characters", limit=max_chars)
-    return storable(text, field="message", label="Message")
 
 
 @dataclass

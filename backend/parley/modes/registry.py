@@ -8,13 +8,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from parley import conversations
-from parley.chat.turn import clean_message
 from parley.errors import InvalidInput
 from parley.models import ConversationMode
 from parley.modes.base import Mode, Parts, Turn, of_modes
 from parley.modes.chat import ChatMode
 from parley.modes.threads import DelegationMode, InboxMode, RunMode
 from parley.modes.work import WorkMode
+from parley.text import clean_message
 
 MODES: tuple[type[Mode], ...] = (ChatMode, WorkMode, InboxMode, RunMode, DelegationMode)
 # What `POST /chat` without a conversation makes.

@@ -21,12 +21,13 @@ from parley.conversations import (
     StoredMessage,
     append_message,
     check_id,
+    insert_conversation,
     latest_message_id,
     title_from,
 )
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
-from parley.models import ConversationMode, MessageKind, Role
+from parley.models import ConversationMode, MessageKind, Role, RunKind
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
 from parley.runs import inbox, rules
@@ -40,7 +41,7 @@ from parley.runs.lifecycle import (
 )
 from parley.runs.messages import clean_text, lock_target, post_message
 from parley.runs.rules import DelegationStatus, Event
-from parley.runs.runs import get_run, touch
+from parley.runs.runs import get_run, insert_run, touch
 
 CLOSED = ("completed", "failed", "escalated", "cancelled", "timed_out")
 # The closing events the thread routes take, and how each is written into the thread.
@@ -97,21 +98,23 @@ async def delegate(
                 rules.check_post(
                     caller, run_agent=run.agent, thread=target.thread.facts, kind="message"
                 )
-        thread = await conn.fetchval(
-            "INSERT INTO conversations (user_id, mode, title) VALUES ($1, $2, $3) RETURNING id",
-            caller.user_id,
-            ConversationMode.delegation.value,
-            title_from(f"{parent} → {to}: {text}"),
+        thread = await insert_conversation(
+            conn,
+            user_id=caller.user_id,
+            mode=ConversationMode.delegation,
+            title=title_from(f"{parent} → {to}: {text}"),
         )
-        child = await conn.fetchval(
-            "INSERT INTO agent_runs (user_id, agent, kind, title, conversation_id, parent_run_id)"
-            " VALUES ($1, $2, 'external', $3, $4, $5) RETURNING id",
-            caller.user_id,
-            to,
-            title_from(text),
-            thread,
-            run_id,
-        )
+        child = (
+            await insert_run(
+                conn,
+                user_id=caller.user_id,
+                agent=to,
+                kind=RunKind.external,
+                title=title_from(text),
+                conversation_id=thread,
+                parent_run_id=run_id,
+            )
+        ).id
         await append_message(
             conn,
             conversation_id=thread,

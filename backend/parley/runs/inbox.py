@@ -7,9 +7,10 @@ and after a reload (see `conversations.UNREAD_SQL`).
 from __future__ import annotations
 
 from parley.auth import Caller
-from parley.conversations import UNREAD_SQL, check_id, not_found
+from parley.conversations import UNREAD_SQL, check_id, insert_conversation, not_found
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput
+from parley.models import MAX_BIGINT, ConversationMode
 
 
 @retry_on_reconnect
@@ -21,13 +22,9 @@ async def inbox_id(db: Database, *, user_id: str) -> int:
         )
         if found is not None:
             return found
-        created: int = await conn.fetchval(
-            "INSERT INTO conversations (user_id, mode, title) VALUES ($1, 'inbox', 'Inbox')"
-            " ON CONFLICT (user_id) WHERE mode = 'inbox' DO UPDATE SET mode = 'inbox'"
-            " RETURNING id",
-            user_id,
+        return await insert_conversation(
+            conn, user_id=user_id, mode=ConversationMode.inbox, title="Inbox"
         )
-        return created
 
 
 @retry_on_reconnect
@@ -35,7 +32,7 @@ async def mark_read(db: Database, *, caller: Caller, conversation_id: int, messa
     """Move the read position forward to `message_id` (never back); returns the unread count.
     `message_id` must be a message of this conversation."""
     check_id(conversation_id)
-    if not 1 <= message_id < 2**63:
+    if not 1 <= message_id <= MAX_BIGINT:
         raise InvalidInput("message_id is not a message here", details=[{"field": "message_id"}])
     async with db.transaction() as conn:
         owned = await conn.fetchval(

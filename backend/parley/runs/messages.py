@@ -22,11 +22,13 @@ import asyncpg
 from parley.auth import Caller
 from parley.conversations import MESSAGE_COLUMNS, StoredMessage, check_id, list_messages
 from parley.db import Database
-from parley.errors import Forbidden, InvalidInput, NotFound, ParleyError, TooLarge
+from parley.errors import Forbidden, InvalidInput, NotFound, ParleyError
+from parley.models import MAX_BIGINT
 from parley.realtime.hub import Hub
 from parley.runs import rules
 from parley.runs.lifecycle import DelegationRecord, acknowledge, lock_thread
 from parley.runs.rules import Conflict
+from parley.text import clean
 
 # What may be posted directly; the other kinds are written by the tools that own them.
 POSTABLE = frozenset({"message", "question", "answer", "status"})
@@ -34,15 +36,7 @@ MAX_TIMEOUT = 7 * 24 * 3600.0
 
 
 def clean_text(text: str, *, max_chars: int, field: str = "text") -> str:
-    """Trimmed, never empty, within the size limit, storable (no NUL)."""
-    cleaned = text.strip() if isinstance(text, str) else ""
-    if not cleaned:
-        raise InvalidInput(f"{field} must not be empty", details=[{"field": field}])
-    if len(cleaned) > max_chars:
-        raise TooLarge(f"{field} is longer than {max_chars} characters", limit=max_chars)
-    if "\x00" in cleaned:
-        raise InvalidInput(f"{field} must not contain NUL characters", details=[{"field": field}])
-    return cleaned
+    return clean(text, field=field, max_chars=max_chars, too_large=True)
 
 
 @dataclass(slots=True)
@@ -158,7 +152,7 @@ async def post_message(
             details=[{"field": "timeout_s"}],
         )
     check_id(conversation_id)
-    if reply_to is not None and not 1 <= reply_to < 2**63:
+    if reply_to is not None and not 1 <= reply_to <= MAX_BIGINT:
         raise InvalidInput("reply_to is not a message here", details=[{"field": "reply_to"}])
     async with db.transaction() as conn:
         return await post_in(

@@ -29,7 +29,7 @@ from parley.auth import Caller
 from parley.conversations import StoredMessage
 from parley.db import Database, retry_on_reconnect
 from parley.errors import Forbidden, InvalidInput, NotFound, ParleyError
-from parley.models import MessageKind, Role
+from parley.models import MAX_BIGINT, MessageKind, Role
 from parley.realtime.waits import Waits
 from parley.runs.messages import clean_text, refusal
 
@@ -165,7 +165,7 @@ async def expire_overdue(conn: asyncpg.Connection, question_id: int | None = Non
 @retry_on_reconnect
 async def get_question(db: Database, *, caller: Caller, question_id: int) -> QuestionState:
     """A person sees every question of theirs; an agent only the questions it asked."""
-    if not 1 <= question_id < 2**63:
+    if not 1 <= question_id <= MAX_BIGINT:
         raise _not_found(question_id)
     async with db.connection() as conn:
         row = await conn.fetchrow(_READ, question_id, caller.user_id)
@@ -260,7 +260,7 @@ async def answer(
         raise InvalidInput("Give either text or decision", details=[{"field": "text"}])
     if text is not None:
         text = clean_text(text, max_chars=max_chars)
-    if not 1 <= question_id < 2**63:
+    if not 1 <= question_id <= MAX_BIGINT:
         raise _not_found(question_id)
     async with db.transaction() as conn:
         found = await conn.fetchrow(_LOCK, question_id, caller.user_id)

@@ -7,42 +7,39 @@ start one. A finished run (completed, failed, cancelled, timed_out) is read-only
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
+import asyncpg
+
 from parley.auth import Caller
-from parley.conversations import StoredMessage, append_message, clean_title
+from parley.conversations import StoredMessage, append_message, clean_title, insert_conversation
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
-from parley.models import AgentRun, ConversationMode, MessageKind, Role, columns, from_row
+from parley.models import (
+    MAX_INT,
+    AgentRun,
+    ConversationMode,
+    MessageKind,
+    Role,
+    RunKind,
+    RunStatus,
+    columns,
+    from_row,
+)
 from parley.runs import rules
 from parley.runs.lifecycle import end_run
 from parley.runs.messages import clean_text, lock_target, post_in
+from parley.runs.schemas import RunOut
 
 log = logging.getLogger(__name__)
 
-MAX_ID = 2**31 - 1
-STATUSES = ("running", "waiting_input", "completed", "failed", "cancelled", "timed_out")
-ENDINGS = ("completed", "failed", "cancelled")
+MAX_ID = MAX_INT  # agent_runs.id is a PostgreSQL integer
+STATUSES = tuple(RunStatus)
+ENDINGS = (RunStatus.completed, RunStatus.failed, RunStatus.cancelled)
 
 
-@dataclass(slots=True)
-class RunRecord:
-    id: int
-    agent: str
-    kind: str
-    status: str
-    title: str | None
-    conversation_id: int | None
-    parent_run_id: int | None
-    started_at: datetime
-    last_activity_at: datetime
-    ended_at: datetime | None
-    summary: str | None
-    error: str | None
-    progress: int | None
-    latest_status: str | None
+# A run as read is its wire shape: one definition (`RunOut`), validated from the row by name.
+RunRecord = RunOut
 
 
 COLUMNS = columns(AgentRun, RunRecord)
@@ -83,21 +80,53 @@ async def start_run(
                     f"parent_run_id {parent_run_id} is not one of your runs",
                     details=[{"field": "parent_run_id"}],
                 )
-        conversation_id = await conn.fetchval(
-            "INSERT INTO conversations (user_id, mode, title) VALUES ($1, $2, $3) RETURNING id",
-            caller.user_id,
-            ConversationMode.run.value,
-            name,
+        conversation_id = await insert_conversation(
+            conn, user_id=caller.user_id, mode=ConversationMode.run, title=name
         )
-        row = await conn.fetchrow(
-            "INSERT INTO agent_runs (user_id, agent, kind, title, conversation_id, parent_run_id)"
-            f" VALUES ($1, $2, 'external', $3, $4, $5) RETURNING {COLUMNS}",
-            caller.user_id,
-            agent,
-            name,
-            conversation_id,
-            parent_run_id,
+        return await insert_run(
+            conn,
+            user_id=caller.user_id,
+            agent=agent,
+            kind=RunKind.external,
+            title=name,
+            conversation_id=conversation_id,
+            parent_run_id=parent_run_id,
         )
+
+
+# The one insert into `agent_runs`: an agent's run, a delegated child's, a work session's.
+_INSERT = f"""
+INSERT INTO agent_runs
+    (user_id, agent, kind, title, conversation_id, parent_run_id, summary, instance)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+RETURNING {COLUMNS}
+"""
+
+
+async def insert_run(
+    conn: asyncpg.Connection,
+    *,
+    user_id: str,
+    agent: str,
+    kind: RunKind,
+    title: str,
+    conversation_id: int,
+    parent_run_id: int | None = None,
+    summary: str | None = None,
+    instance: str | None = None,
+) -> RunRecord:
+    """A new run, `running`; `title` is clean and fits the column."""
+    row = await conn.fetchrow(
+        _INSERT,
+        user_id,
+        agent,
+        kind.value,
+        title,
+        conversation_id,
+        parent_run_id,
+        summary,
+        instance,
+    )
     return record(row)
 
 
@@ -125,6 +154,18 @@ async def list_runs(db: Database, *, user_id: str, status: str | None = None) ->
             " AND ($2::run_status IS NULL OR status = $2) ORDER BY id DESC LIMIT 500",
             user_id,
             status,
+        )
+    return [record(r) for r in rows]
+
+
+@retry_on_reconnect
+async def runs_by_id(db: Database, *, user_id: str, ids: list[int]) -> list[RunRecord]:
+    """The person's runs among `ids` (as a person event names them)."""
+    async with db.connection() as conn:
+        rows = await conn.fetch(
+            f"SELECT {COLUMNS} FROM agent_runs WHERE user_id = $1 AND id = ANY($2::int[])",
+            user_id,
+            ids,
         )
     return [record(r) for r in rows]
 

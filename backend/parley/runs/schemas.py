@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from parley.models import RunKind, RunStatus
-from parley.schemas import MAX_BIGINT, REQUEST, MessageFields, MessageOut, Text, message_json
+from parley.models import MAX_BIGINT, MAX_INT, RunKind, RunStatus
+from parley.schemas import REQUEST, MessageFields, MessageOut, Text, message_json
 
 
 class MessageCreate(MessageFields):
@@ -41,7 +41,7 @@ class UnreadOut(BaseModel):
 
 class RunCreate(BaseModel):
     title: Text | None = Field(default=None, max_length=200)
-    parent_run_id: int | None = Field(default=None, ge=1, le=2**31 - 1)
+    parent_run_id: int | None = Field(default=None, ge=1, le=MAX_INT)
     model_config = REQUEST
 
 

@@ -1,7 +1,9 @@
 """The database's functions, one `.sql` file each: the file holds the function's current body.
 
 Migrations apply them with `apply` (CREATE OR REPLACE), so the body is read and reviewed as SQL
-and a change to one is a change to its file plus a migration that re-applies it.
+and a change to one is a change to its file plus a migration that re-applies it. Older
+migrations keep the bodies they applied as strings; tests/test_sql_functions.py fails when a
+function of the migrated database (`parley_<name>`) is not its file `<name>.sql`.
 """
 
 from __future__ import annotations

@@ -10,7 +10,6 @@ from typing import Any
 
 from parley import conversations
 from parley.auth import Caller
-from parley.chat.turn import clean_message
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database
@@ -19,6 +18,7 @@ from parley.events import Emit
 from parley.models import ConversationMode, MessageKind, Role
 from parley.runs import questions
 from parley.schemas import IDLE_WORK
+from parley.text import clean_message
 from parley.work import store
 from parley.work.manager import WorkFailed, WorkManager
 from parley.work.session import Prompt, SessionFailed

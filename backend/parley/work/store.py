@@ -16,8 +16,9 @@ import asyncpg
 from parley import conversations
 from parley.conversations import StoredMessage
 from parley.db import Database
-from parley.models import MessageKind, Role, RunStatus
+from parley.models import RUN_TITLE_MAX, MessageKind, Role, RunKind, RunStatus
 from parley.runs.messages import MAX_TIMEOUT
+from parley.runs.runs import insert_run
 from parley.work.transport import scrub
 
 AUTHOR = "claude"
@@ -101,20 +102,29 @@ async def add_cost(db: Database, conversation_id: int, cost: float) -> None:
 # -- runs (kind=work) ------------------------------------------------------------------
 
 
+async def _insert_run(
+    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, title: str, instance: str
+) -> int:
+    """A work session's run: its title the prompt's start, its summary the whole prompt."""
+    run = await insert_run(
+        conn,
+        user_id=user_id,
+        agent=RUN_AGENT,
+        kind=RunKind.work,
+        title=title[:RUN_TITLE_MAX],
+        conversation_id=conversation_id,
+        summary=title,
+        instance=instance,
+    )
+    return run.id
+
+
 async def start_run(
     db: Database, *, user_id: str, conversation_id: int, title: str, instance: str
 ) -> int:
     async with db.connection() as conn:
-        run_id: int = await conn.fetchval(
-            """INSERT INTO agent_runs (user_id, agent, kind, status, conversation_id, title,
-            summary, instance)
-            VALUES ($1, $5, 'work', 'running', $2, left($3, 200), $3, $4)
-            RETURNING id""",
-            user_id,
-            conversation_id,
-            title,
-            instance,
-            RUN_AGENT,
+        run_id = await _insert_run(
+            conn, user_id=user_id, conversation_id=conversation_id, title=title, instance=instance
         )
     return run_id
 
@@ -186,16 +196,8 @@ async def start_run_within_limit(
         )
         if count >= limit:
             return None
-        run_id: int = await conn.fetchval(
-            """INSERT INTO agent_runs (user_id, agent, kind, status, conversation_id, title,
-            summary, instance)
-            VALUES ($1, $5, 'work', 'running', $2, left($3, 200), $3, $4)
-            RETURNING id""",
-            user_id,
-            conversation_id,
-            title,
-            instance,
-            RUN_AGENT,
+        run_id = await _insert_run(
+            conn, user_id=user_id, conversation_id=conversation_id, title=title, instance=instance
         )
         await conn.execute(
             """UPDATE work_sessions SET run_id = $2, status = 'starting', updated_at = now()
