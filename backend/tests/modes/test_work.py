@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from parley.auth import Caller
-from parley.errors import Forbidden, InvalidInput
+from parley.errors import Forbidden, InvalidInput, WrongMode
 from tests.modes.conftest import Conversation, World
 
 pytestmark = pytest.mark.unit
@@ -83,3 +83,10 @@ async def test_an_answered_permission_question_is_no_longer_pending(world: World
     states = await world.modes.of("work").states(user_id="alice", conversation_ids=[6, 8])
     assert states[6]["pending_question_id"] is None
     assert states[8]["pending_question_id"] is None and states[8]["run_id"] == 3
+
+
+async def test_a_work_conversation_cannot_be_forked(world: World) -> None:
+    with pytest.raises(WrongMode) as refused:
+        await world.modes.of("work").fork_before(user_id="ann", conversation_id=6, message_id=2)
+    assert (refused.value.status, refused.value.mode) == (409, "work")
+    assert world.db.statements == []
