@@ -18,26 +18,25 @@ from parley.auth import Caller
 from parley.conversations import summaries_of
 from parley.db import Database
 from parley.errors import NotFound
-from parley.models import ConversationMode
+from parley.modes import Modes
 from parley.realtime.user_stream import Render, Rendered
 from parley.runs.questions import get_question
 from parley.runs.runs import runs_by_id
 from parley.runs.schemas import question_json, run_json
 from parley.schemas import conversation_out, task_json
-from parley.work.service import states as work_states
 
 
-def renderer(db: Database, *, user_id: str) -> Render:
+def renderer(db: Database, modes: Modes, *, user_id: str) -> Render:
     """The person's `render` for `parley.realtime.user_stream.person_events`."""
 
     async def render(rows: list[asyncpg.Record]) -> list[tuple[int, list[Rendered]]]:
-        return await _render(db, user_id=user_id, rows=rows)
+        return await _render(db, modes, user_id=user_id, rows=rows)
 
     return render
 
 
 async def _render(
-    db: Database, *, user_id: str, rows: list[asyncpg.Record]
+    db: Database, modes: Modes, *, user_id: str, rows: list[asyncpg.Record]
 ) -> list[tuple[int, list[Rendered]]]:
     """Each event row as the SSE events it becomes, with the current state of what it names."""
     refs: dict[str, set[int]] = {}
@@ -54,8 +53,9 @@ async def _render(
             else []
         )
     }
-    work_ids = [i for i, s in convs.items() if s.conversation.mode == ConversationMode.work.value]
-    work = await work_states(db, user_id=user_id, conversation_ids=work_ids) if work_ids else {}
+    work = await modes.states(
+        user_id=user_id, found=[(i, s.conversation.mode) for i, s in convs.items()]
+    )
     found_runs = await _runs(db, user_id, refs.get("run", set()))
     out: list[tuple[int, list[Rendered]]] = []
     for row in rows:

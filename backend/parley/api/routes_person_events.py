@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Header, Query
 from sse_starlette import EventSourceResponse
 
-from parley.api.deps import CurrentUser, DbDep, SettingsDep, WaitsDep
+from parley.api.deps import CurrentUser, DbDep, ModesDep, SettingsDep, WaitsDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.api.person_events import renderer
 from parley.api.routes_events import MAX_MESSAGE_ID, parse_cursor
@@ -34,6 +34,7 @@ async def person_stream(
     user_id: CurrentUser,
     db: DbDep,
     waits: WaitsDep,
+    modes: ModesDep,
     settings: SettingsDep,
     after: Annotated[
         int | None, Query(ge=0, le=MAX_MESSAGE_ID, description="Replay events after this id")
@@ -52,7 +53,7 @@ async def person_stream(
             user_id=user_id,
             after=start,
             ping_seconds=settings.sse_ping_seconds,
-            render=renderer(db, user_id=user_id),
+            render=renderer(db, modes, user_id=user_id),
         ),
         ping=0,
     )
