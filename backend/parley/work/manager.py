@@ -70,6 +70,15 @@ def remote_result(message: StoredMessage, text: str) -> ResultMessage:
     )
 
 
+def _resume(pending: dict[str, Any], decision: Decision) -> Resume:
+    return Resume(
+        pending["tool_use_id"],
+        decision,
+        tool=str(pending.get("tool") or ""),
+        tool_input=pending.get("input") or {},
+    )
+
+
 class WorkFailed(ParleyError):
     status = 502
     code = "work_failed"
@@ -332,7 +341,7 @@ class WorkManager:
             await store.update_session(self.db, conversation_id, allowed_tools=tools)
         if row.run_id is not None:
             await store.end_run(self.db, row.run_id, status=RunStatus.completed, error=None)
-        return Resume(row.pending["tool_use_id"], decision)
+        return _resume(row.pending, decision)
 
     async def _supersede(self, conversation_id: int) -> tuple[Resume | None, bool]:
         """A prompt while a deferred call waits: the person moved on. The call is denied
@@ -350,7 +359,7 @@ class WorkManager:
         if taken.run_id is not None:  # ending the run closes its open questions
             await store.end_run(self.db, taken.run_id, status=RunStatus.completed, error=None)
         counted = bool(taken.pending.get("closed"))  # ended: the session starts anew
-        return Resume(taken.pending["tool_use_id"], Decision.deny), counted
+        return _resume(taken.pending, Decision.deny), counted
 
     async def _launch(
         self,
@@ -618,6 +627,7 @@ class WorkManager:
                     if message.kind != "output" or meta.get("type") not in ("result", "error"):
                         continue
                     if meta.get("session_id"):
+                        prompt.tool_calls = message.tool_calls or []
                         prompt.future.set_result(remote_result(message, last_text))
                     else:
                         prompt.future.set_exception(SessionFailed(message.content))
