@@ -113,6 +113,16 @@ async def wait_for_message(
     return found[0]
 
 
+async def reply_under_way(server: Server, conversation_id: int, *, more_than: int = 0) -> None:
+    """Until more than `more_than` characters of the reply being written are out (the
+    server's hub keeps its text so far for whoever joins mid-reply)."""
+
+    async def out() -> bool:
+        return len(server.app.state.hub.text_so_far(conversation_id)) > more_than
+
+    await eventually(out, within=30)
+
+
 def of_type(message: dict[str, Any]) -> str | None:
     """The `meta.type` of a work session's message (text, tool_use, result...)."""
     kind: str | None = (message["meta"] or {}).get("type")
