@@ -20,7 +20,7 @@ import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -286,10 +286,15 @@ async def _reap_spawned() -> AsyncIterator[None]:
 
 
 async def spawn_server(
-    database_url: str, port: int | None = None, **env: str
+    database_url: str,
+    port: int | None = None,
+    *,
+    log_level: str = "warning",
+    output: IO[bytes] | None = None,
+    **env: str,
 ) -> tuple[asyncio.subprocess.Process, str]:
     """`parley serve` in its own process (and session, so a test can kill its group);
-    `port` to restart one where its clients expect it."""
+    `port` to restart one where its clients expect it; `output` to keep what it logs."""
     port = port or free_port()
     process = await asyncio.create_subprocess_exec(
         PARLEY,
@@ -297,7 +302,7 @@ async def spawn_server(
         "--port",
         str(port),
         "--log-level",
-        "warning",
+        log_level,
         env={
             **os.environ,
             "DATABASE_URL": database_url,
@@ -306,6 +311,8 @@ async def spawn_server(
             "PARLEY_RATE_LIMIT_PER_MINUTE": "0",
             **env,
         },
+        stdout=output,
+        stderr=output,
         start_new_session=True,
     )
     _SPAWNED.append(process)

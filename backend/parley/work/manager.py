@@ -310,18 +310,23 @@ class WorkManager:
             if answer is not None:
                 decision = await self._take_answered(conversation_id, *answer)
                 if decision is None:  # resumed or superseded already
-                    await ownership.release(
-                        self.db, owner=self.owner, conversation_id=conversation_id
-                    )
                     return None
                 counted = False  # it was counted when it started
             else:
                 decision, counted = await self._supersede(conversation_id)
             return await self._launch(user_id, conversation_id, cwd, decision, counted=counted)
-        except BaseException:
-            if conversation_id not in self.sessions:
-                await ownership.release(self.db, owner=self.owner, conversation_id=conversation_id)
-            raise
+        finally:
+            if conversation_id not in self.sessions:  # nothing started (or it failed)
+                await self._let_go(conversation_id)
+
+    async def _let_go(self, conversation_id: int) -> None:
+        """Release this instance's lease on the session: the one way it lets go of one,
+        once the session is over or never started. A release that fails (the database away)
+        costs nothing: the lease lapses on its own and the reaper frees it."""
+        try:
+            await ownership.release(self.db, owner=self.owner, conversation_id=conversation_id)
+        except Exception:
+            log.warning("could not release the lease of conversation %s", conversation_id)
 
     async def _take_answered(
         self, conversation_id: int, question_id: int, decision: Decision
@@ -427,10 +432,7 @@ class WorkManager:
                 finally:
                     if self.sessions.get(session.conversation_id) is session:
                         del self.sessions[session.conversation_id]
-                    with contextlib.suppress(Exception):
-                        await ownership.release(
-                            self.db, owner=self.owner, conversation_id=session.conversation_id
-                        )
+                    await self._let_go(session.conversation_id)
         if isinstance(outcome, Parked) and not self._shutting_down and session.ending is None:
             # Answered while it was being parked? Then it resumes now. (Shutting down: the
             # next start of any instance resumes it, see `_resume_answered`.)
