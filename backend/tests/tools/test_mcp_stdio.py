@@ -192,7 +192,7 @@ async def test_stdout_carries_only_json_rpc(server: Server, migrated: str, tmp_p
 async def test_an_expired_token_stops_working_mid_session(
     server: Server, migrated: str, tmp_path: Path
 ) -> None:
-    token = token_for("alice", ttl=6)
+    token = token_for("alice", ttl=15)  # long enough to start and call once on a loaded machine
     expires = jwt.decode(token, SECRET, algorithms=["HS256"])["exp"]
     async with stdio_client(migrated, tmp_path, PARLEY_TOKEN=token) as client:
         data(await client.call_tool("add_task", {"title": "before expiry"}))
