@@ -20,7 +20,7 @@ import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
@@ -159,10 +159,30 @@ def free_port() -> int:
 class Server:
     """A running app: its base URL, an HTTP client, and helpers to act as a user."""
 
-    def __init__(self, base_url: str, client: httpx.AsyncClient, settings: Settings) -> None:
+    def __init__(
+        self, base_url: str, client: httpx.AsyncClient, settings: Settings, app: Any = None
+    ) -> None:
         self.base_url = base_url
         self.client = client
         self.settings = settings
+        self.app = app
+
+    async def following(self, conversation_id: int) -> None:
+        """Until someone in this server (a long poll, a wait for a child) follows the
+        conversation's messages: the signal to write what it must see arrive."""
+
+        async def subscribed() -> bool:
+            return bool(self.app.state.hub.watchers(conversation_id))
+
+        await eventually(subscribed)
+
+    async def waiting_for(self, question_id: int) -> None:
+        """Until someone in this server waits for the question's answer."""
+
+        async def waiting() -> bool:
+            return bool(self.app.state.waits.watchers(("question", question_id)))
+
+        await eventually(waiting)
 
     def headers(self, user: str, agent: str | None = None) -> dict[str, str]:
         return {"Authorization": f"Bearer {token_for(user, agent=agent)}"}
@@ -216,7 +236,7 @@ async def serve(
         on_loopback(app, port, **uvicorn_options(settings)) as base,
         httpx.AsyncClient(base_url=base, timeout=60) as client,
     ):
-        yield Server(base, client, settings)
+        yield Server(base, client, settings, app)
 
 
 @pytest.fixture
@@ -266,10 +286,15 @@ async def _reap_spawned() -> AsyncIterator[None]:
 
 
 async def spawn_server(
-    database_url: str, port: int | None = None, **env: str
+    database_url: str,
+    port: int | None = None,
+    *,
+    log_level: str = "warning",
+    output: IO[bytes] | None = None,
+    **env: str,
 ) -> tuple[asyncio.subprocess.Process, str]:
     """`parley serve` in its own process (and session, so a test can kill its group);
-    `port` to restart one where its clients expect it."""
+    `port` to restart one where its clients expect it; `output` to keep what it logs."""
     port = port or free_port()
     process = await asyncio.create_subprocess_exec(
         PARLEY,
@@ -277,7 +302,7 @@ async def spawn_server(
         "--port",
         str(port),
         "--log-level",
-        "warning",
+        log_level,
         env={
             **os.environ,
             "DATABASE_URL": database_url,
@@ -286,6 +311,8 @@ async def spawn_server(
             "PARLEY_RATE_LIMIT_PER_MINUTE": "0",
             **env,
         },
+        stdout=output,
+        stderr=output,
         start_new_session=True,
     )
     _SPAWNED.append(process)

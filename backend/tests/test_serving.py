@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from tests.conftest import token_for
+from tests.conftest import eventually, token_for
 
 MB = 1024 * 1024
 
@@ -179,9 +179,12 @@ async def test_connections_per_client_are_capped(make_server):
         writer.close()
         # one of the three goes away: a new connection is served again
         held.pop()[1].close()
-        await asyncio.sleep(0.2)
-        async with httpx.AsyncClient(base_url=server.base_url) as fresh:
-            assert (await fresh.get("/api/health")).status_code == 200
+
+        async def served() -> bool:  # once the server has seen it go
+            async with httpx.AsyncClient(base_url=server.base_url) as fresh:
+                return (await fresh.get("/api/health")).status_code == 200
+
+        await eventually(served)
         for _, w in held:
             w.close()
 

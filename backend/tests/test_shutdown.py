@@ -12,7 +12,7 @@ import time
 import httpx
 import pytest
 
-from tests.conftest import spawn_server
+from tests.conftest import eventually, spawn_server
 from tests.fault.helpers import auth, messages
 from tests.realtime.sse import events
 
@@ -47,7 +47,11 @@ async def test_sigterm_lets_streamed_and_json_turns_finish_within_the_grace(migr
             client.post(f"/api/{USER}/chat", json={"message": "add a task to finish plainly"})
         )
         await asyncio.wait_for(started.wait(), timeout=10)
-        await asyncio.sleep(0.3)
+
+        async def both_started() -> bool:  # the JSON turn has its conversation too
+            return len(await _claims(db)) == 2
+
+        await eventually(both_started)
         process.send_signal(signal.SIGTERM)
         seen = await asyncio.wait_for(streamed, timeout=30)
         answered = await asyncio.wait_for(plain, timeout=30)

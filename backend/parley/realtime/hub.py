@@ -129,6 +129,16 @@ class Hub:
         sub.live = True
         return sub
 
+    def watchers(self, conversation_id: int) -> int:
+        """How many in this process follow the conversation now (what a test waits on
+        before writing what a waiter must see arrive, rather than on a fixed sleep)."""
+        return len(self._subscribers.get(conversation_id, ()))
+
+    def text_so_far(self, conversation_id: int) -> str:
+        """The reply being written now, as far as it is out ("" when none is)."""
+        current = self._inflight.get(conversation_id)
+        return "".join(current.text) if current is not None else ""
+
     def unsubscribe(self, sub: Subscriber) -> None:
         subs = self._subscribers.get(sub.conversation_id)
         if subs is not None:

@@ -40,6 +40,10 @@ class Waits:
                 if not waiting:
                     del self._waiting[key]
 
+    def watchers(self, key: Hashable) -> int:
+        """How many in this process wait on `key` now (see `Hub.watchers`)."""
+        return len(self._waiting.get(key, ()))
+
     def wake(self, key: Hashable) -> None:
         for future in self._waiting.get(key, ()):
             if not future.done():

@@ -8,7 +8,7 @@ they form is stored once the block is complete.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from claude_agent_sdk import (
@@ -132,3 +132,36 @@ def result_output(
     if message.stop_reason == "tool_deferred":
         summary = "Paused until the person answers the permission question"
     return Output(summary, meta)
+
+
+@dataclass
+class CallLog:
+    """The tool calls a prompt ran, in the shape a chat reply keeps them
+    (`[{"tool", "parameters", "result"}]`, an error result as `{"error": text}`), so a work
+    reply lists what Claude Code did the way a chat reply lists the assistant's tools."""
+
+    calls: list[dict[str, Any]] = field(default_factory=list)
+    _by_id: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    def use(self, tool_use_id: str, tool: str, tool_input: dict[str, Any]) -> None:
+        if tool_use_id in self._by_id:  # the deferred call, announced again on resume
+            return
+        record: dict[str, Any] = {"tool": tool, "parameters": tool_input, "result": None}
+        self._by_id[tool_use_id] = record
+        self.calls.append(record)
+
+    def add(self, output: Output) -> None:
+        """Record what one stored output says of a tool call (other outputs say nothing)."""
+        meta = output.meta
+        if meta.get("type") == "tool_use":
+            self.use(str(meta.get("tool_use_id")), str(meta.get("tool")), meta.get("input") or {})
+        elif meta.get("type") == "tool_result":
+            record = self._by_id.get(str(meta.get("tool_use_id")))
+            if record is not None:
+                record["result"] = {"error": output.content} if output.error else output.content
+
+    def take(self) -> list[dict[str, Any]]:
+        """The calls so far, and a fresh log for the next prompt."""
+        calls = self.calls
+        self.calls, self._by_id = [], {}
+        return calls

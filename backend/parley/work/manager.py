@@ -70,6 +70,15 @@ def remote_result(message: StoredMessage, text: str) -> ResultMessage:
     )
 
 
+def _resume(pending: dict[str, Any], decision: Decision) -> Resume:
+    return Resume(
+        pending["tool_use_id"],
+        decision,
+        tool=str(pending.get("tool") or ""),
+        tool_input=pending.get("input") or {},
+    )
+
+
 class WorkFailed(ParleyError):
     status = 502
     code = "work_failed"
@@ -301,18 +310,23 @@ class WorkManager:
             if answer is not None:
                 decision = await self._take_answered(conversation_id, *answer)
                 if decision is None:  # resumed or superseded already
-                    await ownership.release(
-                        self.db, owner=self.owner, conversation_id=conversation_id
-                    )
                     return None
                 counted = False  # it was counted when it started
             else:
                 decision, counted = await self._supersede(conversation_id)
             return await self._launch(user_id, conversation_id, cwd, decision, counted=counted)
-        except BaseException:
-            if conversation_id not in self.sessions:
-                await ownership.release(self.db, owner=self.owner, conversation_id=conversation_id)
-            raise
+        finally:
+            if conversation_id not in self.sessions:  # nothing started (or it failed)
+                await self._let_go(conversation_id)
+
+    async def _let_go(self, conversation_id: int) -> None:
+        """Release this instance's lease on the session: the one way it lets go of one,
+        once the session is over or never started. A release that fails (the database away)
+        costs nothing: the lease lapses on its own and the reaper frees it."""
+        try:
+            await ownership.release(self.db, owner=self.owner, conversation_id=conversation_id)
+        except Exception:
+            log.warning("could not release the lease of conversation %s", conversation_id)
 
     async def _take_answered(
         self, conversation_id: int, question_id: int, decision: Decision
@@ -332,7 +346,7 @@ class WorkManager:
             await store.update_session(self.db, conversation_id, allowed_tools=tools)
         if row.run_id is not None:
             await store.end_run(self.db, row.run_id, status=RunStatus.completed, error=None)
-        return Resume(row.pending["tool_use_id"], decision)
+        return _resume(row.pending, decision)
 
     async def _supersede(self, conversation_id: int) -> tuple[Resume | None, bool]:
         """A prompt while a deferred call waits: the person moved on. The call is denied
@@ -350,7 +364,7 @@ class WorkManager:
         if taken.run_id is not None:  # ending the run closes its open questions
             await store.end_run(self.db, taken.run_id, status=RunStatus.completed, error=None)
         counted = bool(taken.pending.get("closed"))  # ended: the session starts anew
-        return Resume(taken.pending["tool_use_id"], Decision.deny), counted
+        return _resume(taken.pending, Decision.deny), counted
 
     async def _launch(
         self,
@@ -418,10 +432,7 @@ class WorkManager:
                 finally:
                     if self.sessions.get(session.conversation_id) is session:
                         del self.sessions[session.conversation_id]
-                    with contextlib.suppress(Exception):
-                        await ownership.release(
-                            self.db, owner=self.owner, conversation_id=session.conversation_id
-                        )
+                    await self._let_go(session.conversation_id)
         if isinstance(outcome, Parked) and not self._shutting_down and session.ending is None:
             # Answered while it was being parked? Then it resumes now. (Shutting down: the
             # next start of any instance resumes it, see `_resume_answered`.)
@@ -618,6 +629,7 @@ class WorkManager:
                     if message.kind != "output" or meta.get("type") not in ("result", "error"):
                         continue
                     if meta.get("session_id"):
+                        prompt.tool_calls = message.tool_calls or []
                         prompt.future.set_result(remote_result(message, last_text))
                     else:
                         prompt.future.set_exception(SessionFailed(message.content))

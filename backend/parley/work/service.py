@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from asyncio import FIRST_COMPLETED
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from parley import conversations
@@ -28,12 +28,13 @@ from parley.work.session import Prompt, SessionFailed
 class WorkReply:
     conversation_id: int
     response: str
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
 
     def body(self) -> dict[str, Any]:
         return {
             "conversation_id": self.conversation_id,
             "response": self.response,
-            "tool_calls": [],
+            "tool_calls": self.tool_calls,
         }
 
 
@@ -265,7 +266,8 @@ def prompt_work(
             return WorkReply(
                 conversation_id,
                 "Claude Code is waiting for your answer to its permission question.",
+                prompt.tool_calls,
             )
-        return WorkReply(conversation_id, result.result or "")
+        return WorkReply(conversation_id, result.result or "", prompt.tool_calls)
 
     return run

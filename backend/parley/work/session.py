@@ -45,7 +45,7 @@ from parley.runs import questions
 from parley.runs.questions import Decision
 from parley.schemas import message_json
 from parley.work import cli, ownership, permissions, proctree, store
-from parley.work.events import delta_text, outputs
+from parley.work.events import CallLog, delta_text, outputs
 from parley.work.ownership import Owner
 from parley.work.status import IllegalMove, WorkStatus, move
 from parley.work.transport import ProcessTransport
@@ -107,6 +107,8 @@ class Prompt:
     stopped: bool = False
     # An error of this prompt is stored already: its failed result must not repeat it.
     reported: bool = False
+    # The tool calls it ran (chat's shape), set with its result.
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
 
     def publish(self, event: str, data: dict[str, Any]) -> None:
         if self.listener is not None:
@@ -123,10 +125,13 @@ class Prompt:
 
 @dataclass
 class Resume:
-    """A stored decision to apply to a deferred tool call when the session resumes."""
+    """A stored decision to apply to a deferred tool call when the session resumes; the
+    call's tool and input go on the reply's list of tool calls with the result it gets."""
 
     tool_use_id: str
     answer: Decision
+    tool: str = ""
+    tool_input: dict[str, Any] = field(default_factory=dict)
 
 
 class Launch(Protocol):
@@ -193,6 +198,7 @@ class Session:
         self.end_error: str | None = None
         self.last_activity = time.monotonic()
         self._questions: dict[str, int] = {}  # tool_use_id -> question id
+        self._calls = CallLog()  # the tool calls since the last result
         self._deferred: dict[str, Any] | None = None
         self._parking = asyncio.Event()  # set at shutdown: defer the call being asked about
         self.current: Prompt | None = None
@@ -430,8 +436,15 @@ class Session:
             # Idle before the result is stored: whoever sees the result sees the session free.
             await self._set_status(WorkStatus.idle)
         stopped, reported = (prompt.stopped, prompt.reported) if prompt else (False, False)
+        # The result closes the prompt: it carries the tool calls the prompt ran.
+        calls = self._calls.take() if isinstance(message, ResultMessage) else None
+        if calls is not None and prompt is not None:
+            prompt.tool_calls = calls
         for output in outputs(message, stopped=stopped, reported=reported):
-            stored = await self._store(output.content, output.meta, error=output.error)
+            self._calls.add(output)
+            stored = await self._store(
+                output.content, output.meta, error=output.error, tool_calls=calls
+            )
             if prompt is not None:
                 prompt.reported = prompt.reported or output.meta["type"] == "error"
                 prompt.publish(events.MESSAGE, message_json(stored))
@@ -473,7 +486,12 @@ class Session:
             await questions.close_unanswered(self.db, run_id=self.run_id, keep=[question_id])
 
     async def _store(
-        self, content: str, meta: dict[str, Any], *, error: bool = False
+        self,
+        content: str,
+        meta: dict[str, Any],
+        *,
+        error: bool = False,
+        tool_calls: list[dict[str, Any]] | None = None,
     ) -> StoredMessage:
         return await store.store(
             self.db,
@@ -482,6 +500,7 @@ class Session:
             content=content,
             meta=meta,
             error=error,
+            tool_calls=tool_calls,
         )
 
     async def _set_status(self, status: WorkStatus) -> None:
@@ -628,6 +647,8 @@ class Session:
             self.settings, self.cli, session_id=self.session_id, settings_json=settings_json
         )
         await self._set_status(WorkStatus.working)
+        if decision.tool:  # its tool_use was stored before it parked; its result comes now
+            self._calls.use(decision.tool_use_id, decision.tool, decision.tool_input)
         transport = self._transport(command, stdin=False)
         await transport.connect()
         try:

@@ -272,6 +272,7 @@ async def store(
     role: Role = Role.assistant,
     error: bool = False,
     reply_to: int | None = None,
+    tool_calls: list[dict[str, Any]] | None = None,
     conn: asyncpg.Connection | None = None,
 ) -> StoredMessage:
     """Store one of the session's messages; on `conn` when given (inside its transaction)."""
@@ -291,6 +292,7 @@ async def store(
             error=error,
             reply_to=reply_to,
             meta=meta,
+            tool_calls=scrub(tool_calls) if tool_calls else None,
         )
 
 

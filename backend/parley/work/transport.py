@@ -75,7 +75,9 @@ async def read_lines(
             if len(pending) > max_line:
                 dropping = len(pending)
                 pending.clear()
-    if pending and not dropping:
+    if dropping and on_dropped is not None:  # the stream ended inside an over-long line
+        on_dropped(dropping)
+    elif pending:
         yield bytes(pending)
 
 

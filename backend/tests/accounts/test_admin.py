@@ -8,11 +8,9 @@ import os
 import signal
 from pathlib import Path
 
-import httpx
-
 from parley.auth import mint_token
 from tests.accounts.helpers import PASSWORD, bearer, browser, make_key
-from tests.conftest import _SPAWNED, PARLEY, SECRET, eventually, free_port
+from tests.conftest import PARLEY, SECRET, eventually, spawn_server
 
 
 async def _parley_user(migrated: str, *args: str) -> str:
@@ -83,39 +81,15 @@ async def test_the_operator_makes_the_first_admin_who_invites_and_disables(serve
 
 
 async def test_nothing_secret_appears_in_the_server_log(migrated, db, tmp_path: Path):
-    port = free_port()
     log_path = tmp_path / "server.log"
     with log_path.open("wb") as log_file:
-        process = await asyncio.create_subprocess_exec(
-            PARLEY,
-            "serve",
-            "--port",
-            str(port),
-            "--log-level",
-            "debug",
-            env={
-                **os.environ,
-                "DATABASE_URL": migrated,
-                "PARLEY_AUTH_SECRET": SECRET,
-                "PARLEY_MODEL": "offline",
-                "PARLEY_SIGNUP": "open",
-                "PARLEY_DEV_LOGIN": "1",
-            },
-            stdout=log_file,
-            stderr=log_file,
-            start_new_session=True,
+        process, base = await spawn_server(
+            migrated,
+            log_level="debug",
+            output=log_file,
+            PARLEY_SIGNUP="open",
+            PARLEY_DEV_LOGIN="1",
         )
-    _SPAWNED.append(process)
-    base = f"http://127.0.0.1:{port}"
-
-    async def up() -> bool:
-        try:
-            async with httpx.AsyncClient() as client:
-                return (await client.get(f"{base}/api/health")).status_code == 200
-        except httpx.HTTPError:
-            return False
-
-    await eventually(up, within=30)
     secrets: list[str] = [PASSWORD, "wrong-password-123", "a brand new one"]
     async with browser(base) as web:
         r = await web.post("/api/auth/signup", json={"user_id": "alice", "password": PASSWORD})

@@ -132,8 +132,9 @@ async def test_mcp_agent_asks_over_http_and_acts_on_the_answer(migrated: str, db
         json={"text": "  ", "reply_to": question["id"]},
     )
     assert empty.status_code == 422
-    await asyncio.sleep(0.5)
-    assert not any(s["step"] == "asked" for s in agent.steps)
+    # Refused, so still open: the agent's call can only return with the real answer below.
+    still = await person.ok("GET", f"/questions/{question['id']}")
+    assert (still["status"], still["answer"]) == ("open", None)
     assert agent.process.returncode is None  # still waiting inside ask_user
     target = tasks[1]
     await person.ok(

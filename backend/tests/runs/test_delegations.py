@@ -65,7 +65,7 @@ async def test_the_whole_exchange_over_mcp(server: Server) -> None:
                 )
             )
         waiting = asyncio.create_task(architect.call_tool("wait_for_child", {"thread_id": thread}))
-        await asyncio.sleep(0.2)
+        await server.following(thread)  # the wait is in place before the child completes
         data(await coder.call_tool("complete", {"thread_id": thread, "text": "OAuth2 via authlib"}))
         closed = data(await asyncio.wait_for(waiting, 5))
         assert closed["status"] == "completed" and closed["result"] == "OAuth2 via authlib"

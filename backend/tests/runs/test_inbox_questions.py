@@ -63,7 +63,7 @@ async def test_a_question_waits_for_a_real_answer(server: Server, db: Database) 
     inbox = state["question"]["conversation_id"]
 
     waiting = asyncio.create_task(agent.ok("GET", f"/questions/{question}", params={"wait": 30}))
-    await asyncio.sleep(0.3)
+    await server.waiting_for(question)
     before = await snapshot(db)
     for empty in ("", "   ", "\n\t"):
         refused = await person.call(
@@ -71,14 +71,14 @@ async def test_a_question_waits_for_a_real_answer(server: Server, db: Database) 
         )
         assert refused.status_code == 422
     assert await snapshot(db) == before
-    await asyncio.sleep(0.3)
-    assert not waiting.done()  # an empty answer never wakes the agent
+    assert not waiting.done()
 
     answer = await person.post(
         f"/conversations/{inbox}/messages", "Yes, ship it", reply_to=question
     )
     assert answer["kind"] == "answer" and answer["reply_to"] == question
     assert answer["answered"] == question
+    # The agent's one wait returns with the real answer: an empty one never answered it.
     got = await asyncio.wait_for(waiting, 5)
     assert got["status"] == "answered" and got["answer"]["content"] == "Yes, ship it"
     assert got["answer"]["role"] == "user"
@@ -97,7 +97,8 @@ async def test_two_agents_two_questions_each_gets_its_own_answer(server: Server)
         asyncio.create_task(planner.ok("GET", f"/questions/{first}", params={"wait": 30})),
         asyncio.create_task(coder.ok("GET", f"/questions/{second}", params={"wait": 30})),
     ]
-    await asyncio.sleep(0.3)
+    await server.waiting_for(first)
+    await server.waiting_for(second)
     await person.post(f"/conversations/{inbox}/messages", "authlib", reply_to=second)
     coder_got = await asyncio.wait_for(waits[1], 5)
     assert coder_got["answer"]["content"] == "authlib"

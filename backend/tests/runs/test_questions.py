@@ -4,14 +4,20 @@ on two instances; the state machine and how replies read as decisions (unit)."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
+from parley.conversations import StoredMessage
 from parley.db import Database
 from parley.runs.questions import (
+    DECISION_TEXT,
     Decision,
+    QuestionState,
     QuestionStatus,
+    decision_of,
+    is_permission,
     move,
     parse_decision,
     refusal_for,
@@ -35,6 +41,20 @@ from tests.runs.helpers import Actor, error_code
         ("stop", Decision.deny),
         ("what does it do?", None),
         ("yesterday's build", None),
+        ("  YES!!! ", Decision.allow),
+        ("y", Decision.allow),
+        ("n", Decision.deny),
+        ("Go ahead", Decision.allow),
+        ("okay, do it every time", Decision.allow_session),
+        ("approve for the session", Decision.allow_session),
+        ("no, not always", Decision.deny),  # a refusal wins over "always"
+        ("do not", Decision.deny),
+        ("cancel that", Decision.deny),
+        ("allowed?", None),  # whole words only
+        ("nope", None),
+        ("notes first", None),
+        ("", None),
+        ("I said yes", None),  # a decision opens the reply
     ],
 )
 def test_replies_read_as_decisions(text: str, decision: Decision | None) -> None:
@@ -54,6 +74,90 @@ def test_only_an_open_question_moves_and_only_once() -> None:
     for closed in (QuestionStatus.timed_out, QuestionStatus.closed):
         refused = refusal_for(closed, 7)
         assert refused.status == 409 and refused.code == "question_closed"
+
+
+def state_with(status: QuestionStatus, meta: dict[str, Any] | None) -> QuestionState:
+    question = StoredMessage(
+        id=5,
+        conversation_id=1,
+        user_id="ann",
+        role="assistant",
+        author="claude",
+        kind="question",
+        content="Claude wants to run `ls` — allow?",
+        tool_calls=None,
+        error=False,
+        reply_to=None,
+        meta=meta,
+        created_at=datetime.now(UTC),
+    )
+    return QuestionState(
+        question=question,
+        status=status.value,
+        answer=None,
+        timeout_at=datetime.now(UTC),
+        seconds_left=0.0,
+        asked_by="claude-code",
+        run_id=3,
+    )
+
+
+PERMISSION = {"type": "permission", "permission": {"tool": "Bash", "input": {}}}
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize(
+    "end", [QuestionStatus.answered, QuestionStatus.timed_out, QuestionStatus.closed]
+)
+def test_an_open_question_ends_once_and_its_end_is_final(end: QuestionStatus) -> None:
+    assert move(QuestionStatus.open, end) is end
+    for to in QuestionStatus:
+        with pytest.raises(ValueError, match=f"from {end} to {to}"):
+            move(end, to)
+
+
+@pytest.mark.unit
+@pytest.mark.parametrize("decision", list(Decision))
+def test_an_answered_permission_carries_its_stored_decision(decision: Decision) -> None:
+    meta = PERMISSION | {"answer": decision.value}
+    assert decision_of(state_with(QuestionStatus.answered, meta)) is decision
+
+
+@pytest.mark.unit
+def test_no_decision_unless_answered_with_one() -> None:
+    with_answer = PERMISSION | {"answer": "allow"}
+    for status in (QuestionStatus.open, QuestionStatus.timed_out, QuestionStatus.closed):
+        assert decision_of(state_with(status, with_answer)) is None
+    assert decision_of(state_with(QuestionStatus.answered, PERMISSION)) is None  # text only
+    assert decision_of(state_with(QuestionStatus.answered, None)) is None
+    forged = PERMISSION | {"answer": "always"}  # not a Decision: never read as one
+    assert decision_of(state_with(QuestionStatus.answered, forged)) is None
+
+
+@pytest.mark.unit
+def test_a_permission_question_is_one_with_a_tool_call() -> None:
+    assert is_permission(PERMISSION)
+    assert not is_permission({"type": "permission"})
+    assert not is_permission({"permission": {}})
+    assert not is_permission(None)
+
+
+@pytest.mark.unit
+def test_each_closed_state_refuses_an_answer_in_words_that_say_why() -> None:
+    answered = refusal_for(QuestionStatus.answered, 9)
+    assert (answered.status, answered.code) == (409, "already_answered")
+    assert answered.extra == {"question_id": 9}
+    timed_out = refusal_for(QuestionStatus.timed_out, 9)
+    assert "timed out" in timed_out.message
+    assert timed_out.extra == {"question_id": 9, "question_status": "timed_out"}
+    closed = refusal_for(QuestionStatus.closed, 9)
+    assert closed.extra["question_status"] == "closed" and "takes no answer" in closed.message
+
+
+@pytest.mark.unit
+def test_every_decision_has_the_words_the_ui_shows_and_reads_back() -> None:
+    for decision, words in DECISION_TEXT.items():
+        assert parse_decision(words) is decision
 
 
 def answer_path(question: int) -> str:

@@ -162,3 +162,51 @@ def test_acknowledging_and_seeing() -> None:
         True,
         False,
     ]
+
+
+CLOSED = [s for s in DelegationStatus if s not in rules.OPEN]
+
+
+@pytest.mark.parametrize("closed", CLOSED, ids=str)
+def test_a_closed_thread_refuses_every_event_as_finished(closed: DelegationStatus) -> None:
+    for event in Event:
+        with pytest.raises(Conflict) as refused:
+            rules.advance(closed.value, event)
+        assert code(refused) == (409, "run_finished"), event
+        assert closed.value in refused.value.message
+
+
+def test_an_escalation_fails_the_child_run_but_a_failed_run_never_reads_as_escalated() -> None:
+    assert rules.RUN_STATUS_FOR[DelegationStatus.escalated] == "failed"
+    assert rules.advance("claimed", rules.THREAD_EVENT_FOR_RUN["failed"]) == "failed"
+    # Every closed state has its run ending, and every run ending its event.
+    assert set(rules.RUN_STATUS_FOR) == set(CLOSED)
+    assert set(rules.THREAD_EVENT_FOR_RUN) == set(rules.RUN_STATUS_FOR.values())
+
+
+def test_an_unknown_state_is_not_a_state() -> None:
+    with pytest.raises(ValueError):
+        rules.advance("paused", Event.cancel)
+
+
+@pytest.mark.parametrize("kind", ["message", "status", "question", "answer", "completion"])
+def test_the_person_writes_any_kind_anywhere(kind: str) -> None:
+    for facts in (thread(), thread("pending"), None):
+        rules.check_post(PERSON, run_agent="coder", thread=facts, kind=kind)
+
+
+def test_a_delegated_run_ends_only_as_its_thread_allows() -> None:
+    for status in ("completed", "failed", "cancelled", "timed_out"):
+        rules.check_finish(CHILD, run_agent="coder", thread=thread(), status=status)
+        with pytest.raises(Conflict) as closed:
+            rules.check_finish(CHILD, run_agent="coder", thread=thread("failed"), status=status)
+        assert code(closed) == (409, "run_finished")
+    rules.check_finish(CHILD, run_agent="coder", thread=None, status="completed")  # not delegated
+
+
+def test_acknowledging_a_closed_thread_says_it_is_closed() -> None:
+    with pytest.raises(Conflict) as closed:
+        rules.check_acknowledge(CHILD, thread=thread("cancelled"))
+    assert code(closed) == (409, "run_finished")
+    with pytest.raises(Forbidden):
+        rules.check_acknowledge(PERSON, thread=thread())  # the child's own step

@@ -27,7 +27,7 @@ async def test_a_runs_life_from_start_to_read_only(server: Server, db: Database)
     poll = asyncio.create_task(
         agent.ok("GET", f"{path}/messages", params={"after": last, "wait": 20})
     )
-    await asyncio.sleep(0.3)
+    await server.following(run["conversation_id"])  # the poll waits: nothing new yet
     assert not poll.done()
     said = await person.post(f"{path}/messages", "Use authlib please")
     got = await asyncio.wait_for(poll, 5)

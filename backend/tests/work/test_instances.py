@@ -30,14 +30,28 @@ async def pids(db: Database) -> list[int]:
 async def test_messages_through_another_instance_reach_the_live_process(
     work_server: Any, fake_api: FakeAnthropic, db: Database
 ) -> None:
-    fake_api.script(say("Hello from A"), say("Answered through B"), say("Sent without waiting"))
-    async with work_server() as a, work_server() as b:
+    fake_api.script(
+        say("Hello from A"),
+        bash("echo via-b"),
+        say("Answered through B"),
+        say("Sent without waiting"),
+    )
+    unasked = {"PARLEY_WORK_PERMISSION_MODE": "none"}
+    async with work_server(**unasked) as a, work_server(**unasked) as b:
         conversation = await new_work(a, "ann")
         assert (await a.chat("ann", "the code word is fig", conversation)).status_code == 200
         (pid,) = await pids(db)
         reply = await b.chat("ann", "what is the code word?", conversation)
         assert reply.status_code == 200, reply.text
         assert reply.json()["response"] == "Answered through B"
+        # B followed the prompt A ran: its reply lists the tool A's process ran too.
+        assert reply.json()["tool_calls"] == [
+            {
+                "tool": "Bash",
+                "parameters": {"command": "echo via-b", "description": "echo via-b"},
+                "result": "via-b",
+            }
+        ]
         assert "the code word is fig" in fake_api.texts_sent(-1)  # the same live process
         assert await pids(db) == [pid]  # no second process, no second run
         assert (await send(b, "ann", conversation, "and one more")).status_code == 201

@@ -21,6 +21,7 @@ from tests.work.conftest import (
     needs_cli,
     new_work,
     of_type,
+    reply_under_way,
     send,
     wait_for_message,
     work_state,
@@ -76,7 +77,7 @@ async def test_stop_interrupts_a_long_reply_and_the_session_carries_on(
             return (await work_state(server, "ann", conversation))["status"] == "working"
 
         await eventually(working, within=20)
-        await asyncio.sleep(1.0)  # mid-reply
+        await reply_under_way(server, conversation)
         loop = asyncio.get_running_loop()
         started = loop.time()
         stop = await server.client.post(

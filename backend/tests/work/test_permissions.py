@@ -8,32 +8,24 @@ from typing import Any
 import pytest
 
 from parley.db import Database
-from tests.conftest import eventually, snapshot, token_for
+from tests.conftest import snapshot, token_for
 from tests.tools.results import text
 from tests.tools.test_mcp_http import mcp_client
 from tests.work.conftest import (
-    is_result,
+    RESULT_WITHIN,
+    asked,
+    is_question,
     messages,
     needs_cli,
-    new_work,
+    parked_on,
+    result_of,
     send,
     wait_for_message,
     work_state,
 )
 from tests.work.fake_anthropic import FakeAnthropic, bash, say
 
-# How long a prompt may take to reach its result: Claude Code's Bash tool alone took a minute
-# on a loaded two-core machine. A bound, not a sleep: a fast run returns at once.
-RESULT_WITHIN = 150.0
-pytestmark = pytest.mark.timeout(400)  # a test waits for up to three such results
-
-
-def is_question(message: dict[str, Any]) -> bool:
-    return message["kind"] == "question"
-
-
-def result_after(message_id: int) -> Any:
-    return lambda m: m["id"] > message_id and is_result(m)
+pytestmark = pytest.mark.timeout(400)  # a test waits for up to three results (RESULT_WITHIN)
 
 
 @pytest.mark.slow
@@ -43,17 +35,8 @@ async def test_a_pending_permission_survives_a_restart_and_the_tool_runs_once(
 ) -> None:
     fake_api.script(bash("echo ran >> count.txt; echo counted"), say("Counted it"))
     async with work_server(PARLEY_WORK_PERMISSION_WAIT=1) as server:
-        conversation = await new_work(server, "ann")
-        await send(server, "ann", conversation, "count once")
-        question = await wait_for_message(
-            server, "ann", conversation, is_question, within=RESULT_WITHIN
-        )
-
-        async def parked() -> bool:
-            state = await work_state(server, "ann", conversation)
-            return state["pending_question_id"] == question["id"]
-
-        await eventually(parked, within=20)
+        conversation, question = await asked(server, "count once")
+        await parked_on(server, "ann", conversation, question["id"])
         assert (await work_state(server, "ann", conversation))["status"] == "waiting_permission"
         workspace = server.settings.workspaces / "ann"
     # The server is gone; the question, the tool call and the session are in PostgreSQL.
@@ -62,11 +45,13 @@ async def test_a_pending_permission_survives_a_restart_and_the_tool_runs_once(
         assert await conn.fetchval("SELECT status FROM agent_runs") == "waiting_input"
     async with work_server(PARLEY_WORK_PERMISSION_WAIT=1) as server:
         answer = await send(server, "ann", conversation, "allow", reply_to=question["id"])
-        assert answer.status_code == 201, answer.text
-        await wait_for_message(
-            server, "ann", conversation, result_after(answer.json()["id"]), within=RESULT_WITHIN
-        )
+        result = await result_of(server, conversation, answer)
         assert (workspace / "count.txt").read_text() == "ran\n"
+        # The resumed run's reply lists the parked call, with the result it got after all.
+        [call] = result["tool_calls"]
+        assert call["tool"] == "Bash"
+        assert call["parameters"]["command"] == "echo ran >> count.txt; echo counted"
+        assert call["result"].endswith("counted")
         found = await messages(server, "ann", conversation)
         outputs = [m["content"] for m in found if m["id"] > answer.json()["id"]]
         assert any(o.endswith("counted") for o in outputs) and "Counted it" in outputs
@@ -84,16 +69,10 @@ async def test_a_plain_reply_answers_the_open_question_and_allow_always_sticks(
 ) -> None:
     fake_api.script(bash("echo one"), say("First"), bash("echo two"), say("Second, unasked"))
     async with work_server() as server:
-        conversation = await new_work(server, "ann")
-        await send(server, "ann", conversation, "run one")
-        question = await wait_for_message(
-            server, "ann", conversation, is_question, within=RESULT_WITHIN
-        )
+        conversation, question = await asked(server, "run one")
         reply = await send(server, "ann", conversation, "yes, allow always")
         assert reply.json()["reply_to"] == question["id"]
-        await wait_for_message(
-            server, "ann", conversation, result_after(reply.json()["id"]), within=RESULT_WITHIN
-        )
+        await result_of(server, conversation, reply)
         second = await send(server, "ann", conversation, "run two")
         assert second.status_code == 201, second.text
         await wait_for_message(
@@ -121,14 +100,6 @@ async def question_row(db: Database, question_id: int) -> Any:
         )
 
 
-async def parked_on(server: Any, user: str, conversation: int, question_id: int) -> None:
-    async def parked() -> bool:
-        state = await work_state(server, user, conversation)
-        return bool(state["pending_question_id"] == question_id)
-
-    await eventually(parked, within=RESULT_WITHIN)
-
-
 @pytest.mark.slow
 @needs_cli
 async def test_an_agents_token_cannot_answer_over_mcp_and_the_person_can(
@@ -136,11 +107,7 @@ async def test_an_agents_token_cannot_answer_over_mcp_and_the_person_can(
 ) -> None:
     fake_api.script(bash("echo ran >> count.txt; echo counted"), say("Counted it"))
     async with work_server(PARLEY_WORK_PERMISSION_WAIT=30) as server:
-        conversation = await new_work(server, "ann")
-        await send(server, "ann", conversation, "count once")
-        question = await wait_for_message(
-            server, "ann", conversation, is_question, within=RESULT_WITHIN
-        )
+        conversation, question = await asked(server, "count once")
         workspace = server.settings.workspaces / "ann"
         before = await snapshot(db)
         agent = token_for("ann", agent="helper")
@@ -163,11 +130,8 @@ async def test_an_agents_token_cannot_answer_over_mcp_and_the_person_can(
         assert not (workspace / "count.txt").exists()
         assert (await work_state(server, "ann", conversation))["status"] == "waiting_permission"
         allowed = await answer(server, "ann", question["id"], decision="allow")
-        assert allowed.status_code == 201, allowed.text
         assert allowed.json()["content"] == "Allow"
-        await wait_for_message(
-            server, "ann", conversation, result_after(allowed.json()["id"]), within=RESULT_WITHIN
-        )
+        await result_of(server, conversation, allowed)
         assert (workspace / "count.txt").read_text() == "ran\n"
 
 
@@ -181,20 +145,15 @@ async def test_ten_allows_on_two_instances_store_one_answer_and_run_the_call_onc
         work_server(PARLEY_WORK_PERMISSION_WAIT=1) as one,
         work_server(PARLEY_WORK_PERMISSION_WAIT=1) as two,
     ):
-        conversation = await new_work(one, "ann")
-        await send(one, "ann", conversation, "count once")
-        question = await wait_for_message(
-            one, "ann", conversation, is_question, within=RESULT_WITHIN
-        )
+        conversation, question = await asked(one, "count once")
         await parked_on(one, "ann", conversation, question["id"])
         replies = await asyncio.gather(
             *(answer((one, two)[i % 2], "ann", question["id"], decision="allow") for i in range(10))
         )
         assert sorted(r.status_code for r in replies) == [201] + [409] * 9
-        winner = next(r.json() for r in replies if r.status_code == 201)
-        await wait_for_message(
-            one, "ann", conversation, result_after(winner["id"]), within=RESULT_WITHIN
-        )
+        won = next(r for r in replies if r.status_code == 201)
+        winner = won.json()
+        await result_of(one, conversation, won)
         found = await messages(one, "ann", conversation)
         assert [m["id"] for m in found if m["kind"] == "answer"] == [winner["id"]]
         assert (one.settings.workspaces / "ann" / "count.txt").read_text() == "ran\n"
@@ -212,11 +171,7 @@ async def test_end_closes_the_question_and_a_later_yes_reaches_claude(
 ) -> None:
     fake_api.script(bash("echo ran >> count.txt"))
     async with work_server(PARLEY_WORK_PERMISSION_WAIT=1) as server:
-        conversation = await new_work(server, "ann")
-        await send(server, "ann", conversation, "count once")
-        question = await wait_for_message(
-            server, "ann", conversation, is_question, within=RESULT_WITHIN
-        )
+        conversation, question = await asked(server, "count once")
         await parked_on(server, "ann", conversation, question["id"])
         ended = await server.client.post(
             f"/api/ann/conversations/{conversation}/work/end", headers=server.headers("ann")
@@ -248,11 +203,7 @@ async def test_a_newer_prompt_supersedes_a_parked_question_and_ends_its_run(
 ) -> None:
     fake_api.script(bash("echo ran >> count.txt"), say("Skipped it"), say("Did the other thing"))
     async with work_server(PARLEY_WORK_PERMISSION_WAIT=1) as server:
-        conversation = await new_work(server, "ann")
-        await send(server, "ann", conversation, "count once")
-        question = await wait_for_message(
-            server, "ann", conversation, is_question, within=RESULT_WITHIN
-        )
+        conversation, question = await asked(server, "count once")
         await parked_on(server, "ann", conversation, question["id"])
         prompt = await send(server, "ann", conversation, "do the other thing instead")
         assert prompt.json()["kind"] == "message"
@@ -281,11 +232,7 @@ async def test_allow_right_after_a_restart_in_the_first_seconds_still_runs_the_c
 ) -> None:
     fake_api.script(bash("echo ran >> count.txt; echo counted"), say("Counted it"))
     async with work_server(PARLEY_WORK_PERMISSION_WAIT=45) as server:
-        conversation = await new_work(server, "ann")
-        await send(server, "ann", conversation, "count once")
-        question = await wait_for_message(
-            server, "ann", conversation, is_question, within=RESULT_WITHIN
-        )
+        conversation, question = await asked(server, "count once")
         state = await work_state(server, "ann", conversation)
         assert state["status"] == "waiting_permission" and state["pending_question_id"] is None
         workspace = server.settings.workspaces / "ann"
@@ -295,9 +242,6 @@ async def test_allow_right_after_a_restart_in_the_first_seconds_still_runs_the_c
     assert (await question_row(db, question["id"]))["status"] == "open"
     async with work_server(PARLEY_WORK_PERMISSION_WAIT=45) as server:
         allowed = await answer(server, "ann", question["id"], decision="allow")
-        assert allowed.status_code == 201, allowed.text
-        await wait_for_message(
-            server, "ann", conversation, result_after(allowed.json()["id"]), within=RESULT_WITHIN
-        )
+        await result_of(server, conversation, allowed)
         assert (workspace / "count.txt").read_text() == "ran\n"
         assert "counted" in fake_api.texts_sent(-1)

@@ -16,10 +16,16 @@ from parley.db import Database
 from parley.runs import questions
 from parley.work.ownership import OWNER_GONE, started_at
 from tests.conftest import eventually
-from tests.work.conftest import is_result, messages, needs_cli, new_work, send, wait_for_message
+from tests.work.conftest import (
+    RESULT_WITHIN,
+    asked,
+    is_result,
+    messages,
+    needs_cli,
+    wait_for_message,
+)
 from tests.work.fake_anthropic import FakeAnthropic, bash, say
 
-RESULT_WITHIN = 150.0  # Claude Code's Bash tool can take a minute on a loaded machine
 pytestmark = [needs_cli, pytest.mark.slow, pytest.mark.timeout(400)]
 
 
@@ -36,11 +42,7 @@ async def test_an_answer_no_instance_acted_on_resumes_once_the_reaper_frees_the_
 ) -> None:
     fake_api.script(bash("echo ran >> count.txt; echo counted"), say("Counted it"))
     async with work_server(PARLEY_WORK_PERMISSION_WAIT=1) as server:
-        conversation = await new_work(server, "ann")
-        await send(server, "ann", conversation, "count once")
-        question = await wait_for_message(
-            server, "ann", conversation, lambda m: m["kind"] == "question", within=RESULT_WITHIN
-        )
+        conversation, question = await asked(server, "count once")
 
         async def parked() -> bool:
             row = await session_row(db, conversation)

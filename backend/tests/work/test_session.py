@@ -94,6 +94,43 @@ async def test_bash_tool_use_shows_command_and_result_after_allow(
         assert (workspace / "proof.txt").read_text().strip() == "made"
 
 
+async def test_a_work_reply_lists_the_tools_its_prompt_ran(
+    work_server: Any, fake_api: FakeAnthropic
+) -> None:
+    fake_api.script(
+        bash("echo the-output"),
+        bash("ls /no-such-folder-here"),
+        say("Ran both"),
+        say("Nothing to run this time"),
+    )
+    async with work_server(PARLEY_WORK_PERMISSION_MODE="none") as server:
+        conversation = await new_work(server, "ann")
+        reply = await server.chat("ann", "run two commands", conversation)
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["response"] == "Ran both"
+        ran, failed = reply.json()["tool_calls"]
+        assert ran == {
+            "tool": "Bash",
+            "parameters": {"command": "echo the-output", "description": "echo the-output"},
+            "result": "the-output",
+        }
+        assert failed["tool"] == "Bash"
+        assert failed["parameters"]["command"] == "ls /no-such-folder-here"
+        assert "No such file" in failed["result"]["error"]
+        # The stored reply (the prompt's closing result) keeps the same list.
+        (result,) = outputs(await messages(server, "ann", conversation), "result")
+        assert result["tool_calls"] == reply.json()["tool_calls"]
+        # The next prompt ran no tool: its reply lists none of the first one's.
+        again = await server.chat("ann", "and now?", conversation)
+        assert again.json() == {
+            "conversation_id": conversation,
+            "response": "Nothing to run this time",
+            "tool_calls": [],
+        }
+        last = outputs(await messages(server, "ann", conversation), "result")[-1]
+        assert last["tool_calls"] is None
+
+
 async def test_denied_command_is_not_run(work_server: Any, fake_api: FakeAnthropic) -> None:
     fake_api.script(bash("touch never.txt"), say("Understood"))
     async with work_server() as server:

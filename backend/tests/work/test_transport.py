@@ -12,7 +12,7 @@ import pytest
 from parley.config import claude_environment
 from parley.work import cli
 from parley.work.status import IllegalMove, WorkStatus, move
-from parley.work.transport import NUL_SHOWN_AS, parse_line, read_lines
+from parley.work.transport import NUL_SHOWN_AS, parse_line, read_lines, scrub
 from tests.conftest import settings_for
 
 pytestmark = pytest.mark.unit
@@ -90,3 +90,78 @@ def test_an_ended_session_stays_ended() -> None:
         move(WorkStatus.ended, WorkStatus.working)
     with pytest.raises(IllegalMove):
         move(WorkStatus.idle, WorkStatus.waiting_permission)
+
+
+async def test_a_line_exactly_at_the_limit_is_kept_one_byte_over_is_dropped() -> None:
+    found, dropped = await lines_of(b"x" * 20 + b"\n" + b"y" * 21 + b"\nz\n", max_line=20)
+    assert found == [b"x" * 20, b"z"] and dropped == [21]
+
+
+async def test_an_over_long_line_split_across_reads_is_dropped_whole() -> None:
+    """The limit holds however the bytes arrive: a line fed a few bytes at a time is
+    counted across every read, and the line after it starts clean."""
+    data = b"a" * 100 + b"\n" + b'{"ok": 1}\n'
+    for chunk in (1, 3, 64, 1000):
+        found, dropped = await lines_of(data, max_line=50, chunk=chunk)
+        assert (found, dropped) == ([b'{"ok": 1}'], [100]), chunk
+
+
+async def test_an_over_long_last_line_without_newline_is_dropped_and_reported() -> None:
+    found, dropped = await lines_of(b"first\n" + b"q" * 80, max_line=10)
+    assert found == [b"first"] and dropped == [80]
+
+
+async def test_empty_lines_are_lines_and_nul_bytes_pass_through_the_reader() -> None:
+    found, _ = await lines_of(b"\n\x00a\x00\n\n", max_line=10)
+    assert found == [b"", b"\x00a\x00", b""]
+    assert [parse_line(line) for line in found] == [None, None, None]
+
+
+def test_a_nul_escaped_in_json_is_scrubbed_and_lines_that_are_not_objects_are_skipped() -> None:
+    assert parse_line(b'  {"t": "x\\u0000y"}  ') == {"t": f"x{NUL_SHOWN_AS}y"}
+    assert parse_line(b"[1, 2]") is None  # JSON, but not a message
+    assert parse_line(b"Warning: something on stdout") is None
+    assert parse_line('{"t": "caf\xe9"}'.encode("latin-1")) == {"t": "caf\ufffd"}
+
+
+def test_scrub_leaves_other_values_and_clean_strings_alone() -> None:
+    value = {"n": 1, "f": 1.5, "b": True, "none": None, "s": "clean", "l": [1, "a"]}
+    assert scrub(value) == value
+    assert scrub(["\x00", {"\x00": "\x00"}]) == [NUL_SHOWN_AS, {NUL_SHOWN_AS: NUL_SHOWN_AS}]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["PATH", "HOME", "LANG", "TZ", "HTTPS_PROXY", "ANTHROPIC_MODEL", "CLAUDE_CODE_X", "LC_CTYPE"],
+)
+def test_an_allowlisted_name_reaches_claude(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    monkeypatch.setenv(name, "v")
+    assert cli.environment(settings_for(), tag="t")[name] == "v"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "PARLEY_DATABASE_URL",
+        "DATABASE_URL",
+        "PGPASSWORD",
+        "GITHUB_TOKEN",
+        "PYTHONPATH",
+        "LD_PRELOAD",
+        "SSH_AUTH_SOCK",
+        "XANTHROPIC_API_KEY",  # a prefix is matched at the start only
+    ],
+)
+def test_anything_else_stays_with_the_server(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    monkeypatch.setenv(name, "secret")
+    assert name not in cli.environment(settings_for(), tag="t")
+
+
+def test_the_session_tag_and_the_sandbox_flag_are_parleys_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("IS_SANDBOX", raising=False)
+    env = cli.environment(settings_for(), tag="host/abc/7")
+    assert env["WORK_SESSION_TAG"] == "host/abc/7" and "IS_SANDBOX" not in env
+    bypass = cli.environment(settings_for(PARLEY_WORK_PERMISSION_MODE="none"), tag="t")
+    assert bypass["IS_SANDBOX"] == "1"
