@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { DIRECT_MODES } from "@/lib/agent-types";
+import { DIRECT_MODES, permissionOf, questionOpen } from "@/lib/agent-types";
 import { answerQuestion, type QuestionReply } from "@/lib/answer-question";
 import { describeError } from "@/lib/api-error";
 import { remoteReply } from "@/lib/chat-reducer";
@@ -185,6 +185,7 @@ export function ChatPanel({
       {mode === "work" && (
         <WorkBar
           work={workApi.work}
+          permissionWaiting={state.messages.some((m) => permissionOf(m) !== null && questionOpen(m, state.messages, closedQuestions))}
           sending={state.sending}
           onStop={workApi.stop}
           onEnd={workApi.end}
