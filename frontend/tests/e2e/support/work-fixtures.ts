@@ -68,11 +68,15 @@ export const workTest = base.extend<object, WorkFixtures>({
 });
 
 /**
- * The opening steps every work spec repeats: sign in, start a work conversation, and wait
- * for its work bar and its own address (the conversation exists before its first prompt).
+ * The opening steps every work spec repeats: sign in, start a work conversation (from the
+ * drawer at phone width), and wait for its work bar and its own address (the conversation
+ * exists before its first prompt).
  */
 export async function openWorkConversation(page: Page, userName: string): Promise<void> {
   await signIn(page, userName);
+  // At phone width the conversation list (with "New conversation") is in a drawer.
+  const drawer = page.getByTestId("open-conversations");
+  if (await drawer.isVisible()) await drawer.click();
   await page.getByTestId("new-conversation-mode").selectOption("work");
   await page.getByTestId("new-conversation").click();
   await expect(page.getByTestId("work-bar")).toBeVisible();
