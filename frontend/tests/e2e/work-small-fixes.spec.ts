@@ -58,35 +58,37 @@ for (const size of SIZES) {
       const permission = page.getByTestId("permission-question").last();
       await expect(permission).toHaveAttribute("data-open", "true", { timeout: 30_000 });
       await expect(permission).toContainText("rm -rf scratch");
-      await expect(page.getByTestId("work-status")).toHaveAttribute("data-status", "waiting_permission");
-      await expect(page.getByTestId("work-status")).toHaveText(/Waiting for permission/);
+      // Each of the four checks is soft: a failure is reported and the rest still run.
+      await expect.soft(page.getByTestId("work-status")).toHaveAttribute("data-status", "waiting_permission");
+      await expect.soft(page.getByTestId("work-status")).toHaveText(/Waiting for permission/);
 
       // The live bubble was labelled Claude Code from its first render, never "Assistant".
       const { labels } = await seen(page);
-      expect(labels).toEqual(["Claude Code"]);
+      expect.soft(labels, "the live bubble's labels").toEqual(["Claude Code"]);
 
       await permission.getByTestId("permission-deny").click();
       await expect(permission).toHaveAttribute("data-open", "false");
       const result = list.getByTestId("work-tool-result").last();
-      await expect(result.getByTestId("work-denied")).toHaveText("Denied by you", { timeout: 30_000 });
-      await expect(result.locator("summary")).not.toContainText("Failed");
-      await expect(result.locator("summary")).not.toContainText("PreToolUse");
+      await expect(result).toBeVisible({ timeout: 30_000 });
+      await expect.soft(result.getByTestId("work-denied")).toHaveText("Denied by you");
+      await expect.soft(result.locator("summary")).not.toContainText("Failed");
+      await expect.soft(result.locator("summary")).not.toContainText("PreToolUse");
       await expect(list.getByText("Understood: I left the scratch folder alone.")).toBeVisible({ timeout: 30_000 });
       await expect(page.getByTestId("work-status")).toHaveAttribute("data-status", "idle", { timeout: 15_000 });
-      expect((await seen(page)).idleWhileAsking, "the chip read Idle while the permission card waited").toBe(false);
+      expect.soft((await seen(page)).idleWhileAsking, "the chip read Idle while the permission card waited").toBe(false);
 
       // Named after its first prompt, in the title and in the conversation list.
-      await expect(page.getByTestId("chat-title")).toHaveText(prompt);
+      await expect.soft(page.getByTestId("chat-title")).toHaveText(prompt);
       if (size.name === "phone") await page.getByTestId("open-conversations").click();
       const item = page.getByTestId("conversation-item").filter({ has: page.locator('[aria-current="true"]') });
-      await expect(item).toContainText(prompt);
-      await expect(item).not.toContainText("Untitled");
+      await expect.soft(item).toContainText(prompt);
+      await expect.soft(item).not.toContainText("Untitled");
       await expect(item).toBeInViewport();
 
       // A reload reads the same: the stored result is still the person's denial.
       await page.reload();
-      await expect(page.getByTestId("work-tool-result").last().getByTestId("work-denied")).toHaveText("Denied by you");
-      await expect(page.getByTestId("chat-title")).toHaveText(prompt);
+      await expect.soft(page.getByTestId("work-tool-result").last().getByTestId("work-denied")).toHaveText("Denied by you");
+      await expect.soft(page.getByTestId("chat-title")).toHaveText(prompt);
     });
   });
 }
