@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { DIRECT_MODES } from "@/lib/agent-types";
+import { DIRECT_MODES, permissionOf, questionOpen } from "@/lib/agent-types";
 import { answerQuestion, type QuestionReply } from "@/lib/answer-question";
 import { describeError } from "@/lib/api-error";
 import { remoteReply } from "@/lib/chat-reducer";
@@ -53,6 +53,8 @@ interface Props {
   foundMessage?: number | null;
   /** Moves whenever a question opens or closes anywhere (for the inbox's "Waiting on you"). */
   questionsVersion?: number;
+  /** The person's event stream is live: it keeps `conversation` (and its work state) current. */
+  eventsLive?: boolean;
 }
 
 export function ChatPanel({
@@ -63,11 +65,12 @@ export function ChatPanel({
   workUnavailable,
   foundMessage,
   questionsVersion = 0,
+  eventsLive = false,
 }: Props) {
   const { state } = chat;
   const mode = state.conversationId === null ? "chat" : (conversation?.mode ?? "chat");
   const direct = DIRECT_MODES.has(mode);
-  const workApi = useWorkState(session, state.conversationId, mode === "work");
+  const workApi = useWorkState(session, state.conversationId === null ? null : conversation, mode === "work", eventsLive);
   const [postError, setPostError] = useState<string | null>(null);
   useMarkRead(session, state.conversationId, state.messages, conversation?.unread ?? 0);
 
@@ -182,6 +185,7 @@ export function ChatPanel({
       {mode === "work" && (
         <WorkBar
           work={workApi.work}
+          permissionWaiting={state.messages.some((m) => permissionOf(m) !== null && questionOpen(m, state.messages, closedQuestions))}
           sending={state.sending}
           onStop={workApi.stop}
           onEnd={workApi.end}

@@ -51,13 +51,19 @@ export function Workspace({ session }: { session: Session }) {
   const { refresh: refreshConversations, apply: applyConversation } = conversations;
   const { reportUnreachable } = health;
 
+  // With the person's event stream live, it brings every change a turn makes to tasks and
+  // the conversation list: the turn itself does not fetch them again.
+  const eventsLiveRef = useRef(false);
   const callbacks = useMemo(
     () => ({
       onTurnFinished: () => {
+        if (eventsLiveRef.current) return;
         refreshTasks();
         refreshConversations();
       },
-      onToolResult: refreshTasks,
+      onToolResult: () => {
+        if (!eventsLiveRef.current) refreshTasks();
+      },
       onUnreachable: reportUnreachable,
     }),
     [refreshTasks, refreshConversations, reportUnreachable],
@@ -67,7 +73,7 @@ export function Workspace({ session }: { session: Session }) {
   const { select } = chat;
   useConversationUrl(session.userId, chat.state.conversationId, select);
 
-  useUserEvents(session, {
+  const eventsLive = useUserEvents(session, {
     onTaskChange: tasks.apply,
     onConversationChange: applyConversation,
     onRunChange: runs.apply,
@@ -83,6 +89,10 @@ export function Workspace({ session }: { session: Session }) {
       runs.refresh();
     },
   });
+
+  useEffect(() => {
+    eventsLiveRef.current = eventsLive;
+  }, [eventsLive]);
 
   // When the API comes back after an outage, reload everything that may be stale.
   const seenRecoveries = useRef(health.recoveries);
@@ -187,6 +197,7 @@ export function Workspace({ session }: { session: Session }) {
           questionsVersion={questionsVersion}
           workUnavailable={workUnavailable}
           foundMessage={foundMessage}
+          eventsLive={eventsLive}
         />
         {/* A run opens beside the chat: in the tasks column on wide screens, over the chat on phones. */}
         {openRun ? (

@@ -43,6 +43,14 @@ export interface ChatState {
   notice: Notice | null;
   /** The conversation this one was forked from in this tab (edit, regenerate). */
   origin: number | null;
+  /** The newest message id this tab's own turn stream delivered. */
+  ownLast: number;
+  /**
+   * The newest message id the conversation's event stream has delivered (or started after).
+   * While it is behind `ownLast`, what the event stream sends is this tab's own turn again,
+   * already applied from the turn's stream: its deltas are dropped, so each turn shows once.
+   */
+  remoteSeen: number;
 }
 
 export type ChatAction =
@@ -58,8 +66,13 @@ export type ChatAction =
   | { type: "tool-result"; callId: string; tool: string; result: unknown }
   | { type: "send-end"; notice: Notice | null }
   | { type: "remote-delta"; text: string }
-  /** The conversation's event stream (re)connected: it starts again with the text so far. */
-  | { type: "remote-open" }
+  /** Messages stored, as the conversation's event stream delivers them. */
+  | { type: "remote-message"; messages: Message[] }
+  /**
+   * The conversation's event stream (re)connected after message `after` (its Last-Event-ID):
+   * it starts again with the text so far.
+   */
+  | { type: "remote-open"; after: number | null }
   | { type: "dismiss-notice" }
   /** This tab forked `from` into a new conversation and opens it. */
   | { type: "forked"; from: number; id: number };
@@ -77,6 +90,8 @@ export function initialChatState(conversationId: number | null): ChatState {
     stopping: false,
     notice: null,
     origin: null,
+    ownLast: 0,
+    remoteSeen: 0,
   };
 }
 
@@ -112,8 +127,10 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const replyStored = mine.some((m) => m.role !== "user" && m.id >= newest);
       // A new message from the person starts a new reply: text held from before it is stale.
       const newTurn = storedUser && state.messages.at(-1)?.role !== "user";
+      const ownLast = state.sending ? Math.max(state.ownLast, ...mine.map((m) => m.id)) : state.ownLast;
       return {
         ...state,
+        ownLast,
         messages: merge(state.messages, mine),
         pendingUser: storedUser ? null : state.pendingUser,
         live: storedReply ? null : state.live,
@@ -174,15 +191,31 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         notice: action.notice,
       };
     case "remote-delta":
-      if (state.sending) return state;
+      // This tab's own turn, echoed: it was applied from the turn's stream already.
+      if (state.sending || echoPending(state)) return state;
       return { ...state, remoteLive: (state.remoteLive ?? "") + action.text };
-    case "remote-open":
-      return state.remoteLive === null ? state : { ...state, remoteLive: null };
+    case "remote-message": {
+      const mine = action.messages.filter((m) => m.conversation_id === state.conversationId);
+      if (mine.length === 0) return state;
+      const remoteSeen = Math.max(state.remoteSeen, ...mine.map((m) => m.id));
+      // An echo of what this tab's own stream delivered changes nothing else.
+      if (mine.every((m) => m.id <= state.ownLast)) return remoteSeen === state.remoteSeen ? state : { ...state, remoteSeen };
+      return { ...chatReducer(state, { type: "upsert", messages: mine }), remoteSeen };
+    }
+    case "remote-open": {
+      const remoteSeen = Math.max(state.remoteSeen, action.after ?? 0);
+      return state.remoteLive === null && remoteSeen === state.remoteSeen ? state : { ...state, remoteLive: null, remoteSeen };
+    }
     case "dismiss-notice":
       return { ...state, notice: null };
     case "forked":
       return { ...initialChatState(action.id), origin: action.from };
   }
+}
+
+/** The event stream has not yet caught up with what this tab's own turn stream delivered. */
+function echoPending(state: ChatState): boolean {
+  return state.ownLast > state.remoteSeen;
 }
 
 export function liveToolCalls(live: LiveReply): ToolCallRecord[] {

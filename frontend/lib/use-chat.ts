@@ -60,8 +60,10 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
   const streamRef = useRef<AbortController | null>(null);
   const sendingRef = useRef(false);
   const callbacksRef = useRef(callbacks);
-  // Stop was pressed before a new chat's id arrived.
-  const stopPendingRef = useRef(false);
+  // This tab's running turn: the conversation it writes to as soon as its id is known (not
+  // when the state has caught up, which lags a render behind), and whether Stop was pressed
+  // before that id arrived (it is sent the moment the id does).
+  const turnRef = useRef<{ conversationId: number | null; stopPending: boolean } | null>(null);
   // The conversation named by the address the page was opened at (`/c/<id>`), until it loads.
   const addressedRef = useRef(typeof window === "undefined" ? null : conversationIdFromPath(window.location.pathname));
 
@@ -115,12 +117,12 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
   useConversationEvents(session, state.conversationId, {
     lastMessageId: () => stateRef.current.messages.at(-1)?.id ?? null,
     onMessage: (message) => {
-      dispatch({ type: "upsert", messages: [message] });
+      dispatch({ type: "remote-message", messages: [message] });
       if (message.role !== "user" && !stateRef.current.sending) callbacksRef.current.onTurnFinished();
     },
     onDelta: (text) => dispatch({ type: "remote-delta", text }),
     onToolResult: () => callbacksRef.current.onToolResult(),
-    onOpen: () => dispatch({ type: "remote-open" }),
+    onOpen: (after) => dispatch({ type: "remote-open", after }),
   });
 
   const select = useCallback((id: number | null) => {
@@ -139,13 +141,15 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
       streamRef.current = controller;
       let conversationId = into ?? stateRef.current.conversationId;
       let stored = false;
-      stopPendingRef.current = false;
+      const turn = { conversationId, stopPending: false };
+      turnRef.current = turn;
       const adopt = (id: number | undefined) => {
         if (id === undefined || id === conversationId || controller.signal.aborted) return;
         conversationId = id;
+        turn.conversationId = id;
         dispatch({ type: "adopt", id });
-        if (stopPendingRef.current) {
-          stopPendingRef.current = false;
+        if (turn.stopPending) {
+          turn.stopPending = false;
           void apiJson(session, userPath(session, `/conversations/${id}/stop`), { method: "POST", body: {} }).catch(() => undefined);
         }
       };
@@ -222,6 +226,7 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
           streamRef.current = null;
           sendingRef.current = false;
         }
+        if (turnRef.current === turn) turnRef.current = null;
         if (!controller.signal.aborted) callbacksRef.current.onTurnFinished();
       }
     },
@@ -266,10 +271,11 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
     }
     if (stateRef.current.stopping) return;
     dispatch({ type: "stop-requested" });
-    const id = stateRef.current.conversationId;
+    const turn = turnRef.current;
+    const id = turn ? turn.conversationId : stateRef.current.conversationId;
     if (id === null) {
       // A new chat whose id has not arrived yet: the stop is sent the moment it does.
-      stopPendingRef.current = true;
+      if (turn) turn.stopPending = true;
       return;
     }
     if (id !== null) {

@@ -12,8 +12,11 @@ export interface ConversationEventHandlers {
   onMessage: (message: Message) => void;
   onDelta: (text: string) => void;
   onToolResult: () => void;
-  /** Each (re)connection: the stream starts again with the text so far of a running reply. */
-  onOpen?: () => void;
+  /**
+   * Each (re)connection: the stream starts after message `after` (the Last-Event-ID it sent),
+   * then the text so far of a running reply.
+   */
+  onOpen?: (after: number | null) => void;
 }
 
 /**
@@ -29,23 +32,24 @@ export function useConversationEvents(
   const onMessage = useEffectEvent(handlers.onMessage);
   const onDelta = useEffectEvent(handlers.onDelta);
   const onToolResult = useEffectEvent(handlers.onToolResult);
-  const onOpen = useEffectEvent(() => handlers.onOpen?.());
+  const onOpen = useEffectEvent((after: number | null) => handlers.onOpen?.(after));
 
   useEffect(() => {
     if (conversationId === null) return;
     const controller = new AbortController();
+    let after: number | null = null;
     void followEvents(session, {
       path: () => userPath(session, `/conversations/${conversationId}/events`),
       lastEventId: () => {
-        const id = lastMessageId();
-        return id === null ? null : String(id);
+        after = lastMessageId();
+        return after === null ? null : String(after);
       },
       onEvent: (event, data) => {
         if (event === "message") onMessage(data as unknown as Message);
         else if (event === "delta" && typeof data.text === "string") onDelta(data.text);
         else if (event === "tool_result") onToolResult();
       },
-      onOpen: () => onOpen(),
+      onOpen: () => onOpen(after),
       signal: controller.signal,
     });
     return () => controller.abort();

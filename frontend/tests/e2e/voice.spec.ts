@@ -53,17 +53,23 @@ test("voice: no speech heard gives a clear state", async ({ page, userName }) =>
   await expect(page.getByTestId("voice-status")).toContainText("No speech was heard");
 });
 
-test("voice: a browser without the Web Speech API shows the no-voice state and chat still works", async ({ page, userName }) => {
-  await removeSpeechApi(page);
-  await signIn(page, userName);
-  const mic = page.getByRole("button", { name: "Voice input" });
-  await expect(mic).toBeDisabled();
-  await expect(page.getByTestId("voice-status")).toHaveAttribute("data-state", "unsupported");
-  // A quiet disabled mic with a tooltip, no red paragraph under the box.
-  await expect(mic).toHaveAttribute("title", /Web Speech API/);
-  await expect(page.getByTestId("voice-status")).toHaveText("");
-  await expect(page.getByTestId("voice-status")).not.toHaveClass(/problem/);
-  await sendMessage(page, "add a task to buy milk");
-  await expect(lastReply(page)).toContainText("buy milk");
-  await screenshot(page, "desktop-no-voice");
-});
+for (const size of [
+  { name: "desktop", viewport: { width: 1280, height: 800 } },
+  { name: "phone", viewport: { width: 390, height: 844 } },
+]) {
+  test(`voice: a browser without the Web Speech API shows the no-voice state and chat still works (${size.name} width)`, async ({ page, userName }) => {
+    await page.setViewportSize(size.viewport);
+    await removeSpeechApi(page);
+    await signIn(page, userName);
+    const mic = page.getByRole("button", { name: "Voice input" });
+    await expect(mic).toBeDisabled();
+    await expect(page.getByTestId("voice-status")).toHaveAttribute("data-state", "unsupported");
+    // A quiet disabled mic with a tooltip, no red paragraph under the box.
+    await expect(mic).toHaveAttribute("title", /Web Speech API/);
+    await expect(page.getByTestId("voice-status")).toHaveText("");
+    await expect(page.getByTestId("voice-status")).not.toHaveClass(/problem/);
+    await sendMessage(page, "add a task to buy milk");
+    await expect(lastReply(page)).toContainText("buy milk");
+    await screenshot(page, `${size.name}-no-voice`);
+  });
+}

@@ -1,5 +1,5 @@
-import { expect, expectNoSeriousA11yViolations, screenshot, sendMessage, signIn } from "./support/fixtures";
-import { workTest as test } from "./support/work-fixtures";
+import { expect, expectNoSeriousA11yViolations, screenshot, sendMessage } from "./support/fixtures";
+import { openWorkConversation, workTest as test } from "./support/work-fixtures";
 
 test.setTimeout(150_000);
 
@@ -11,10 +11,7 @@ test("Work mode: a Write's permission card shows the file and its new content be
   page,
   userName,
 }) => {
-  await signIn(page, userName);
-  await page.getByTestId("new-conversation-mode").selectOption("work");
-  await page.getByTestId("new-conversation").click();
-  await expect(page.getByTestId("work-bar")).toBeVisible();
+  await openWorkConversation(page, userName);
   await sendMessage(page, WRITE_PROMPT);
 
   const permission = page.getByTestId("permission-question").last();

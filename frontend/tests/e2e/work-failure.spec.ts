@@ -1,5 +1,5 @@
-import { expect, sendMessage, signIn } from "./support/fixtures";
-import { workTest as test } from "./support/work-fixtures";
+import { expect, sendMessage } from "./support/fixtures";
+import { openWorkConversation, workTest as test } from "./support/work-fixtures";
 
 test.setTimeout(150_000);
 
@@ -11,10 +11,7 @@ test("Work mode: a failed prompt shows its error once, at desktop and phone widt
   page,
   userName,
 }) => {
-  await signIn(page, userName);
-  await page.getByTestId("new-conversation-mode").selectOption("work");
-  await page.getByTestId("new-conversation").click();
-  await expect(page.getByTestId("work-bar")).toBeVisible();
+  await openWorkConversation(page, userName);
   await sendMessage(page, FAIL_PROMPT);
 
   const list = page.getByTestId("message-list");

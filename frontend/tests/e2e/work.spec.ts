@@ -1,5 +1,5 @@
 import { expect, expectNoSeriousA11yViolations, screenshot, sendMessage, signIn, test as plainTest } from "./support/fixtures";
-import { workTest as test } from "./support/work-fixtures";
+import { openWorkConversation, workTest as test } from "./support/work-fixtures";
 
 test.setTimeout(150_000);
 
@@ -7,12 +7,7 @@ test("Work mode: a real Claude Code session streams output, asks permission, run
   page,
   userName,
 }) => {
-  await signIn(page, userName);
-  await page.getByTestId("new-conversation-mode").selectOption("work");
-  await page.getByTestId("new-conversation").click();
-  const bar = page.getByTestId("work-bar");
-  await expect(bar).toBeVisible();
-  await expect(page.getByTestId("chat-title")).not.toHaveAttribute("data-conversation-id", "");
+  await openWorkConversation(page, userName);
   await expect(page.getByTestId("empty-chat")).toContainText("Claude Code");
 
   await sendMessage(page, "Write a note and read it back");

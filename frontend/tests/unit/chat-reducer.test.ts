@@ -125,7 +125,7 @@ describe("chatReducer", () => {
         ...ownTurn,
         // The event stream (re)connects just after the reply was stored: its snapshot of the
         // text so far repeats the stored reply, and no stored message follows it.
-        { type: "remote-open" },
+        { type: "remote-open", after: 3 },
         { type: "remote-delta", text: "You have no tasks." },
       ]);
       expect(remoteReply(state, true)).toBeNull();
@@ -155,9 +155,64 @@ describe("chatReducer", () => {
     it("starts again from the snapshot when the stream reconnects", () => {
       let state = loaded([message(1, "user")]);
       state = chatReducer(state, { type: "remote-delta", text: "abc" });
-      state = chatReducer(state, { type: "remote-open" });
+      state = chatReducer(state, { type: "remote-open", after: 1 });
       state = chatReducer(state, { type: "remote-delta", text: "abcdef" });
       expect(remoteReply(state, true)).toBe("abcdef");
+    });
+  });
+  describe("the sending tab applies its own turn once (issue 18, item 4)", () => {
+    const run = (state: ChatState, actions: ChatAction[]) => actions.reduce(chatReducer, state);
+    // A work prompt: the turn's own stream brings each stored step and the text between them.
+    const ownTurn: ChatAction[] = [
+      { type: "send-start", text: "list the files", at: 0 },
+      { type: "upsert", messages: [message(3, "user")] },
+      { type: "delta", text: "Looking at " },
+      { type: "delta", text: "the files." },
+      { type: "upsert", messages: [message(4, "assistant", { content: "Looking at the files.", author: "claude" })] },
+      { type: "send-end", notice: null },
+    ];
+
+    it("drops the event stream's echo of the turn's text, which would show as a second, live copy", () => {
+      const state = run(loaded([message(1, "user"), message(2, "assistant")]), [
+        ...ownTurn,
+        // The conversation's event stream lags behind the turn's own stream.
+        { type: "remote-delta", text: "Looking at " },
+        { type: "remote-delta", text: "the files." },
+      ]);
+      expect(state.remoteLive).toBeNull();
+      expect(remoteReply(state, false)).toBeNull();
+    });
+
+    it("takes the echoed messages as already applied", () => {
+      const done = run(loaded([message(1, "user"), message(2, "assistant")]), ownTurn);
+      const echoed = run(done, [
+        { type: "remote-message", messages: [message(3, "user")] },
+        { type: "remote-message", messages: [message(4, "assistant", { content: "Looking at the files.", author: "claude" })] },
+      ]);
+      expect(echoed.messages).toBe(done.messages);
+      expect(echoed.remoteSeen).toBe(4);
+    });
+
+    it("shows what is written elsewhere once the event stream has caught up with the turn", () => {
+      const state = run(loaded([message(1, "user"), message(2, "assistant")]), [
+        ...ownTurn,
+        { type: "remote-delta", text: "Looking at " },
+        { type: "remote-message", messages: [message(4, "assistant", { content: "Looking at the files.", author: "claude" })] },
+        // Another tab's prompt, then its reply being written.
+        { type: "remote-message", messages: [message(5, "user")] },
+        { type: "remote-delta", text: "Next" },
+      ]);
+      expect(state.messages.map((m) => m.id)).toEqual([1, 2, 3, 4, 5]);
+      expect(remoteReply(state, false)).toBe("Next");
+    });
+
+    it("a reconnect after the turn starts after the last message: what follows is new", () => {
+      const state = run(loaded([message(1, "user"), message(2, "assistant")]), [
+        ...ownTurn,
+        { type: "remote-open", after: 4 },
+        { type: "remote-delta", text: "Resumed" },
+      ]);
+      expect(remoteReply(state, false)).toBe("Resumed");
     });
   });
 });

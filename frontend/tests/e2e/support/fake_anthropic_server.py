@@ -4,8 +4,10 @@ Serves a scripted coding session: text streamed in pieces, then a Bash tool call
 person must allow), then a closing text once the tool's result comes back; the next prompt
 gets a long, slow answer (for Stop). A session opened with `WRITE_PROMPT` has a script of its
 own: a Write of a new file (which the person must allow), then a closing text; one opened with
-`FAIL_PROMPT` gets an API error. Prints its URL on
-the first line of stdout and serves until it is terminated.
+`FAIL_PROMPT` gets an API error; one opened with a `DENY_PROMPTS` prompt (one per screen width,
+since a keyed script is consumed in order) streams a sentence slowly, then asks to run
+`DENIED_COMMAND`, which the person denies. Prints its URL on the first line of stdout and serves
+until it is terminated.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ WRITE_PROMPT = "Write the greeting file"
 WRITE_FILE = "greeting.txt"
 FAIL_PROMPT = "Fail this prompt"
 WRITE_CONTENT = "Hello from Parley\nSecond line of the greeting\n"
+DENY_PROMPTS = [f"Clean the scratch folder at {width} width" for width in ("desktop", "phone")]
+DENIED_COMMAND = "rm -rf scratch"
 
 
 def main() -> None:
@@ -49,6 +53,17 @@ def main() -> None:
         ),
         say("The greeting is written."),
     )
+    for prompt in DENY_PROMPTS:
+        fake.script_for(
+            prompt,
+            Reply(
+                [
+                    Text("I'll clean the scratch folder for you.", chunks=8, delay=0.2),
+                    ToolUse("Bash", {"command": DENIED_COMMAND, "description": "Clean scratch"}),
+                ]
+            ),
+            say("Understood: I left the scratch folder alone."),
+        )
     # Every try the CLI makes fails (it retries some errors).
     fake.script_for(FAIL_PROMPT, Fail(400, "the model is unhappy"))
     fake.default = say("Nothing more is scripted.")

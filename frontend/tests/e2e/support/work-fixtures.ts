@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createWriteStream, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { test as base } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { test as base, expect, signIn } from "./fixtures";
 import { Stack } from "./stack";
 
 const FRONTEND_DIR = path.resolve(__dirname, "../../..");
@@ -65,3 +66,19 @@ export const workTest = base.extend<object, WorkFixtures>({
     await use(workStack.webUrl);
   },
 });
+
+/**
+ * The opening steps every work spec repeats: sign in, start a work conversation (from the
+ * drawer at phone width), and wait for its work bar and its own address (the conversation
+ * exists before its first prompt).
+ */
+export async function openWorkConversation(page: Page, userName: string): Promise<void> {
+  await signIn(page, userName);
+  // At phone width the conversation list (with "New conversation") is in a drawer.
+  const drawer = page.getByTestId("open-conversations");
+  if (await drawer.isVisible()) await drawer.click();
+  await page.getByTestId("new-conversation-mode").selectOption("work");
+  await page.getByTestId("new-conversation").click();
+  await expect(page.getByTestId("work-bar")).toBeVisible();
+  await expect(page.getByTestId("chat-title")).not.toHaveAttribute("data-conversation-id", "");
+}
