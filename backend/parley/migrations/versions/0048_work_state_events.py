@@ -7,8 +7,8 @@ shows (status, cost, the pending permission request) changes, so the stream carr
 the UI needs no poll. The function's body is `parley/sql/log_work_session.sql`. Lease
 heartbeats and process ids change none of these columns: they log nothing.
 
-Revision ID: 0047
-Revises: 0046
+Revision ID: 0048
+Revises: 0047
 Create Date: 2026-11-23
 """
 
@@ -18,8 +18,8 @@ from alembic import op
 
 from parley import sql
 
-revision: str = "0047"
-down_revision: str | None = "0046"
+revision: str = "0048"
+down_revision: str | None = "0047"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
