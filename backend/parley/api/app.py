@@ -136,7 +136,6 @@ def create_app(
                 db=db,
                 settings=settings,
                 notifier=app.state.notifier,
-                database_url=url,
                 waits=waits,
             )
             await app.state.work.start()

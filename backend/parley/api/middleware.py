@@ -46,7 +46,13 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = Headers(scope=scope).get("content-length")
+        headers = Headers(scope=scope)
+        declared = headers.get("content-length")
+        if declared is None and "transfer-encoding" not in headers:
+            # No body can follow (HTTP/1.1 framing): nothing to count, and a long stream's
+            # every write skips this layer.
+            await self.app(scope, receive, send)
+            return
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
             await send_error(send, 413, "body_too_large", self._message(), close=True)
             return

@@ -58,11 +58,32 @@ class Frame:
         return self._encoded
 
 
+Sink = Callable[[Frame], "Stalled | None"]
+
+
+class Stalled:
+    """A write the socket could not take at once: the send coroutine, suspended on the
+    future it yielded, for the stream's own task to finish (see `realtime.stream`)."""
+
+    __slots__ = ("coro", "future")
+
+    def __init__(self, coro: Any, future: Any) -> None:
+        self.coro = coro
+        self.future = future
+
+
 class Subscriber:
     """One open stream. Deliberately small (a deque and, while waiting, one future): a hub
-    holds thousands of idle ones."""
+    holds thousands of idle ones.
 
-    __slots__ = ("_items", "_waiter", "conversation_id", "last_id", "live")
+    While its stream is idle, a subscriber may have a `sink`: frames are then written to the
+    connection by the hub's own loop, in one pass over the subscribers, instead of waking
+    each stream's task to write its copy (with 1,000 watchers that wake-up and the layers of
+    `send` it goes through were most of the cost of a message). A write the socket cannot
+    take at once comes back `Stalled`; the subscriber then queues like any other until its
+    stream has finished that write, so frames never pass each other."""
+
+    __slots__ = ("_items", "_waiter", "conversation_id", "last_id", "live", "sink", "stalled")
 
     def __init__(self, conversation_id: int, last_id: int) -> None:
         self.conversation_id = conversation_id
@@ -70,12 +91,29 @@ class Subscriber:
         self.live = False  # receives live events only once it has the in-flight snapshot
         self._items: deque[Frame] = deque()
         self._waiter: asyncio.Future[None] | None = None
+        self.sink: Sink | None = None
+        self.stalled: Stalled | BaseException | None = None
 
     def put(self, event: str, data: str, message_id: int | None = None) -> None:
         self.put_frame(Frame(event, data, message_id))
 
     def put_frame(self, frame: Frame) -> None:
+        sink = self.sink
+        if sink is not None:
+            try:
+                stalled = sink(frame)
+            except BaseException as error:  # the connection is gone: its stream ends
+                self.sink, self.stalled = None, error
+                self._wake()
+                return
+            if stalled is not None:
+                self.sink, self.stalled = None, stalled
+                self._wake()
+            return
         self._items.append(frame)
+        self._wake()
+
+    def _wake(self) -> None:
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
 
@@ -83,13 +121,18 @@ class Subscriber:
         """The next queued frame, if one is waiting (no suspension, no timer)."""
         return self._items.popleft() if self._items else None
 
-    async def next_frame(self) -> Frame:
-        while not self._items:
+    async def wait(self) -> None:
+        """Until a frame is queued or a direct write stalled."""
+        while not self._items and self.stalled is None:
             self._waiter = asyncio.get_running_loop().create_future()
             try:
                 await self._waiter
             finally:
                 self._waiter = None
+
+    async def next_frame(self) -> Frame:
+        while not self._items:
+            await self.wait()
         return self._items.popleft()
 
     async def get(self) -> Item:

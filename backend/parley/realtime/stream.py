@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable
-from typing import Any
+import types
+from collections.abc import AsyncIterator, Callable, Coroutine, Generator
+from typing import Any, cast
 
 import anyio
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from starlette.types import Message, Send
 
 from parley import events
-from parley.realtime.hub import Hub
+from parley.realtime.hub import Frame, Hub, Stalled
 
 # Seconds a stopped turn gets to store its reply before its stream gives up on it.
 STOP_SECONDS = 2.0
@@ -94,45 +95,95 @@ def _encoded(event: str, data: dict[str, Any]) -> ServerSentEvent:
 
 
 class FanOutResponse(EventSourceResponse):
-    """A conversation's stream. Each send goes straight to the server: sse-starlette wraps
-    every send in a cancel scope only to enforce `send_timeout`, which these streams do
-    not set, and with 1,000 watchers of a conversation that scope is a good part of the
-    cost of handing them a message."""
+    """A conversation's stream. While it is idle its frames are written by the hub as they
+    come (`Subscriber.sink`); its own task only catches up, finishes a write the socket could
+    not take at once, and sends the heartbeat."""
 
-    async def _send_with_timeout(self, send: Send, message: Message) -> None:
-        if self.send_timeout is None:
-            await send(message)
-        else:
-            await super()._send_with_timeout(send, message)
+    def __init__(self, hub: Hub, conversation_id: int, after: int, *, ping_seconds: float):
+        super().__init__(_never(), ping=0)  # the stream sends its own heartbeat
+        self.hub = hub
+        self.conversation_id = conversation_id
+        self.after = after
+        self.ping_seconds = ping_seconds
+
+    async def _stream_response(self, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        sub = await self.hub.subscribe(self.conversation_id, self.after)
+        sink = _direct(send)
+        try:
+            while True:
+                while (frame := sub.pop()) is not None:
+                    await send(_body(frame.encoded()))
+                # Idle: from here the hub writes this stream's frames itself.
+                sub.sink = sink
+                quiet = False
+                try:
+                    async with asyncio.timeout(self.ping_seconds):
+                        await sub.wait()
+                except TimeoutError:
+                    quiet = True
+                sub.sink = None
+                stalled, sub.stalled = sub.stalled, None
+                if isinstance(stalled, BaseException):
+                    raise stalled
+                if stalled is not None:
+                    await _finish(stalled.coro, stalled.future)
+                elif quiet:  # nothing for a while: the heartbeat
+                    await send(_body(PING))
+        finally:
+            sub.sink = None
+            self.hub.unsubscribe(sub)
+
+
+PING = ServerSentEvent(comment="ping").encode()
+
+
+def _body(chunk: bytes) -> Message:
+    return {"type": "http.response.body", "body": chunk, "more_body": True}
+
+
+def _direct(send: Send) -> Callable[[Frame], Stalled | None]:
+    """A write that runs `send` to completion right now when it can: an ASGI server's send
+    of a body chunk only suspends when the socket's buffer is full (flow control). Then the
+    suspended send is handed back, to be finished by the stream's own task."""
+
+    def write(frame: Frame) -> Stalled | None:
+        coro = cast(Coroutine[Any, Any, None], send(_body(frame.encoded())))
+        try:
+            future = coro.send(None)
+        except StopIteration:
+            return None
+        return Stalled(coro, future)
+
+    return write
+
+
+@types.coroutine
+def _finish(coro: Any, future: Any) -> Generator[Any, None, None]:
+    """Go on driving a send that suspended inside `_direct`: hand the future it was waiting
+    on to the task running this (as the coroutine itself would have), then resume it."""
+    while True:
+        try:
+            yield future
+        except BaseException as error:
+            try:
+                future = coro.throw(error)
+            except StopIteration:
+                return
+            continue
+        try:
+            future = coro.send(None)
+        except StopIteration:
+            return
+
+
+async def _never() -> AsyncIterator[bytes]:
+    """The body iterator sse-starlette is given; `_stream_response` replaces its use."""
+    if False:  # pragma: no cover
+        yield b""
 
 
 def conversation_stream(
     hub: Hub, conversation_id: int, after: int, *, ping_seconds: float
 ) -> EventSourceResponse:
-    return FanOutResponse(
-        conversation_events(hub, conversation_id, after, ping_seconds=ping_seconds),
-        ping=0,  # the stream sends its own heartbeat (see conversation_events)
-    )
-
-
-async def conversation_events(
-    hub: Hub, conversation_id: int, after: int, *, ping_seconds: float
-) -> AsyncIterator[ServerSentEvent | bytes]:
-    """The heartbeat is sent from here rather than by a separate ping task per response:
-    an idle stream then costs one suspended generator, not two tasks. Events go out as the
-    bytes the hub encoded once for all its subscribers; the ping timer is armed only when
-    there is nothing queued."""
-    sub = await hub.subscribe(conversation_id, after)
-    try:
-        while True:
-            frame = sub.pop()
-            if frame is None:
-                try:
-                    async with asyncio.timeout(ping_seconds):
-                        frame = await sub.next_frame()
-                except TimeoutError:
-                    yield ServerSentEvent(comment="ping")
-                    continue
-            yield frame.encoded()
-    finally:
-        hub.unsubscribe(sub)
+    return FanOutResponse(hub, conversation_id, after, ping_seconds=ping_seconds)

@@ -15,14 +15,13 @@ import json
 import logging
 from typing import Any
 
-import asyncpg
 from claude_agent_sdk import ResultMessage
 
 from parley import conversations, events
 from parley.auth import Caller
 from parley.config import Settings
 from parley.conversations import StoredMessage
-from parley.db import Database, asyncpg_dsn
+from parley.db import Database
 from parley.errors import DatabaseUnavailable, ParleyError
 from parley.models import RunStatus
 from parley.realtime.notifier import Notifier
@@ -49,7 +48,6 @@ log = logging.getLogger(__name__)
 # Messages for a session that lives on another instance: {"to", "action", ...}.
 WORK_CHANNEL = "parley_work"
 FOLLOW_SECONDS = 0.3
-LISTEN_RETRY_SECONDS = 1.0
 # How long shutdown waits for sessions asking the person to park their call.
 PARK_SECONDS = 10.0
 
@@ -91,14 +89,12 @@ class WorkManager:
         db: Database,
         settings: Settings,
         notifier: Notifier,
-        database_url: str,
         waits: Waits,
     ) -> None:
         self.db = db
         self.settings = settings
         self.notifier = notifier
         self.waits = waits  # permission questions are waited for like any question
-        self.dsn = asyncpg_dsn(database_url)
         self.owner = Owner.here()
         self.instance = self.owner.instance
         self.sessions: dict[int, Session] = {}
@@ -115,16 +111,16 @@ class WorkManager:
     async def start(self) -> None:
         if not self.settings.work_enabled:
             return
-        listening = asyncio.Event()
+        # Notes from other instances arrive on the instance's one realtime connection
+        # (re-listened after every reconnect), not on a connection of the manager's own.
+        await self.notifier.listen(WORK_CHANNEL, self._on_payload)
         self._loops = [
-            asyncio.create_task(self._listen(listening)),
             asyncio.create_task(self._keep(self._renew, ownership.RENEW_SECONDS)),
             asyncio.create_task(self._keep(self._reap, ownership.REAP_SECONDS)),
             # Parked calls answered while no instance could resume them (answered as the
             # server that parked them shut down, say): at start, then with the reaper's rhythm.
             asyncio.create_task(self._keep(self._resume_answered, ownership.REAP_SECONDS)),
         ]
-        await listening.wait()
 
     async def shutdown(self) -> None:
         """Kill every session's process tree: nothing outlives the server. A session waiting
@@ -541,29 +537,7 @@ class WorkManager:
         async with self.db.connection() as conn:
             await conn.execute("SELECT pg_notify($1, $2)", WORK_CHANNEL, json.dumps(note))
 
-    async def _listen(self, listening: asyncio.Event) -> None:
-        """Notes from other instances, on a connection re-opened whenever it drops."""
-        while True:
-            conn: asyncpg.Connection | None = None
-            try:
-                conn = await asyncpg.connect(
-                    self.dsn, server_settings={"application_name": "parley-work"}
-                )
-                closed = asyncio.Event()
-                conn.add_termination_listener(lambda _c, closed=closed: closed.set())
-                await conn.add_listener(WORK_CHANNEL, self._on_note)
-                listening.set()
-                await closed.wait()
-            except Exception:
-                log.debug("work listener lost its connection", exc_info=True)
-            finally:
-                listening.set()  # an instance that starts with the database down still starts
-                if conn is not None:
-                    with contextlib.suppress(Exception):
-                        await conn.close()
-            await asyncio.sleep(LISTEN_RETRY_SECONDS)
-
-    def _on_note(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+    def _on_payload(self, payload: str) -> None:
         try:
             note = json.loads(payload)
         except ValueError:

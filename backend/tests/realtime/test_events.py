@@ -254,3 +254,66 @@ async def _has_delta(payloads: list[str], conversation_id: int) -> bool:
         n["conversation_id"] == conversation_id and n["event"] == "delta"
         for n in _live_notes(payloads)
     )
+
+
+class _StalledReader(asyncio.Protocol):
+    """An SSE client that stops reading, so the server's writes to it back up."""
+
+    def __init__(self, request: bytes) -> None:
+        self.request = request
+        self.data = bytearray()
+        self.transport: asyncio.Transport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]
+        transport.write(self.request)  # type: ignore[attr-defined]
+
+    def data_received(self, data: bytes) -> None:
+        self.data += data
+
+    def ids(self) -> list[int]:
+        return [int(line[4:]) for line in bytes(self.data).split(b"\n") if line.startswith(b"id: ")]
+
+
+def _send_buffer_max() -> int:
+    with open("/proc/sys/net/ipv4/tcp_wmem") as f:
+        return int(f.read().split()[2])
+
+
+async def test_a_subscriber_that_stops_reading_holds_up_nobody_and_loses_nothing(server, db):
+    """Frames are written to idle streams by the hub itself; a stream whose socket is full
+    finishes its write on its own task. More than the kernel's buffers can hold goes to a
+    client that is not reading: a reading watcher still gets every message, and the stalled
+    one, once it reads again, gets each exactly once and in order."""
+    import socket
+
+    conversation_id = await _conversation(server)
+    port = int(server.base_url.rsplit(":", 1)[1])
+    request = (
+        f"GET /api/alice/conversations/{conversation_id}/events HTTP/1.1\r\n"
+        f"Host: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\n"
+        f"Authorization: Bearer {token_for('alice')}\r\n\r\n"
+    ).encode()
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.setblocking(False)
+    await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+    transport, stalled = await asyncio.get_running_loop().create_connection(
+        lambda: _StalledReader(request), sock=sock
+    )
+    await eventually(lambda: _truthy(b"\r\n\r\n" in stalled.data))
+    transport.pause_reading()
+    text = "x" * 15_000
+    count = _send_buffer_max() // len(text) + 100  # past the server's send buffer and more
+    async with watch(server.client, "alice", conversation_id) as stream:
+        written = [await _post(db, conversation_id, f"{i} {text}") for i in range(count)]
+        got = await take(stream, count, kinds={"message"})
+    assert [int(e.id) for e in got] == written
+    transport.resume_reading()
+    await eventually(lambda: _truthy(len(stalled.ids()) >= count), within=60)
+    assert stalled.ids() == written
+    transport.close()
+
+
+async def _truthy(value: bool) -> bool:
+    return value

@@ -89,3 +89,40 @@ async def test_a_permission_answered_through_another_instance_reaches_the_waitin
         found = await messages(a, "ann", conversation)
         assert "via-b" in [m["content"] for m in found]
         assert (await work_state(a, "ann", conversation))["pending_question_id"] is None
+
+
+async def test_each_instance_hears_notes_on_its_one_connection_across_a_reconnect(
+    work_server: Any, fake_api: FakeAnthropic, db: Database
+) -> None:
+    """Work notes ride the instance's realtime connection: no second LISTEN connection, and
+    after that connection is cut and comes back, a prompt sent through the other instance
+    still reaches the live process."""
+
+    async def own_connections() -> list[str]:
+        async with db.connection() as conn:
+            rows = await conn.fetch(
+                "SELECT application_name FROM pg_stat_activity"
+                " WHERE datname = current_database() AND application_name LIKE 'parley-%'"
+            )
+        return sorted(r["application_name"] for r in rows)
+
+    async def listening(count: int) -> bool:
+        return await own_connections() == ["parley-listen"] * count
+
+    fake_api.script(say("Hello from A"), say("Still here"))
+    async with work_server() as a, work_server() as b:
+        await eventually(lambda: listening(2))
+        conversation = await new_work(a, "ann")
+        assert (await a.chat("ann", "the code word is fig", conversation)).status_code == 200
+        (pid,) = await pids(db)
+        async with db.connection() as conn:
+            await conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND application_name = 'parley-listen'"
+            )
+        await eventually(lambda: listening(2), within=30)
+        reply = await b.chat("ann", "what is the code word?", conversation)
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["response"] == "Still here"
+        assert "the code word is fig" in fake_api.texts_sent(-1)
+        assert await pids(db) == [pid]
