@@ -35,7 +35,9 @@ class Device:
 
     name: str
     base_url: str
-    key: ec.EllipticCurvePrivateKey = field(default_factory=lambda: ec.generate_private_key(ec.SECP256R1()))
+    key: ec.EllipticCurvePrivateKey = field(
+        default_factory=lambda: ec.generate_private_key(ec.SECP256R1())
+    )
     auth: bytes = field(default_factory=lambda: os.urandom(16))
 
     @property
