@@ -78,6 +78,8 @@ class FakePushService:
         self.received: list[Received] = []
         self.scripts: dict[str, list[int]] = {}  # device -> statuses to answer, in order
         self.retry_after: str | None = None
+        self.held: dict[str, asyncio.Event] = {}  # device -> released when set
+        self.arrived: dict[str, int] = {}  # pushes that reached the service, held or not
         self.changed = asyncio.Condition()
 
     def device(self, name: str) -> Device:
@@ -105,6 +107,11 @@ class FakePushService:
     async def _push(self, request: Request) -> Response:
         name = request.path_params["name"]
         body = await request.body()
+        self.arrived[name] = self.arrived.get(name, 0) + 1
+        async with self.changed:
+            self.changed.notify_all()
+        if name in self.held:
+            await self.held[name].wait()
         script = self.scripts.get(name)
         status = script.pop(0) if script else 201
         self.received.append(Received(name, dict(request.headers), body, status))
