@@ -315,6 +315,7 @@ async def answer(
     text: str | None,
     decision: Decision | None,
     max_chars: int,
+    device: int | None = None,
 ) -> Answered:
     """Answer one of the person's questions, exactly once, by text or (a permission
     question) by a decision. An agent's token never answers for the person (403); a
@@ -385,7 +386,11 @@ async def answer(
             kind=MessageKind.answer,
             content=text or DECISION_TEXT[chosen],  # type: ignore[index]
             reply_to=question_id,
-            meta={"decision": chosen.value} if chosen else None,
+            meta=(
+                ({"decision": chosen.value} if chosen else {})
+                | ({"device": device} if device is not None else {})
+            )
+            or None,
         )
         await _close(conn, question_id, QuestionStatus.answered, answer_id=reply.id)
         if chosen is not None:
