@@ -214,3 +214,25 @@ async def test_a_notification_button_answers_with_the_persons_session_and_names_
             push["answer"]["path"], json=push["answer"]["no"], headers=headers
         )
         assert again.status_code == 409
+
+
+async def test_a_failed_run_notifies_and_a_completed_one_does_not(
+    push_server: Any, push_service: FakePushService, db: Database
+) -> None:
+    async with push_server() as server:
+        person, agent = Actor(server, "alice"), Actor(server, "alice", "builder")
+        await subscribe(person, push_service, "phone")
+        fine = await agent.start_run("lint")
+        await agent.ok("POST", f"/runs/{fine['id']}/finish", json={"status": "completed"})
+        broken = await agent.start_run("deploy")
+        await agent.ok(
+            "POST",
+            f"/runs/{broken['id']}/finish",
+            json={"status": "failed", "summary": "migrations did not apply"},
+        )
+        await push_service.wait_for(lambda: push_service.delivered("phone"))
+        [push] = push_service.delivered("phone")
+        assert push["kind"] == "run_failed" and push["tag"] == f"parley-run-{broken['id']}"
+        assert push["title"] == "builder's run failed" and push["actions"] == []
+        await _both_senders_idle(db)
+        assert len(push_service.received) == 1
