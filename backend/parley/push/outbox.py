@@ -77,7 +77,13 @@ ORDER BY t.id
 """
 
 
-async def claim(conn: asyncpg.Connection, *, limit: int) -> list[Claimed]:
+async def claim(conn: asyncpg.Connection, *, limit: int, max_attempts: int) -> list[Claimed]:
+    # A row whose sender kept dying before recording the outcome is given up too.
+    await conn.execute(
+        "UPDATE push_outbox SET status = 'failed', last_error = 'its sender never finished'"
+        " WHERE status = 'pending' AND attempts >= $1 AND lease_until < now()",
+        max_attempts,
+    )
     rows = await conn.fetch(_CLAIM, limit, LEASE_SECONDS)
     return [Claimed(**dict(row)) for row in rows]
 

@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 BATCH = 200
 CONCURRENCY = 64
+ENCRYPT_CHUNK = 25
 WAKE_KINDS = ("question", "run", "message")
 TTL = {"question": 24 * 3600, "reminder": 24 * 3600, "question_closed": 24 * 3600}
 
@@ -46,14 +47,20 @@ class Counters:
     failed: int = 0
 
 
-def _encrypt(rows: list[Claimed]) -> list[bytes]:
-    """CPU work (an ECDH and an AES-GCM per device), done in a thread for a whole batch."""
-    return [
-        WebPusher(
+def _encrypt_one(row: Claimed) -> bytes | None:
+    try:
+        body: bytes = WebPusher(
             {"endpoint": row.endpoint, "keys": {"p256dh": row.p256dh, "auth": row.auth}}
         ).encode(payload.encode(row), content_encoding="aes128gcm")["body"]
-        for row in rows
-    ]
+    except Exception:  # keys that are no P-256 point after all: this push can never go
+        log.warning("push %s could not be encrypted", row.id, exc_info=True)
+        return None
+    return body
+
+
+def _encrypt(rows: list[Claimed]) -> list[bytes | None]:
+    """CPU work (an ECDH and an AES-GCM per device), done in a thread for a whole batch."""
+    return [_encrypt_one(row) for row in rows]
 
 
 def _retry_after(response: httpx.Response) -> float | None:
@@ -121,7 +128,9 @@ class Sender:
         tried = 0
         while True:
             async with self.db.connection() as conn:
-                rows = await outbox.claim(conn, limit=BATCH)
+                rows = await outbox.claim(
+                    conn, limit=BATCH, max_attempts=self.settings.push_max_attempts
+                )
             if not rows:
                 return tried
             tried += len(rows)
@@ -133,13 +142,21 @@ class Sender:
         allowed = self.settings.push_allowed_hosts
         refused = [row for row in rows if not host_allowed(row.endpoint, allowed)]
         sendable = [row for row in rows if host_allowed(row.endpoint, allowed)]
-        bodies = await asyncio.to_thread(_encrypt, sendable) if sendable else []
         results: list[tuple[Claimed, Outcome, str | None, float]] = [
             (row, Outcome.failed, "endpoint host is not allowed", 0.0) for row in refused
         ]
-        results += await asyncio.gather(
-            *(self._post(row, body) for row, body in zip(sendable, bodies, strict=True))
-        )
+        # Encrypted a chunk at a time, each chunk posted while the next one is encrypted:
+        # the first devices hear of it without waiting for the last one's encryption.
+        posting: list[asyncio.Task[tuple[Claimed, Outcome, str | None, float]]] = []
+        for start in range(0, len(sendable), ENCRYPT_CHUNK):
+            chunk = sendable[start : start + ENCRYPT_CHUNK]
+            bodies = await asyncio.to_thread(_encrypt, chunk)
+            for row, body in zip(chunk, bodies, strict=True):
+                if body is None:
+                    results.append((row, Outcome.failed, "cannot encrypt", 0.0))
+                else:
+                    posting.append(asyncio.create_task(self._post(row, body)))
+        results += await asyncio.gather(*posting)
         for _row, outcome, _error, _delay in results:
             if outcome is Outcome.sent:
                 self.counters.sent += 1
