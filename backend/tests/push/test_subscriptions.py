@@ -6,7 +6,7 @@ from typing import Any
 
 from parley.db import Database
 from tests.conftest import snapshot
-from tests.push.fake_push import FakePushService
+from tests.push.fake_push import Device, FakePushService
 from tests.runs.helpers import Actor, error_code
 
 
@@ -79,8 +79,6 @@ async def test_default_service_hosts_are_the_browsers_push_services(
 ) -> None:
     async with make_server() as server:
         alice = Actor(server, "alice")
-        from tests.push.fake_push import Device
-
         sub = Device("x", "https://fcm.googleapis.com/fcm/send").subscription()
         sub["endpoint"] = "https://fcm.googleapis.com/fcm/send/abc"
         await alice.ok("POST", "/push-subscriptions", 201, json=sub)
