@@ -42,7 +42,8 @@ SECRET = "test-secret-" + "x" * 32
 TABLES = (
     "login_throttle, auth_challenges, passkeys, invites, agent_keys, web_sessions, accounts,"
     " user_events, questions, delegations, turn_tool_calls, work_sessions, messages, agent_runs,"
-    " conversations, tasks, task_counters"
+    " conversations, tasks, task_counters, push_outbox, push_subscriptions, notification_prefs,"
+    " conversation_mutes, question_escalations, push_vapid"
 )
 
 
@@ -129,6 +130,10 @@ async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
         "agent_keys": "SELECT id, user_id, agent FROM agent_keys",
         "passkeys": "SELECT id, user_id FROM passkeys",
         "invites": "SELECT id, used_at FROM invites",
+        "push_subscriptions": "SELECT id, user_id, endpoint, p256dh, label FROM push_subscriptions",
+        "notification_prefs": "SELECT user_id AS id, question, run_failed, message"
+        " FROM notification_prefs",
+        "conversation_mutes": "SELECT conversation_id AS id, user_id FROM conversation_mutes",
     }
     async with db.connection() as conn:
         return {

@@ -10,7 +10,6 @@ the owner's host), and its conversation says so.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from typing import Any
