@@ -17,6 +17,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
+from parley import sql
+
 revision: str = "0049"
 down_revision: str | None = "0048"
 branch_labels: str | Sequence[str] | None = None
@@ -36,69 +38,9 @@ def _id() -> sa.Column:
     return sa.Column("id", sa.BigInteger, sa.Identity(always=True), primary_key=True)
 
 
-FUNCTIONS = (
-    """
--- One outbox row per device of the person, unless they turned this kind off or muted the
--- conversation. Questions and run failures notify unless turned off; messages only if on.
-CREATE FUNCTION parley_push_enqueue(p_user text, p_kind text, p_ref bigint, p_conversation int)
-RETURNS void AS $$
-BEGIN
-    IF p_conversation IS NOT NULL AND EXISTS (
-        SELECT 1 FROM conversation_mutes WHERE conversation_id = p_conversation
-    ) THEN
-        RETURN;
-    END IF;
-    IF NOT coalesce((SELECT CASE WHEN p_kind IN ('question', 'reminder') THEN question
-                                 WHEN p_kind = 'run_failed' THEN run_failed
-                                        ELSE message END
-                     FROM notification_prefs WHERE user_id = p_user), p_kind <> 'message') THEN
-        RETURN;
-    END IF;
-    INSERT INTO push_outbox (subscription_id, user_id, kind, ref, conversation_id)
-    SELECT id, p_user, p_kind, p_ref, p_conversation FROM push_subscriptions
-    WHERE user_id = p_user
-    ON CONFLICT DO NOTHING;
-END
-$$ LANGUAGE plpgsql
-""",
-    """
-CREATE FUNCTION parley_push_question() RETURNS trigger AS $$
-BEGIN
-    IF TG_OP = 'INSERT' THEN
-        PERFORM parley_push_enqueue(NEW.user_id, 'question', NEW.message_id, NEW.conversation_id);
-        RETURN NULL;
-    END IF;
-    -- Closed before its push left: nothing was shown, nothing to replace.
-    DELETE FROM push_outbox
-    WHERE ref = NEW.message_id AND kind IN ('question', 'reminder') AND status = 'pending'
-      AND attempts = 0 AND (lease_until IS NULL OR lease_until < now());
-    -- Every device that was (or is being) shown it gets the closing push, same tag.
-    INSERT INTO push_outbox (subscription_id, user_id, kind, ref, conversation_id)
-    SELECT DISTINCT subscription_id, user_id, 'question_closed', ref, conversation_id
-    FROM push_outbox WHERE ref = NEW.message_id AND kind IN ('question', 'reminder')
-    ON CONFLICT DO NOTHING;
-    RETURN NULL;
-END
-$$ LANGUAGE plpgsql
-""",
-    """
-CREATE FUNCTION parley_push_run() RETURNS trigger AS $$
-BEGIN
-    PERFORM parley_push_enqueue(NEW.user_id, 'run_failed', NEW.id, NEW.conversation_id);
-    RETURN NULL;
-END
-$$ LANGUAGE plpgsql
-""",
-    """
-CREATE FUNCTION parley_push_message() RETURNS trigger AS $$
-BEGIN
-    IF EXISTS (SELECT 1 FROM conversations WHERE id = NEW.conversation_id AND mode = 'inbox') THEN
-        PERFORM parley_push_enqueue(NEW.user_id, 'message', NEW.id, NEW.conversation_id);
-    END IF;
-    RETURN NULL;
-END
-$$ LANGUAGE plpgsql
-""",
+FUNCTIONS = ("push_enqueue", "push_question", "push_run", "push_message")
+
+TRIGGERS = (
     """
 CREATE TRIGGER questions_push_insert AFTER INSERT ON questions
     FOR EACH ROW EXECUTE FUNCTION parley_push_question()
@@ -228,7 +170,8 @@ def upgrade() -> None:
         sa.Column("private_pem", sa.Text, nullable=False),
         _ts("created_at", nullable=False, now=True),
     )
-    for statement in FUNCTIONS:
+    sql.apply(op.execute, *FUNCTIONS)
+    for statement in TRIGGERS:
         op.execute(statement)
 
 

@@ -1,0 +1,22 @@
+-- One outbox row per device of the person, unless they turned this kind off or muted the
+-- conversation. Questions and run failures notify unless turned off; messages only if on.
+CREATE OR REPLACE FUNCTION parley_push_enqueue(p_user text, p_kind text, p_ref bigint, p_conversation int)
+RETURNS void AS $$
+BEGIN
+    IF p_conversation IS NOT NULL AND EXISTS (
+        SELECT 1 FROM conversation_mutes WHERE conversation_id = p_conversation
+    ) THEN
+        RETURN;
+    END IF;
+    IF NOT coalesce((SELECT CASE WHEN p_kind IN ('question', 'reminder') THEN question
+                                 WHEN p_kind = 'run_failed' THEN run_failed
+                                        ELSE message END
+                     FROM notification_prefs WHERE user_id = p_user), p_kind <> 'message') THEN
+        RETURN;
+    END IF;
+    INSERT INTO push_outbox (subscription_id, user_id, kind, ref, conversation_id)
+    SELECT id, p_user, p_kind, p_ref, p_conversation FROM push_subscriptions
+    WHERE user_id = p_user
+    ON CONFLICT DO NOTHING;
+END
+$$ LANGUAGE plpgsql
