@@ -373,6 +373,7 @@ class WaitingCalls(Extension):
         """The call's answer: a task for a client that takes one; else the in-band wait."""
         if tasks:
             task = await self._task(caller, wait, self.ids.seal(caller, wait))
+            log.info("a wait for %s answered as task %s", caller.user_id, task["taskId"])
             for detail in ("result", "error", "inputRequests"):
                 task.pop(detail, None)
             return {"resultType": "task", **task}
