@@ -15,7 +15,8 @@ import pytest
 
 from parley.db import Database
 from tests.conftest import eventually, spawn_server, token_for
-from tests.tools.mcp_wire import Wire
+from tests.tools.mcp_wire import MODERN, Wire
+from tests.tools.test_mcp_http import mcp_client
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -165,3 +166,21 @@ async def test_the_same_call_sent_at_once_to_both_instances_posts_once(migrated,
     assert first["structuredContent"] == second["structuredContent"]
     async with db.connection() as conn:
         assert await conn.fetchval("SELECT count(*) FROM tasks") == 1
+
+
+async def test_2025_and_2026_clients_side_by_side_on_either_instance(migrated, db) -> None:
+    """The official client in the 2025 handshake era and in the 2026-07-28 era, each on a
+    different instance, on the same person's data; neither is offered a task."""
+    _first, a, b = await two_instances(migrated)
+    seen: list[str] = []
+    for base, mode in ((a, "legacy"), (b, MODERN), (b, "legacy"), (a, MODERN)):
+        async with mcp_client(base, token_for(USER, agent=AGENT), mode=mode) as client:
+            seen.append(client.protocol_version)
+            added = await client.call_tool("add_task", {"title": f"from {mode} on {base[-5:]}"})
+            assert not added.is_error, added
+            asked = await client.call_tool("ask_user", {"question": f"{mode}?", "timeout_s": 1})
+            assert asked.structured_content is not None
+            assert asked.structured_content["status"] == "timed_out"  # in-band, no task
+    assert seen[1] == seen[3] == MODERN and seen[0] != MODERN and seen[2] != MODERN
+    async with db.connection() as conn:
+        assert await conn.fetchval("SELECT count(*) FROM tasks WHERE user_id = $1", USER) == 4
