@@ -184,3 +184,23 @@ async def test_2025_and_2026_clients_side_by_side_on_either_instance(migrated, d
     assert seen[1] == seen[3] == MODERN and seen[0] != MODERN and seen[2] != MODERN
     async with db.connection() as conn:
         assert await conn.fetchval("SELECT count(*) FROM tasks WHERE user_id = $1", USER) == 4
+
+
+async def test_delegate_task_is_a_task_until_the_child_finishes(migrated, db) -> None:
+    _first, a, b = await two_instances(migrated)
+    parent, child = Wire(a, USER, "planner"), Wire(b, USER, "coder", tasks=False)
+    run = (await parent.call("start_run", {"title": "release"}))["structuredContent"]
+    created = await parent.call(
+        "delegate_task", {"run_id": run["id"], "agent": "coder", "task": "Fix the build"}
+    )
+    assert created["resultType"] == "task" and created["status"] == "working", created
+    assert created["statusMessage"] == "waiting for a coder to pick it up"
+    picked = (await child.call("next_delegation", {"wait_s": 5}))["structuredContent"]
+    thread_id = picked["delegation"]["thread_id"]
+    working = (await Wire(b, USER, "planner").task("tasks/get", created["taskId"]))["result"]
+    assert working["status"] == "working" and working["statusMessage"] == "waiting for coder"
+    await child.call("complete", {"thread_id": thread_id, "text": "Build fixed"})
+    done = (await Wire(b, USER, "planner").task("tasks/get", created["taskId"]))["result"]
+    assert done["status"] == "completed", done
+    assert done["result"]["structuredContent"]["status"] == "completed"
+    assert done["result"]["structuredContent"]["result"] == "Build fixed"
