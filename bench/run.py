@@ -57,6 +57,7 @@ SECTIONS = [
     "writers",
     "questions",
     "delegation",
+    "mcp_tasks",
     "search",
     "push",
 ]
@@ -1262,6 +1263,43 @@ def section_push(rep: Report, db: BenchDatabase, quick: bool) -> None:
     )
 
 
+def section_mcp_tasks(
+    rep: Report, db: BenchDatabase, quick: bool, pair: Pair | None = None
+) -> None:
+    from mcp_tasks import measure_mcp_tasks
+
+    found = measure_mcp_tasks(db, quick, pair)
+    agents, get, delays = found["agents"], found["get"], found["delays"]
+    rep.begin("9q")  # after 9p (keys sort as text)
+    rep.add("## 11. Waits as MCP tasks (`ask_user` → `CreateTaskResult`, `tasks/get`)")
+    rep.add()
+    rep.add(
+        f"{agents} agents call `ask_user` on instance A over the raw 2026-07-28 wire, declaring"
+        " the tasks extension, and each gets a task at once. `tasks/get` is timed over every"
+        f" open task (twice). Then {len(delays)} people answer one at a time through REST on"
+        " instance B while their agent polls `tasks/get` on A back to back; delay = from"
+        " sending the answer to reading `completed`."
+    )
+    rep.add()
+    rep.add("| measure | p50 | p99 | max |")
+    rep.add("| --- | ---: | ---: | ---: |")
+    rep.add(
+        f"| `tasks/get` ({agents} open) | {ms(pct(get, 50))} | {ms(pct(get, 99))} |"
+        f" {ms(max(get))} |"
+    )
+    rep.add(
+        f"| answer → `completed` | {ms(pct(delays, 50))} | {ms(pct(delays, 99))} |"
+        f" {ms(max(delays))} |"
+    )
+    rep.add()
+    rep.goal(
+        f"`tasks/get` p99 and answer → completed p99 ≤ 50 ms ({agents} open tasks)",
+        "≤ 50 ms",
+        f"tasks/get {ms(pct(get, 99))}, answer → completed {ms(pct(delays, 99))}",
+        max(pct(get, 99), pct(delays, 99)) <= 0.050,
+    )
+
+
 def section_delegation(
     rep: Report, db: BenchDatabase, quick: bool, pair: Pair | None = None
 ) -> None:
@@ -1409,6 +1447,10 @@ def main() -> int:
             if "delegation" in only:
                 guarded(
                     rep, "7", "delegation", lambda: section_delegation(rep, db, args.quick, pair)
+                )
+            if "mcp_tasks" in only:
+                guarded(
+                    rep, "9q", "MCP tasks", lambda: section_mcp_tasks(rep, db, args.quick, pair)
                 )
     finally:
         if db.external:

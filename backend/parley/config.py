@@ -61,6 +61,8 @@ class Settings(BaseSettings):
     long_poll_max: float = Field(default=60.0, gt=0, alias="PARLEY_LONG_POLL_MAX")
     # Longest one MCP tool call waits in-band: clients abort tool calls after ~60 s.
     tool_wait_max: float = Field(default=50.0, gt=0, alias="PARLEY_TOOL_WAIT_MAX")
+    # How often an MCP client is asked to poll a task that waits on a person (tasks/get).
+    mcp_task_poll_ms: int = Field(default=2000, ge=100, alias="PARLEY_MCP_TASK_POLL_MS")
     # A question nobody answers within this many seconds (unless it says otherwise) times out.
     question_timeout: float = Field(default=3600.0, gt=0, alias="PARLEY_QUESTION_TIMEOUT")
     # A running agent run that has not been heard from for this long is marked timed_out.

@@ -858,4 +858,20 @@ class PushVapid(SQLModel, table=True):
 
     id: int = Field(sa_column=sa.Column(sa.SmallInteger, primary_key=True))
     private_pem: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+
+
+class McpCall(SQLModel, table=True):
+    """A tool call remembered by its client's call id for a day: a re-sent copy gets the
+    first one's result (or its wait) instead of running again."""
+
+    __tablename__ = "mcp_calls"
+    __table_args__ = (sa.Index("ix_mcp_calls_created_at", "created_at"),)
+
+    user_id: str = Field(max_length=USER_ID_MAX, primary_key=True)
+    caller: str = Field(max_length=200, primary_key=True)  # the agent's name; "" the person's
+    key: str = Field(max_length=200, primary_key=True)
+    tool: str = Field(max_length=200, nullable=False)
+    result: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(JSONB, nullable=True))
+    wait: str | None = Field(default=None, max_length=64, nullable=True)
+    started_at: datetime = _created()
     created_at: datetime = _created()

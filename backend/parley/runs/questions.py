@@ -433,6 +433,25 @@ async def _close(
     )
 
 
+async def withdraw(db: Database, *, caller: Caller, question_id: int) -> QuestionState:
+    """The agent that asked takes its question back (its client cancelled the wait): the
+    question closes, nobody can answer it any more, and its run stops waiting on it. A
+    question no longer open stays as it is; someone else's is 404."""
+    state = await get_question(db, caller=caller, question_id=question_id)
+    if state.status != QuestionStatus.open:
+        return state
+    async with db.transaction() as conn:  # the conversation first, as every writer locks it
+        await conn.execute(
+            "SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE", state.question.conversation_id
+        )
+        status = await conn.fetchval(
+            "SELECT status FROM questions WHERE message_id = $1 FOR UPDATE", question_id
+        )
+        if status == QuestionStatus.open:
+            await _close(conn, question_id, QuestionStatus.closed)
+    return await get_question(db, caller=caller, question_id=question_id)
+
+
 # Closing without an answer: the permission question's message says so too, so the card
 # under it stops offering buttons.
 _CLOSE_STALE = """

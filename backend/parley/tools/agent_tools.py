@@ -25,6 +25,7 @@ from parley.runs.messages import post_message as post_to_conversation
 from parley.runs.messages import wait_for_messages
 from parley.runs.schemas import run_json
 from parley.schemas import message_json
+from parley.tools.waiting import WaitKind, WaitRef, current_slot
 
 CallerResolver = Callable[[Context[Any]], Caller]
 
@@ -123,12 +124,17 @@ class Helpers:
             on_timeout=on_timeout,
             remind_after=remind_after,
         )
+        wait_s = self.wait_cap(settings.tool_wait_max)
+        slot = current_slot()
+        if slot is not None:  # the layer around the call waits (in-band, or as a task)
+            slot.wait, slot.wait_s = WaitRef(WaitKind.question, posted.message.id), wait_s
+            return {"status": "waiting", "question_id": posted.message.id}
         state = await questions.wait_for_answer(
             self.deps.db,
             self.deps.waits,
             caller=caller,
             question_id=posted.message.id,
-            wait_s=self.wait_cap(settings.tool_wait_max),
+            wait_s=wait_s,
         )
         return answer_view(state)
 
@@ -150,11 +156,14 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
         run_id: int | None = None,
         kind: Literal["message", "status"] = "message",
         reply_to: int | None = None,
+        idempotency_key: str | None = None,
     ) -> dict[str, Any]:
         """Write a message to the person: into your run's conversation (run_id from
         start_run), or, without run_id, into their inbox, which they see whenever they open
         Parley (no need for them to be online). text: 1-16000 characters.
         Returns the stored message: {"id", "conversation_id", "role", "author", "content", ...}.
+        idempotency_key: optional, your own id for this call: sent again with the same key
+        (within a day), it returns the first call's result and posts nothing twice.
         """
 
         async def op(caller: Caller) -> dict[str, Any]:
@@ -193,11 +202,16 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
 
     @server.tool()
     async def start_run(
-        ctx: Context[Any], title: str | None = None, parent_run_id: int | None = None
+        ctx: Context[Any],
+        title: str | None = None,
+        parent_run_id: int | None = None,
+        idempotency_key: str | None = None,
     ) -> dict[str, Any]:
         """Start a run: a unit of your work the person can follow in Parley, with its own
         conversation. Report progress with report_status and end it with finish_run.
         Returns the run: {"id", "agent", "status", "title", "conversation_id", ...}.
+        idempotency_key: optional, your own id for this call: sent again with the same key
+        (within a day), it returns the first call's run and starts no second one.
         """
 
         async def op(caller: Caller) -> dict[str, Any]:
@@ -272,6 +286,7 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
         run_id: int | None = None,
         on_timeout: Literal["expire", "deny", "allow"] = "expire",
         remind_after: float | None = None,
+        idempotency_key: str | None = None,
     ) -> dict[str, Any]:
         """Ask the person a question and wait for their answer. It goes into your run's
         conversation (run_id) or, without one, their inbox, and to their devices as a
@@ -283,8 +298,12 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
         person is reminded (another notification, then an email as long again later).
         This call waits at most 50 s; if the person has not answered by then it returns
         {"status": "waiting", "question_id"}: call wait_for_answer(question_id) until the
-        status changes. Returns {"status": "answered", "answer", "answered_by",
-        "question_id"}, or {"status": "timed_out"}: never act on an answer you did not get.
+        status changes. (A client that takes MCP tasks gets a task instead, completed with
+        this same result once the person answers.) Returns {"status": "answered", "answer",
+        "answered_by", "question_id"}, or {"status": "timed_out"}: never act on an answer
+        you did not get. idempotency_key: optional, your own id for this call: sent again
+        with the same key (within a day), it waits on the first call's question and asks
+        nothing twice.
         """
 
         async def op(caller: Caller) -> dict[str, Any]:
@@ -311,6 +330,12 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
 
         async def op(caller: Caller) -> dict[str, Any]:
             agent_of(caller)
+            slot = current_slot()
+            if slot is not None:  # the layer around the call waits (in-band, or as a task)
+                found = await questions.get_question(db, caller=caller, question_id=question_id)
+                slot.wait = WaitRef(WaitKind.question, found.question.id)
+                slot.wait_s = wait_cap(wait_s)
+                return answer_view(found)
             state = await questions.wait_for_answer(
                 db,
                 deps.waits,

@@ -8,11 +8,13 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 
 from parley.auth import Caller
+from parley.conversations import latest_message_id
 from parley.runs import delegations
 from parley.runs.messages import post_message
 from parley.runs.schemas import delegation_json
 from parley.schemas import message_json
 from parley.tools.agent_tools import AgentToolDeps, Helpers, agent_of
+from parley.tools.waiting import WaitKind, WaitRef, current_slot
 
 
 def register_delegation_tools(server: MCPServer, deps: AgentToolDeps) -> None:
@@ -25,12 +27,21 @@ def register_delegation_tools(server: MCPServer, deps: AgentToolDeps) -> None:
 
     @server.tool()
     async def delegate_task(
-        run_id: int, agent: str, task: str, ctx: Context[Any], timeout_s: float = 3600
+        run_id: int,
+        agent: str,
+        task: str,
+        ctx: Context[Any],
+        timeout_s: float = 3600,
+        idempotency_key: str | None = None,
     ) -> dict[str, Any]:
         """Hand a task to another agent (by its name) from your run (run_id from start_run).
         One of its processes picks it up with next_delegation within timeout_s seconds, or
         the delegation times out. Follow it with wait_for_child / read_thread.
-        Returns {"thread_id", "child_run_id", "status": "pending", ...}."""
+        Returns {"thread_id", "child_run_id", "status": "pending", ...}. (A client that
+        takes MCP tasks gets a task instead, completed with the delegation once it closes or
+        the child asks you something.) idempotency_key: optional, your own id for this
+        call: sent again with the same key (within a day), it returns the first call's
+        delegation and delegates nothing twice."""
 
         async def op(caller: Caller) -> dict[str, Any]:
             made = await delegations.delegate(
@@ -42,6 +53,12 @@ def register_delegation_tools(server: MCPServer, deps: AgentToolDeps) -> None:
                 timeout_s=timeout_s,
                 max_chars=settings.max_message_chars,
             )
+            slot = current_slot()
+            if slot is not None and slot.tasks:  # the task waits for the child
+                after = await latest_message_id(
+                    db, user_id=caller.user_id, conversation_id=made.thread_id
+                )
+                slot.wait = WaitRef(WaitKind.thread, made.thread_id, after)
             return delegation_json(made)
 
         return await guarded(ctx, op)
@@ -73,12 +90,18 @@ def register_delegation_tools(server: MCPServer, deps: AgentToolDeps) -> None:
 
     @server.tool()
     async def ask_parent(
-        thread_id: int, question: str, ctx: Context[Any], timeout_s: float | None = None
+        thread_id: int,
+        question: str,
+        ctx: Context[Any],
+        timeout_s: float | None = None,
+        idempotency_key: str | None = None,
     ) -> dict[str, Any]:
         """Ask the agent that delegated this thread to you (or the person) a question and
         wait. Waits at most 50 s, then returns {"status": "waiting", "question_id"}: call
         wait_for_answer(question_id). Returns {"status": "answered", "answer", "answered_by"}
-        or {"status": "timed_out"}."""
+        or {"status": "timed_out"}. (A client that takes MCP tasks gets a task instead.)
+        idempotency_key: optional, your own id for this call: sent again with the same key
+        (within a day), it waits on the first call's question and asks nothing twice."""
 
         async def op(caller: Caller) -> dict[str, Any]:
             return await helpers.ask(caller, thread_id, question, timeout_s)
@@ -87,12 +110,18 @@ def register_delegation_tools(server: MCPServer, deps: AgentToolDeps) -> None:
 
     @server.tool()
     async def answer_child(
-        thread_id: int, question_id: int, text: str, ctx: Context[Any]
+        thread_id: int,
+        question_id: int,
+        text: str,
+        ctx: Context[Any],
+        idempotency_key: str | None = None,
     ) -> dict[str, Any]:
         """Answer the question your child agent asked in a thread you delegated (question_id
         from wait_for_child or read_thread). Only an open question of your child's is taken;
         otherwise (already answered, timed out, not a question) nothing is stored and you get
-        an error saying why. Returns the stored answer message."""
+        an error saying why. Returns the stored answer message. idempotency_key: optional,
+        your own id for this call: sent again with the same key, it returns the first
+        call's answer."""
 
         async def op(caller: Caller) -> dict[str, Any]:
             agent_of(caller)
@@ -138,6 +167,20 @@ def register_delegation_tools(server: MCPServer, deps: AgentToolDeps) -> None:
         with "status", "result", "open_question"."""
 
         async def op(caller: Caller) -> dict[str, Any]:
+            slot = current_slot()
+            if slot is not None and slot.tasks:  # the task waits for the child
+                found = await delegations.get_thread(db, caller=caller, thread_id=thread_id)
+                await delegations.heard_from(db, caller=caller, thread=found.delegation)
+                asked = found.open_question
+                after = (
+                    asked.id - 1
+                    if asked is not None
+                    else await latest_message_id(
+                        db, user_id=caller.user_id, conversation_id=thread_id
+                    )
+                )
+                slot.wait = WaitRef(WaitKind.thread, thread_id, after)
+                return view(found)
             state = await delegations.wait_for_child(
                 db, deps.hub, caller=caller, thread_id=thread_id, wait_s=wait_cap(timeout_s)
             )

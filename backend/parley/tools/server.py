@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.request_state import RequestStateSecurity
 
 from parley import tasks
 from parley.db import Database
@@ -15,6 +16,8 @@ from parley.tools import work_tools
 from parley.tools.agent_tools import AgentToolDeps, register_agent_tools
 from parley.tools.delegation_tools import register_delegation_tools
 from parley.tools.identity import UserResolver
+from parley.tools.mcp_tasks import WaitingCalls
+from parley.tools.waiting import derive_key
 from parley.tools.work_tools import WorkGetter
 
 INSTRUCTIONS = (
@@ -56,6 +59,16 @@ def build_server(
     gives the process's work-session manager, if sessions can run in it; with
     `agent_tools`, also the tools agents use to talk to the person (remote transports);
     `options` go to the SDK's MCPServer (its auth, for the HTTP transport)."""
+    if agent_tools is not None:
+        # Remote transports: waits become MCP tasks, re-sent calls run once, and the
+        # 2026-era request state is sealed with a key every instance shares (never a
+        # per-process one), so any instance answers any request.
+        secret = agent_tools.settings.auth_secret
+        options.setdefault("extensions", [WaitingCalls(agent_tools)])
+        options.setdefault(
+            "request_state_security",
+            RequestStateSecurity(keys=[derive_key(secret, "mcp-request-state")]),
+        )
     server: MCPServer = MCPServer(
         name=name,
         instructions=INSTRUCTIONS + (AGENT_INSTRUCTIONS if agent_tools else ""),
@@ -74,12 +87,18 @@ def build_server(
 
     @server.tool()
     async def add_task(
-        title: str, ctx: Context[Any], description: str | None = None
+        title: str,
+        ctx: Context[Any],
+        description: str | None = None,
+        idempotency_key: str | None = None,
     ) -> dict[str, Any]:
         """Add a task to the person's to-do list.
 
         title: what to do, 1-500 characters, e.g. "buy milk".
         description: optional details, at most 5000 characters.
+        idempotency_key: optional, your own id for this call: sent again with the same key
+        (within a day, over /mcp or `parley mcp`), it returns the first call's task and adds
+        no second one.
         Returns {"task_id", "status": "created", "title"}.
         """
         task = await call(ctx, tasks.add_task, title=title, description=description)

@@ -279,3 +279,8 @@ def _events(reply: Reply, body: dict[str, Any]) -> Iterator[dict[str, Any] | flo
         "usage": {"output_tokens": 5},
     }
     yield {"type": "message_stop"}
+
+
+def mcp_tool(server: str, tool: str, **arguments: Any) -> Reply:
+    """The model calls an MCP server's tool, as Claude Code names it (`mcp__<server>__<tool>`)."""
+    return Reply([ToolUse(f"mcp__{server}__{tool}", arguments)])

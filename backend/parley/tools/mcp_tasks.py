@@ -1,0 +1,395 @@
+"""Waiting on a person or another agent as an MCP task (extension `io.modelcontextprotocol/tasks`,
+SEP-2663), and tool calls that run once however often they are sent.
+
+`WaitingCalls` wraps every `tools/call`:
+
+- A call with a client call id (`_meta["claudecode/toolUseId"]`) or an `idempotency_key`
+  argument is remembered (`call_memory`): a copy gets the first one's result, or waits on
+  the first one's question or thread, and creates nothing.
+- A tool that waits (`ask_user`, `ask_parent`, `wait_for_answer`; with tasks also
+  `delegate_task`, `wait_for_child`) records the stored wait in its `Slot` and returns. A
+  client that declared the tasks extension on this request (2026-07-28 era) then gets a
+  `CreateTaskResult` at once; any other client the in-band wait of before (at most
+  `PARLEY_TOOL_WAIT_MAX` seconds, then `{"status": "waiting", "question_id"}`).
+
+A task is nothing but the PostgreSQL row that already holds the wait (the question, the
+delegation), named by a task id sealed to its caller, so `tasks/get` and `tasks/cancel` work
+on any instance, after any restart. `input_required` is never used: the one who answers is
+the Parley person (or another agent), not the calling client's own user.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.extension import Extension, MethodBinding
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INVALID_PARAMS,
+    CallToolRequestParams,
+    CallToolResult,
+    CancelTaskRequestParams,
+    GetTaskRequestParams,
+    RequestParams,
+    TextContent,
+)
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from parley.auth import Caller
+from parley.errors import ParleyError
+from parley.runs import delegations, questions
+from parley.runs.schemas import delegation_json
+from parley.tools import call_memory
+from parley.tools.agent_tools import AgentToolDeps, answer_view
+from parley.tools.waiting import Slot, TaskIds, WaitKind, WaitRef, slot_for_call
+
+log = logging.getLogger(__name__)
+
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+CALL_ID_META = "claudecode/toolUseId"
+KEY_ARGUMENT = "idempotency_key"
+# Tools that only read: sending them twice is harmless, so they are not remembered.
+READ_ONLY = frozenset(
+    {
+        "list_tasks",
+        "read_messages",
+        "read_thread",
+        "get_work_session",
+        "wait_for_answer",
+        "wait_for_child",
+    }
+)
+TIMED_OUT = -32000  # a JSON-RPC error in the server range: the wait ended unanswered
+
+
+class UpdateTaskParams(RequestParams):
+    task_id: str
+    input_responses: dict[str, Any] | None = None
+
+
+def iso(when: datetime) -> str:
+    return when.isoformat().replace("+00:00", "Z")
+
+
+def tool_result(view: dict[str, Any]) -> CallToolResult:
+    """What the tool itself would have returned for `view` (structured, and as JSON text)."""
+    return CallToolResult(
+        content=[TextContent(type="text", text=json.dumps(view, indent=2))],
+        structured_content=view,
+    )
+
+
+def dumped(result: CallToolResult) -> dict[str, Any]:
+    return result.model_dump(mode="json", by_alias=True, exclude_none=True)
+
+
+def wait_text(wait: WaitRef) -> str:
+    return f"{wait.kind.value}{wait.ref}.{wait.after}"
+
+
+def wait_of(text: str) -> WaitRef:
+    head, after = text.split(".")
+    return WaitRef(WaitKind(head[0]), int(head[1:]), int(after))
+
+
+class _Request:
+    """Lets the tools' caller resolver read a bare request context (outside a tool)."""
+
+    def __init__(self, ctx: ServerRequestContext[Any, Any]) -> None:
+        self.request_context = ctx
+
+
+class WaitingCalls(Extension):
+    identifier = TASKS_EXTENSION
+
+    def __init__(self, deps: AgentToolDeps) -> None:
+        self.deps = deps
+        self.ids = TaskIds(deps.settings.auth_secret)
+        self.poll_ms = int(deps.settings.mcp_task_poll_ms)
+
+    # -- the extension's surface ------------------------------------------------------------
+
+    def methods(self) -> Sequence[MethodBinding]:
+        return (
+            MethodBinding("tasks/get", GetTaskRequestParams, self._get),
+            MethodBinding("tasks/cancel", CancelTaskRequestParams, self._cancel),
+            MethodBinding("tasks/update", UpdateTaskParams, self._update),
+        )
+
+    def _caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
+        return self.deps.resolve_caller(_Request(ctx))  # type: ignore[arg-type]
+
+    def _open(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> tuple[Caller, WaitRef]:
+        try:
+            caller = self._caller(ctx)
+            return caller, self.ids.open(caller, task_id)
+        except (ParleyError, ToolError) as exc:
+            raise MCPError(code=INVALID_PARAMS, message="Task not found") from exc
+
+    async def _get(
+        self, ctx: ServerRequestContext[Any, Any], params: GetTaskRequestParams
+    ) -> dict[str, Any]:
+        caller, wait = self._open(ctx, params.task_id)
+        return await self._task(caller, wait, params.task_id)
+
+    async def _cancel(
+        self, ctx: ServerRequestContext[Any, Any], params: CancelTaskRequestParams
+    ) -> dict[str, Any]:
+        """Withdraw the question (the person sees it closed) or cancel the delegation."""
+        caller, wait = self._open(ctx, params.task_id)
+        settings = self.deps.settings
+        try:
+            if wait.kind is WaitKind.question:
+                await questions.withdraw(self.deps.db, caller=caller, question_id=wait.ref)
+            else:
+                state = await delegations.get_thread(
+                    self.deps.db, caller=caller, thread_id=wait.ref
+                )
+                if state.delegation.status not in delegations.CLOSED:
+                    await delegations.close_thread(
+                        self.deps.db,
+                        caller=caller,
+                        thread_id=wait.ref,
+                        outcome="cancelled",
+                        text=None,
+                        max_chars=settings.max_message_chars,
+                        question_timeout=settings.question_timeout,
+                    )
+        except ParleyError as exc:
+            raise MCPError(code=INVALID_PARAMS, message=exc.message) from exc
+        return {}
+
+    async def _update(
+        self, ctx: ServerRequestContext[Any, Any], params: UpdateTaskParams
+    ) -> dict[str, Any]:
+        """Parley's tasks never ask the client for input: a known task acks and ignores it."""
+        caller, wait = self._open(ctx, params.task_id)
+        await self._task(caller, wait, params.task_id)  # a task gone from the database: error
+        return {}
+
+    # -- what a task is: the row that holds the wait ----------------------------------------
+
+    async def _task(self, caller: Caller, wait: WaitRef, task_id: str) -> dict[str, Any]:
+        try:
+            if wait.kind is WaitKind.question:
+                return await self._question_task(caller, wait, task_id)
+            return await self._thread_task(caller, wait, task_id)
+        except ParleyError as exc:  # the row is gone (its conversation was deleted)
+            raise MCPError(code=INVALID_PARAMS, message="Task not found") from exc
+
+    async def _question_task(self, caller: Caller, wait: WaitRef, task_id: str) -> dict[str, Any]:
+        state = await questions.get_question(self.deps.db, caller=caller, question_id=wait.ref)
+        created = state.question.created_at
+        task: dict[str, Any] = {
+            "taskId": task_id,
+            "createdAt": iso(created),
+            "lastUpdatedAt": iso(created),
+            "ttlMs": int((state.timeout_at - created).total_seconds() * 1000),
+            "pollIntervalMs": self.poll_ms,
+        }
+        if state.status == questions.QuestionStatus.answered and state.answer is not None:
+            task.update(
+                status="completed",
+                statusMessage=f"answered by {state.answer.author}",
+                lastUpdatedAt=iso(state.answer.created_at),
+                result=dumped(tool_result(answer_view(state))),
+            )
+        elif state.status == questions.QuestionStatus.timed_out:
+            task.update(
+                status="failed",
+                statusMessage="Nobody answered in time; do not assume an answer.",
+                lastUpdatedAt=iso(state.timeout_at),
+                error={
+                    "code": TIMED_OUT,
+                    "message": f"Question {wait.ref} timed out unanswered",
+                    "data": {"question_id": wait.ref, "status": "timed_out"},
+                },
+            )
+        elif state.status == questions.QuestionStatus.closed:
+            task.update(status="cancelled", statusMessage="The question was withdrawn")
+        else:
+            task.update(status="working", statusMessage=f"waiting for {caller.user_id}")
+        return task
+
+    async def _thread_task(self, caller: Caller, wait: WaitRef, task_id: str) -> dict[str, Any]:
+        state = await delegations.get_thread(self.deps.db, caller=caller, thread_id=wait.ref)
+        thread, asked = state.delegation, state.open_question
+        task: dict[str, Any] = {
+            "taskId": task_id,
+            "createdAt": iso(thread.created_at),
+            "lastUpdatedAt": iso(thread.closed_at or thread.claimed_at or thread.created_at),
+            "ttlMs": None,
+            "pollIntervalMs": self.poll_ms,
+        }
+        view = delegation_json(thread, asked)
+        if thread.status == "timed_out":
+            task.update(
+                status="failed",
+                statusMessage=f"No {thread.child_agent} picked this up in time",
+                error={
+                    "code": TIMED_OUT,
+                    "message": f"Delegation {wait.ref} timed out",
+                    "data": {"thread_id": wait.ref, "status": "timed_out"},
+                },
+            )
+        elif thread.status == "cancelled":
+            task.update(status="cancelled", statusMessage="The delegation was cancelled")
+        elif thread.status in delegations.CLOSED:
+            task.update(
+                status="completed",
+                statusMessage=f"{thread.child_agent}: {thread.status}",
+                result=dumped(tool_result(view)),
+            )
+        elif asked is not None and asked.id > wait.after:
+            task.update(
+                status="completed",
+                statusMessage=f"{thread.child_agent} asks: answer_child({wait.ref}, {asked.id})",
+                lastUpdatedAt=iso(asked.created_at),
+                result=dumped(tool_result(view)),
+            )
+        else:
+            who = f"a {thread.child_agent} to pick it up" if thread.status == "pending" else None
+            task.update(status="working", statusMessage=f"waiting for {who or thread.child_agent}")
+        return task
+
+    # -- tools/call ---------------------------------------------------------------------------
+
+    def _declared(self, ctx: ServerRequestContext[Any, Any]) -> bool:
+        if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            return False  # the extension is not defined for the 2025 revisions
+        capabilities = ctx.session.client_capabilities
+        return bool(
+            capabilities and capabilities.extensions and TASKS_EXTENSION in capabilities.extensions
+        )
+
+    @staticmethod
+    def _key(params: CallToolRequestParams) -> str | None:
+        if params.name in READ_ONLY:
+            return None
+        arguments = params.arguments or {}
+        given = arguments.get(KEY_ARGUMENT)
+        if isinstance(given, str) and given.strip():
+            return "k:" + given.strip()[: call_memory.KEY_MAX - 2]
+        call_id = (params.meta or {}).get(CALL_ID_META)
+        if isinstance(call_id, str) and call_id:
+            return "c:" + call_id[: call_memory.KEY_MAX - 2]
+        return None
+
+    async def intercept_tool_call(
+        self,
+        params: CallToolRequestParams,
+        ctx: ServerRequestContext[Any, Any],
+        call_next: CallNext,
+    ) -> HandlerResult:
+        tasks = self._declared(ctx)
+        key = self._key(params)
+        caller: Caller | None = None
+        if key is not None:
+            try:
+                caller = self._caller(ctx)
+            except ToolError:
+                key = None  # the tool answers the missing identity itself
+        if key is not None and caller is not None:
+            seen = await call_memory.claim(
+                self.deps.db,
+                caller=caller,
+                key=key,
+                tool=params.name,
+                stale_s=self.deps.settings.tool_wait_max + 60,
+            )
+            if seen is not None:
+                return await self._replay(caller, key, params.name, seen, tasks)
+        slot = Slot(tasks=tasks)
+        try:
+            with slot_for_call(slot):
+                result = await call_next(ctx)
+        except BaseException:
+            if key is not None and caller is not None:
+                await call_memory.release(self.deps.db, caller=caller, key=key)
+            raise
+        if slot.wait is None:
+            if key is not None and caller is not None and isinstance(result, CallToolResult):
+                await call_memory.finish(
+                    self.deps.db, caller=caller, key=key, result=dumped(result)
+                )
+            return result
+        caller = caller or self._caller(ctx)
+        if key is not None:
+            await call_memory.record_wait(
+                self.deps.db, caller=caller, key=key, wait=wait_text(slot.wait)
+            )
+        return await self._settle(caller, slot.wait, tasks, slot.wait_s)
+
+    async def _replay(
+        self,
+        caller: Caller,
+        key: str,
+        tool: str,
+        seen: call_memory.Remembered,
+        tasks: bool,
+    ) -> HandlerResult:
+        """A copy of a call already made: the first one's answer, created nothing anew."""
+        if seen.tool != tool:
+            return CallToolResult(
+                content=[
+                    TextContent(type="text", text=f"This call id was already used for {seen.tool}")
+                ],
+                is_error=True,
+            )
+        if seen.result is None and seen.wait is None:
+            found = await call_memory.settled(
+                self.deps.db,
+                caller=caller,
+                key=key,
+                tool=tool,
+                within=self.deps.settings.tool_wait_max,
+            )
+            if found is None:
+                return CallToolResult(
+                    content=[
+                        TextContent(
+                            type="text",
+                            text="The first copy of this call is still running; call again",
+                        )
+                    ],
+                    is_error=True,
+                )
+            seen = found
+        if seen.result is not None:
+            return CallToolResult.model_validate(seen.result)
+        assert seen.wait is not None
+        wait = wait_of(seen.wait)
+        return await self._settle(caller, wait, tasks, self.deps.settings.tool_wait_max)
+
+    async def _settle(
+        self, caller: Caller, wait: WaitRef, tasks: bool, wait_s: float
+    ) -> HandlerResult:
+        """The call's answer: a task for a client that takes one; else the in-band wait."""
+        if tasks:
+            task = await self._task(caller, wait, self.ids.seal(caller, wait))
+            log.info("a wait for %s answered as task %s", caller.user_id, task["taskId"])
+            for detail in ("result", "error", "inputRequests"):
+                task.pop(detail, None)
+            return {"resultType": "task", **task}
+        if wait.kind is WaitKind.question:
+            try:
+                state = await questions.wait_for_answer(
+                    self.deps.db,
+                    self.deps.waits,
+                    caller=caller,
+                    question_id=wait.ref,
+                    wait_s=wait_s,
+                )
+            except ParleyError as exc:
+                return CallToolResult(
+                    content=[TextContent(type="text", text=exc.message)], is_error=True
+                )
+            return tool_result(answer_view(state))
+        state_t = await delegations.get_thread(self.deps.db, caller=caller, thread_id=wait.ref)
+        return tool_result(delegation_json(state_t.delegation, state_t.open_question))
