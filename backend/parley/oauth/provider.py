@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import timedelta
+from urllib.parse import parse_qs
 
 from mcp.server.auth.handlers.metadata import MetadataHandler
 from mcp.server.auth.provider import (
@@ -29,7 +30,7 @@ from pydantic import AnyHttpUrl, AnyUrl
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 from starlette.routing import Route
-from starlette.types import Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from parley.config import Settings
 from parley.db import Database
@@ -39,6 +40,7 @@ from .clients import Clients
 
 # An S256 challenge is a base64url SHA-256 without padding: exactly this (RFC 7636 §4.2).
 S256_CHALLENGE = re.compile(r"[A-Za-z0-9_-]{43}")
+MAX_REVOCATION_BYTES = 16 * 1024  # a token and a client id
 METADATA_PATH = "/.well-known/oauth-authorization-server"
 PATHS = (METADATA_PATH, "/authorize", "/token", "/register", "/revoke")
 
@@ -222,14 +224,52 @@ def build_app(provider: Provider) -> Starlette:
         client_registration_options=ClientRegistrationOptions(enabled=True),
         revocation_options=RevocationOptions(enabled=True),
     )
-    handler = MetadataHandler(metadata(provider.issuer)).handle
-    routes = [
-        Route(METADATA_PATH, endpoint=cors_middleware(handler, ["GET", "OPTIONS"]))
-        if route.path == METADATA_PATH
-        else route
-        for route in routes
-    ]
-    return Starlette(routes=routes)
+    handler = cors_middleware(MetadataHandler(metadata(provider.issuer)).handle, ["GET", "OPTIONS"])
+    kept: list[Route] = []
+    for route in routes:
+        if route.path == METADATA_PATH:
+            route = Route(METADATA_PATH, endpoint=handler, methods=["GET", "OPTIONS"])
+        elif route.path == "/revoke":
+            revoke = PublicRevocation(route.app)
+            route = Route(route.path, endpoint=revoke, methods=["POST", "OPTIONS"])
+        kept.append(route)
+    return Starlette(routes=kept)
+
+
+class PublicRevocation:
+    """RFC 7009 lets a public client revoke with `token` and `client_id` only; the SDK's
+    request model wants a `client_secret` field even when it is empty, so add one."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST":
+            await self.app(scope, receive, send)
+            return
+        body = bytearray()
+        while True:
+            message = await receive()
+            body += message.get("body", b"")
+            if len(body) > MAX_REVOCATION_BYTES:
+                await JSONResponse({"error": "invalid_request"}, status_code=413)(
+                    scope, receive, send
+                )
+                return
+            if not message.get("more_body"):
+                break
+        if "client_secret" not in parse_qs(body.decode("latin-1"), keep_blank_values=True):
+            body += b"&client_secret=" if body else b"client_secret="
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": bytes(body), "more_body": False}
+
+        await self.app(scope, replay, send)
 
 
 class OAuthRoute:
