@@ -17,8 +17,8 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import httpx
-from mcp.shared.auth import OAuthClientInformationFull
-from pydantic import ValidationError
+from mcp.shared.auth import InvalidRedirectUriError, OAuthClientInformationFull
+from pydantic import AnyUrl, ValidationError
 
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput
@@ -27,6 +27,32 @@ DOCUMENT_TTL_SECONDS = 600
 DOCUMENT_MAX_BYTES = 64 * 1024
 FETCH_TIMEOUT_SECONDS = 5.0
 PUBLIC_AUTH = "none"  # a metadata-document client has no secret: PKCE is its proof
+
+
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
+
+
+def _without_port(url: AnyUrl) -> tuple[str, str | None, str | None, str | None]:
+    return url.scheme, url.host, url.path, url.query
+
+
+class Client(OAuthClientInformationFull):
+    """A client whose loopback redirect URIs match on any port (RFC 8252 §7.3: a native app
+    such as Claude Code listens on whatever port is free, and its metadata document lists
+    `http://localhost/callback`)."""
+
+    def validate_redirect_uri(self, redirect_uri: AnyUrl | None) -> AnyUrl:
+        try:
+            return super().validate_redirect_uri(redirect_uri)
+        except InvalidRedirectUriError:
+            if redirect_uri is None or redirect_uri.scheme != "http":
+                raise
+            if redirect_uri.host not in LOOPBACK_HOSTS:
+                raise
+            wanted = _without_port(redirect_uri)
+            if any(_without_port(uri) == wanted for uri in self.redirect_uris or []):
+                return redirect_uri
+            raise
 
 
 def is_document_url(client_id: str) -> bool:
@@ -95,7 +121,7 @@ async def fetch_document(client_id: str, *, allow_private: bool) -> dict[str, An
     return document
 
 
-def from_document(client_id: str, document: dict[str, Any]) -> OAuthClientInformationFull:
+def from_document(client_id: str, document: dict[str, Any]) -> Client:
     """A document must name itself and list its redirect URIs; it gets no secret."""
     if document.get("client_id") != client_id:
         raise InvalidInput("The client metadata document names another client_id")
@@ -105,7 +131,7 @@ def from_document(client_id: str, document: dict[str, Any]) -> OAuthClientInform
     if not document.get("redirect_uris"):
         raise InvalidInput("The client metadata document lists no redirect_uris")
     try:
-        return OAuthClientInformationFull.model_validate(
+        return Client.model_validate(
             {
                 **{k: v for k, v in document.items() if k != "client_secret"},
                 "client_id": client_id,
@@ -132,15 +158,15 @@ class Clients:
         self.allow_private = allow_private
 
     @retry_on_reconnect
-    async def _stored(self, client_id: str, *, fresh: bool) -> OAuthClientInformationFull | None:
+    async def _stored(self, client_id: str, *, fresh: bool) -> Client | None:
         query = "SELECT info FROM oauth_clients WHERE client_id = $1"
         if fresh:
             query += _FRESH
         async with self.db.connection() as conn:
             info = await conn.fetchval(query, client_id)
-        return None if info is None else OAuthClientInformationFull.model_validate(info)
+        return None if info is None else Client.model_validate(info)
 
-    async def get(self, client_id: str) -> OAuthClientInformationFull | None:
+    async def get(self, client_id: str) -> Client | None:
         if len(client_id) > 2000:
             return None
         stored = await self._stored(client_id, fresh=True)
@@ -151,13 +177,13 @@ class Clients:
             client = from_document(client_id, document)
         except InvalidInput:
             return None
-        await self._save(client, source="document")
+        await self.save(client, source="document")
         return client
 
     async def register(self, client: OAuthClientInformationFull) -> None:
-        await self._save(client, source="registered")
+        await self.save(client, source="registered")
 
-    async def _save(self, client: OAuthClientInformationFull, *, source: str) -> None:
+    async def save(self, client: OAuthClientInformationFull, *, source: str) -> None:
         async with self.db.connection() as conn:
             await conn.execute(
                 """INSERT INTO oauth_clients (client_id, source, info) VALUES ($1, $2, $3)

@@ -214,7 +214,9 @@ def metadata(issuer: str) -> OAuthMetadata:
     built.revocation_endpoint_auth_methods_supported = built.token_endpoint_auth_methods_supported
     built.client_id_metadata_document_supported = True
     built.authorization_response_iss_parameter_supported = True
-    return built
+    # Re-validated so the issuer keeps its exact spelling (no trailing slash): clients compare
+    # it, and the `iss` of each authorization response (RFC 9207), as strings.
+    return OAuthMetadata.model_validate({**built.model_dump(mode="json"), "issuer": issuer})
 
 
 def build_app(provider: Provider) -> Starlette:

@@ -77,16 +77,24 @@ class Flow:
 
 
 async def consent(
-    web: httpx.AsyncClient, request: str, *, allow: bool = True, agent: str | None = None
-) -> tuple[dict[str, Any], dict[str, str]]:
-    """The person's consent page: what it shows, and the redirect's query after deciding."""
+    web: httpx.AsyncClient,
+    request: str,
+    *,
+    allow: bool = True,
+    agent: str | None = None,
+    expect_redirect: str | None = REDIRECT,
+) -> tuple[dict[str, Any], Any]:
+    """The person's consent page: what it shows, and the redirect's query after deciding (the
+    whole redirect URL when `expect_redirect` is None)."""
     shown = await web.get(f"/api/oauth/requests/{request}")
     assert shown.status_code == 200, shown.text
     body = {"allow": allow, "agent": agent or shown.json()["agent"]}
     decided = await web.post(f"/api/oauth/requests/{request}", json=body)
     assert decided.status_code == 200, decided.text
     target = decided.json()["redirect_to"]
-    assert target.startswith(REDIRECT + "?"), target
+    if expect_redirect is None:
+        return shown.json(), target
+    assert target.startswith(expect_redirect + "?"), target
     return shown.json(), query(target)
 
 

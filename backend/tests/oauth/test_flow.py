@@ -41,12 +41,13 @@ async def test_metadata_documents_validate_and_point_at_each_other(server):
     prm = (await server.client.get("/.well-known/oauth-protected-resource/mcp")).json()
     resource = ProtectedResourceMetadata.model_validate(prm)  # RFC 9728's required fields
     assert str(resource.resource) == f"{base}/mcp"
-    assert [str(a).rstrip("/") for a in resource.authorization_servers] == [base]
+    assert prm["authorization_servers"] == [base]
+    assert [str(a) for a in resource.authorization_servers] == [base]
     r = await server.client.get("/.well-known/oauth-authorization-server")
     assert r.status_code == 200
     raw = r.json()
     meta = OAuthMetadata.model_validate(raw)  # RFC 8414's required fields
-    assert str(meta.issuer).rstrip("/") == base  # the issuer is where the metadata is
+    assert raw["issuer"] == base and str(meta.issuer) == base  # exactly, as clients compare it
     for field in ("authorization_endpoint", "token_endpoint", "registration_endpoint"):
         assert raw[field].startswith(base + "/"), field
     assert raw["revocation_endpoint"] == f"{base}/revoke"
