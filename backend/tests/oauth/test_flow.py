@@ -240,3 +240,25 @@ async def test_consent_needs_the_person_signed_in_from_the_web_origin(make_serve
         r = await web.post(f"/api/oauth/requests/{request}", json={"allow": True, "agent": "x"})
         assert r.status_code == 404
         assert (await web.get("/api/oauth/requests/nope")).status_code == 404
+
+
+async def test_a_loopback_redirect_matches_on_any_port_and_nothing_else_does(server):
+    """RFC 8252: a native client registers `http://127.0.0.1/callback` and listens on whatever
+    port is free; only the port may differ, and only on a loopback http address."""
+    base = server.base_url
+    client = await register(
+        base, redirect_uris=["http://127.0.0.1/callback", "https://app.example/cb"]
+    )
+    _, challenge = pkce()
+    ok = await authorize(
+        base, client["client_id"], challenge, redirect_uri="http://127.0.0.1:53682/callback"
+    )
+    consent_request(ok)
+    for wrong in (
+        "http://127.0.0.1:53682/other",
+        "http://127.0.0.2:53682/callback",
+        "https://app.example:8443/cb",
+        "http://app.example/cb",
+    ):
+        r = await authorize(base, client["client_id"], challenge, redirect_uri=wrong)
+        assert r.status_code == 400, wrong
