@@ -20,7 +20,7 @@ from mcp.server.auth.provider import construct_redirect_uri
 from parley.accounts.hashing import digest, new_secret
 from parley.auth import validate_agent_name
 from parley.db import Database, retry_on_reconnect
-from parley.errors import NotFound
+from parley.errors import Forbidden, NotFound
 
 REQUEST_LIFETIME = timedelta(minutes=10)
 CODE_LIFETIME = timedelta(minutes=5)
@@ -148,6 +148,8 @@ async def decide(
             data["client_id"],
             agent,
         )
+        if not await conn.fetchval("SELECT true FROM accounts WHERE user_id = $1", user_id):
+            raise Forbidden("Sign in with an account to connect an app", code="account_required")
         grant_id = await conn.fetchval(
             "INSERT INTO oauth_grants (user_id, agent, client_id, client_name)"
             " VALUES ($1, $2, $3, $4) RETURNING id",

@@ -95,6 +95,11 @@ async def _issue(
 ) -> Issued:
     access_token = ACCESS_PREFIX + new_secret()
     refresh_token = REFRESH_PREFIX + new_secret()
+    # What this app held and can no longer use goes (a used refresh token stays until it
+    # expires, so presenting it again is still recognised).
+    await conn.execute(
+        "DELETE FROM oauth_tokens WHERE grant_id = $1 AND expires_at < now()", grant_id
+    )
     await conn.executemany(
         "INSERT INTO oauth_tokens (token_hash, grant_id, kind, resource, expires_at)"
         " VALUES ($1, $2, $3, $4, now() + $5)",

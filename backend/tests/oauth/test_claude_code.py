@@ -20,13 +20,14 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 
 import httpx
+import pytest
 
 from parley.oauth.clients import Clients, from_document
 from tests.accounts.helpers import browser, signup
 from tests.oauth.helpers import consent, consent_request
 from tests.work.conftest import CLI, needs_cli
 
-pytestmark = [needs_cli]
+pytestmark = [needs_cli, pytest.mark.slow]
 URL = re.compile(rb"https?://[^\s\x1b\x07]+/authorize\?[^\s\x1b\x07]+")
 # What Claude Code names itself by (a Client ID Metadata Document) and what that document says;
 # the test cannot reach claude.ai, so the copy Parley would have fetched is put in its store.

@@ -11,7 +11,7 @@ import httpx
 from mcp.shared.auth import OAuthMetadata, ProtectedResourceMetadata
 
 from tests.accounts.helpers import bearer, browser, signup
-from tests.conftest import eventually
+from tests.conftest import eventually, token_for
 from tests.oauth.helpers import (
     REDIRECT,
     authorize,
@@ -231,6 +231,12 @@ async def test_consent_needs_the_person_signed_in_from_the_web_origin(make_serve
                 f"/api/oauth/requests/{request}", json={"allow": True, "agent": "x"}
             )
             assert r.status_code == 403
+        # a person without an account (a `parley token` script) connects nothing
+        carol = bearer(token_for("carol"))
+        r = await server.client.post(
+            f"/api/oauth/requests/{request}", json={"allow": True, "agent": "x"}, headers=carol
+        )
+        assert r.status_code == 403 and r.json()["error"]["code"] == "account_required"
         # a bad agent name is a clear 422, and the request is still there to answer
         r = await web.post(f"/api/oauth/requests/{request}", json={"allow": True, "agent": "a b"})
         assert r.status_code == 422
