@@ -108,8 +108,9 @@ class Provider:
         self, client: OAuthClientInformationFull, authorization_code: str
     ) -> HeldCode | None:
         code = await tokens.load_code(self.db, code=authorization_code)
-        if code is None:
-            self.forget()  # a replayed code revoked its app
+        if code == tokens.REPLAYED:
+            self.forget()  # the replayed code revoked its app
+        if not isinstance(code, tokens.Code):
             return None
         return HeldCode(
             code=authorization_code,
@@ -138,8 +139,9 @@ class Provider:
         issued = await tokens.exchange_code(
             self.db, code=authorization_code.code, access=self.access, refresh=self.refresh
         )
-        if issued is None:
+        if issued == tokens.REPLAYED:
             self.forget()
+        if not isinstance(issued, tokens.Issued):
             raise TokenError("invalid_grant", "authorization code was already used")
         return self._token(issued, authorization_code.scopes)
 
@@ -147,8 +149,9 @@ class Provider:
         self, client: OAuthClientInformationFull, refresh_token: str
     ) -> HeldRefresh | None:
         held = await tokens.load_refresh(self.db, token=refresh_token)
-        if held is None:
-            self.forget()
+        if held == tokens.REPLAYED:
+            self.forget()  # the rotated token presented again revoked its app
+        if not isinstance(held, tokens.Held):
             return None
         return HeldRefresh(
             token=refresh_token,

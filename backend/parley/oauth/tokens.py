@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, Literal
 
 from parley.accounts.hashing import digest, new_secret
 from parley.db import Database, retry_on_reconnect
 
 from .consent import CODE_KEPT
 
+# What a lookup answers when the credential was a replay and its connected app is now revoked
+# (so the caller can drop what it remembers of the app's tokens).
+Replayed = Literal["replayed"]
+REPLAYED: Replayed = "replayed"
 ACCESS_PREFIX = "po_parley_"
 REFRESH_PREFIX = "pr_parley_"
 
@@ -62,7 +66,7 @@ async def revoke_grant(db: Database, *, grant_id: int) -> None:
 
 
 @retry_on_reconnect
-async def load_code(db: Database, *, code: str) -> Code | None:
+async def load_code(db: Database, *, code: str) -> Code | Replayed | None:
     """The code, if it was issued and not used; a used one revokes its connected app."""
     async with db.connection() as conn:
         row = await conn.fetchrow(
@@ -76,7 +80,7 @@ async def load_code(db: Database, *, code: str) -> Code | None:
     data: dict[str, Any] = row["data"]
     if data["used"]:
         await revoke_grant(db, grant_id=data["grant_id"])
-        return None
+        return REPLAYED
     return Code(
         grant_id=data["grant_id"],
         user_id=row["user_id"],
@@ -113,9 +117,9 @@ async def _issue(
 
 async def exchange_code(
     db: Database, *, code: str, access: timedelta, refresh: timedelta
-) -> Issued | None:
-    """Tokens for the code, once: a second exchange (even a concurrent one) gets None and
-    revokes the connected app."""
+) -> Issued | Replayed | None:
+    """Tokens for the code, once: a second exchange (even a concurrent one) revokes the
+    connected app. None: the app was revoked meanwhile."""
     async with db.transaction() as conn:
         data = await conn.fetchval(
             "UPDATE auth_challenges SET data = data || '{\"used\": true}'::jsonb"
@@ -141,9 +145,10 @@ async def exchange_code(
             " WHERE id = $1 AND purpose = 'oauth_code'",
             digest(code).hex(),
         )
-    if grant_id is not None:
-        await revoke_grant(db, grant_id=grant_id)
-    return None
+    if grant_id is None:
+        return None
+    await revoke_grant(db, grant_id=grant_id)
+    return REPLAYED
 
 
 _HELD = """SELECT t.grant_id, g.user_id, g.client_id, t.resource,
@@ -173,14 +178,14 @@ async def load_access(db: Database, *, token: str) -> Held | None:
     return None if row is None else _as_held(row)
 
 
-async def load_refresh(db: Database, *, token: str) -> Held | None:
+async def load_refresh(db: Database, *, token: str) -> Held | Replayed | None:
     """The refresh token if it was not rotated yet; a rotated one revokes its app."""
     row = await _held(db, token, "refresh")
     if row is None:
         return None
     if row["used"]:
         await revoke_grant(db, grant_id=row["grant_id"])
-        return None
+        return REPLAYED
     return _as_held(row)
 
 

@@ -61,7 +61,12 @@ async def claude(home: Path, *args: str) -> tuple[int, str]:
         stderr=asyncio.subprocess.STDOUT,
         start_new_session=True,
     )
-    out, _ = await asyncio.wait_for(process.communicate(), timeout=120)
+    try:
+        out, _ = await asyncio.wait_for(process.communicate(), timeout=120)
+    finally:
+        if process.returncode is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            await process.wait()
     return process.returncode or 0, out.decode(errors="replace")
 
 
