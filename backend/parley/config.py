@@ -132,6 +132,12 @@ class Settings(BaseSettings):
     credential_cache_seconds: float = Field(
         default=0.5, ge=0, le=1.0, alias="PARLEY_CREDENTIAL_CACHE_SECONDS"
     )
+    # OAuth for /mcp (parley.oauth): how long an access token and a refresh token last, and
+    # whether a Client ID Metadata Document may be fetched from a private or loopback address
+    # (over http too): for tests and a single machine only, never on a server others reach.
+    oauth_access_seconds: int = Field(default=3600, ge=1, alias="PARLEY_OAUTH_ACCESS_SECONDS")
+    oauth_refresh_days: float = Field(default=30.0, gt=0, alias="PARLEY_OAUTH_REFRESH_DAYS")
+    oauth_cimd_allow_private: bool = Field(default=False, alias="PARLEY_OAUTH_CIMD_ALLOW_PRIVATE")
     oidc_issuer: str | None = Field(default=None, alias="PARLEY_OIDC_ISSUER")
     oidc_client_id: str | None = Field(default=None, alias="PARLEY_OIDC_CLIENT_ID")
     oidc_client_secret: str | None = Field(default=None, alias="PARLEY_OIDC_CLIENT_SECRET")

@@ -875,3 +875,58 @@ class McpCall(SQLModel, table=True):
     wait: str | None = Field(default=None, max_length=64, nullable=True)
     started_at: datetime = _created()
     created_at: datetime = _created()
+
+
+class OAuthClient(SQLModel, table=True):
+    """An OAuth client of `/mcp`: registered (RFC 7591), or a fetched Client ID Metadata
+    Document kept for a while (its `client_id` is the document's URL)."""
+
+    __tablename__ = "oauth_clients"
+
+    client_id: str = Field(sa_column=sa.Column(sa.Text, primary_key=True))
+    source: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    info: dict[str, Any] = Field(sa_column=sa.Column(JSONB, nullable=False))
+    fetched_at: datetime = _created()
+
+
+class OAuthGrant(SQLModel, table=True):
+    """A connected app: a person allowed one client to act as one of their agents."""
+
+    __tablename__ = "oauth_grants"
+    __table_args__ = (sa.Index("ix_oauth_grants_user_id", "user_id"),)
+
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
+    )
+    user_id: str = Field(
+        sa_column=sa.Column(
+            sa.String(USER_ID_MAX),
+            sa.ForeignKey("accounts.user_id", ondelete="CASCADE"),
+            nullable=False,
+        )
+    )
+    agent: str = Field(max_length=USER_ID_MAX, nullable=False)
+    client_id: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    client_name: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    created_at: datetime = _created()
+    last_used_at: datetime | None = _when()
+
+
+class OAuthToken(SQLModel, table=True):
+    """An access or refresh token of a connected app; only its SHA-256 is kept. A refresh
+    token's `used_at` marks it rotated (presenting it again revokes the app)."""
+
+    __tablename__ = "oauth_tokens"
+    __table_args__ = (sa.Index("ix_oauth_tokens_grant_id", "grant_id"),)
+
+    token_hash: bytes = Field(sa_column=sa.Column(sa.LargeBinary, primary_key=True))
+    grant_id: int = Field(
+        sa_column=sa.Column(
+            sa.BigInteger, sa.ForeignKey("oauth_grants.id", ondelete="CASCADE"), nullable=False
+        )
+    )
+    kind: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    resource: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    expires_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+    used_at: datetime | None = _when()

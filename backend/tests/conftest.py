@@ -40,10 +40,11 @@ warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
 SECRET = "test-secret-" + "x" * 32
 TABLES = (
-    "login_throttle, auth_challenges, passkeys, invites, agent_keys, web_sessions, accounts,"
-    " user_events, questions, delegations, turn_tool_calls, work_sessions, messages, agent_runs,"
-    " conversations, tasks, task_counters, push_outbox, push_subscriptions, notification_prefs,"
-    " conversation_mutes, question_escalations, push_vapid, mcp_calls"
+    "oauth_tokens, oauth_grants, oauth_clients, login_throttle, auth_challenges, passkeys,"
+    " invites, agent_keys, web_sessions, accounts, user_events, questions, delegations,"
+    " turn_tool_calls, work_sessions, messages, agent_runs, conversations, tasks, task_counters,"
+    " push_outbox, push_subscriptions, notification_prefs, conversation_mutes,"
+    " question_escalations, push_vapid, mcp_calls"
 )
 
 
@@ -235,7 +236,7 @@ async def serve(
     database_url: str, *, model: Model | None = None, **overrides: Any
 ) -> AsyncIterator[Server]:
     port = free_port()
-    settings = settings_for(PARLEY_PUBLIC_URL=f"http://127.0.0.1:{port}", **overrides)
+    settings = settings_for(**{"PARLEY_PUBLIC_URL": f"http://127.0.0.1:{port}", **overrides})
     app = create_app(settings, database_url=database_url, model=model)
     async with (
         on_loopback(app, port, **uvicorn_options(settings)) as base,

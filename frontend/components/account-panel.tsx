@@ -4,6 +4,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { signOut, type Session } from "@/lib/auth-store";
 import { AccountAdmin } from "./account-admin";
 import { AccountAgentKeys } from "./account-agent-keys";
+import { AccountConnectedApps } from "./account-connected-apps";
 import { AccountPasskeys } from "./account-passkeys";
 import { AccountPassword } from "./account-password";
 import { AccountSessions } from "./account-sessions";
@@ -47,6 +48,7 @@ export function AccountPanel({ session, open, onOpenChange }: Props) {
             <AccountSessions session={session} onEndedCurrent={() => void signOut()} />
             <AccountPasskeys session={session} />
             <AccountAgentKeys session={session} />
+            <AccountConnectedApps session={session} />
             {session.isAdmin && <AccountAdmin session={session} />}
           </div>
         </Dialog.Content>

@@ -12,3 +12,8 @@ export type AgentKey = JsonOf<paths["/api/{user_id}/agent-keys"]["get"]["respons
 export type NewAgentKey = JsonOf<paths["/api/{user_id}/agent-keys"]["post"]["responses"][201]>;
 export type Passkey = JsonOf<paths["/api/{user_id}/passkeys"]["get"]["responses"][200]>[number];
 export type CreatedInvite = JsonOf<paths["/api/admin/invites"]["post"]["responses"][201]>;
+/** An OAuth client the person allowed to act as one of their agents. */
+export type ConnectedApp = JsonOf<paths["/api/{user_id}/connected-apps"]["get"]["responses"][200]>[number];
+/** What the consent page asks about: which client, from where, as which agent. */
+export type ConsentRequest = JsonOf<paths["/api/oauth/requests/{request}"]["get"]["responses"][200]>;
+export type ConsentResult = JsonOf<paths["/api/oauth/requests/{request}"]["post"]["responses"][200]>;

@@ -1,5 +1,5 @@
 """Who a credential names, checked on every request by every transport: a web session's
-cookie, an agent key, or a `parley token` JWT.
+cookie, an agent key, a `parley token` JWT, or an OAuth access token of a connected app.
 
 Each answer is one indexed query, remembered by this instance for at most
 `credential_cache_seconds` (≤ 1 s): on a turn's hot path a credential costs a dict lookup,
@@ -16,11 +16,12 @@ from typing import Literal
 from parley.auth import Caller, verify_claims
 from parley.db import Database, retry_on_reconnect
 from parley.errors import ParleyError, Unauthorized
+from parley.oauth.tokens import is_access_token
 
 from . import keys
 from .hashing import digest
 
-Kind = Literal["session", "key", "token"]
+Kind = Literal["session", "key", "token", "oauth"]
 CACHE_MAX = 20_000  # entries; past it the cache starts over (one query per credential)
 
 
@@ -33,6 +34,9 @@ class Principal:
     is_admin: bool = False
     session_id: int | None = None  # the web session, for a cookie
     key_id: int | None = None  # the agent key, for a key
+    # An OAuth access token is good for one resource (RFC 8707) until a time (epoch seconds).
+    resource: str | None = None
+    expires_at: float | None = None
 
     @property
     def via(self) -> Literal["session", "bearer"]:
@@ -46,6 +50,12 @@ _KEY = """SELECT k.id, k.user_id, k.agent, coalesce(a.disabled_at IS NOT NULL, f
         coalesce(k.expires_at <= now(), false) AS expired,
         coalesce(k.last_used_at < now() - interval '1 minute', true) AS stale
     FROM agent_keys k LEFT JOIN accounts a USING (user_id) WHERE k.secret_hash = $1"""
+_OAUTH = """SELECT g.id, g.user_id, g.agent, t.resource,
+        extract(epoch FROM t.expires_at) AS expires,
+        coalesce(a.disabled_at IS NOT NULL, false) AS disabled,
+        coalesce(g.last_used_at < now() - interval '1 minute', true) AS stale
+    FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
+    LEFT JOIN accounts a USING (user_id) WHERE t.token_hash = $1 AND t.kind = 'access'"""
 _ACCOUNT = """SELECT extract(epoch FROM tokens_revoked_at) AS revoked, is_admin,
         disabled_at IS NOT NULL AS disabled
     FROM accounts WHERE user_id = $1"""
@@ -67,10 +77,19 @@ class Credentials:
     async def session(self, cookie: str) -> Principal:
         return await self._cached(("session", digest(cookie)), lambda: self._session(cookie))
 
-    async def bearer(self, token: str) -> Principal:
-        """An agent key (`pk_parley_…`) or a `parley token` JWT."""
+    async def bearer(self, token: str, *, resource: str | None = None) -> Principal:
+        """An agent key (`pk_parley_…`), a `parley token` JWT, or an OAuth access token, which
+        is good only where it is presented to the `resource` it was issued for (`/mcp`; REST
+        and `parley mcp` pass none, so they refuse it)."""
         if keys.is_key(token):
             return await self._cached(("key", digest(token)), lambda: self._key(token))
+        if is_access_token(token):
+            found = await self._cached(("oauth", digest(token)), lambda: self._oauth(token))
+            if found.resource != resource:
+                raise Unauthorized(f"This token is for {found.resource} only")
+            if found.expires_at is not None and time.time() >= found.expires_at:
+                raise Unauthorized("This access token has expired; refresh it")
+            return found
         verify_claims(secret=self.secret, token=token)  # expiry, on every use (cheap: cached)
         return await self._cached(("token", token), lambda: self._token(token))
 
@@ -124,6 +143,25 @@ class Credentials:
                     "UPDATE agent_keys SET last_used_at = now() WHERE id = $1", row["id"]
                 )
         return Principal(Caller(row["user_id"], row["agent"]), "key", key_id=row["id"])
+
+    @retry_on_reconnect
+    async def _oauth(self, token: str) -> Principal:
+        async with self.db.connection() as conn:
+            row = await conn.fetchrow(_OAUTH, digest(token))
+            if row is None:
+                raise Unauthorized("Unknown or revoked access token")
+            if row["disabled"]:
+                raise Unauthorized("This account is disabled", code="account_disabled")
+            if row["stale"]:
+                await conn.execute(
+                    "UPDATE oauth_grants SET last_used_at = now() WHERE id = $1", row["id"]
+                )
+        return Principal(
+            Caller(row["user_id"], row["agent"]),
+            "oauth",
+            resource=row["resource"],
+            expires_at=float(row["expires"]),
+        )
 
     @retry_on_reconnect
     async def _token(self, token: str) -> Principal:

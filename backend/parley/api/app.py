@@ -27,6 +27,7 @@ from parley.api import (
     routes_edits,
     routes_events,
     routes_messages,
+    routes_oauth,
     routes_oidc,
     routes_passkeys,
     routes_person_events,
@@ -48,6 +49,7 @@ from parley.config import Settings, get_settings
 from parley.db import Database, resolve_database_url
 from parley.limits import RateLimiter
 from parley.modes import Modes, Parts
+from parley.oauth.provider import Provider, build_app, oauth_routes
 from parley.push import service as push_service
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
@@ -100,6 +102,9 @@ def create_app(
                 log.warning(hint)
             app.state.credentials = Credentials(
                 db, secret=settings.auth_secret, cache_seconds=settings.credential_cache_seconds
+            )
+            app.state.oauth = build_app(
+                Provider(db, settings=settings, forget=app.state.credentials.forget)
             )
             app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
             await app.state.assistant.prepare()
@@ -177,6 +182,7 @@ def create_app(
         routes_admin,
         routes_passkeys,
         routes_oidc,
+        routes_oauth,
         routes_chat,
         routes_tasks,
         routes_conversations,
@@ -193,6 +199,7 @@ def create_app(
     ):
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents
+    app.router.routes.extend(oauth_routes())  # its authorization server (OAuth 2.1)
     return app
 
 

@@ -1,12 +1,13 @@
-"""Keeps secrets that travel in URLs out of the access log: an invite's token (in its path)
-and an OIDC callback's code and state (in its query)."""
+"""Keeps secrets that travel in URLs out of the access log: an invite's token and an OAuth
+authorization request's (in their paths) and an OIDC callback's code and state (in its
+query)."""
 
 from __future__ import annotations
 
 import logging
 import re
 
-_INVITE = re.compile(r"(/api/auth/invites/)[^/?\s]+")
+_INVITE = re.compile(r"(/api/auth/invites/|/api/oauth/requests/)[^/?\s]+")
 _CALLBACK = re.compile(r"(/api/auth/oidc/callback)\?\S*")
 
 

@@ -63,12 +63,13 @@ class ParleyAccess(AccessToken):
 class ParleyTokens(TokenVerifier):
     """Parley's bearer credentials for the SDK's auth middleware."""
 
-    def __init__(self, credentials: Credentials) -> None:
+    def __init__(self, credentials: Credentials, *, resource: str) -> None:
         self.credentials = credentials
+        self.resource = resource  # an OAuth access token must have been issued for it
 
     async def verify_token(self, token: str) -> AccessToken | None:
         try:
-            caller = (await self.credentials.bearer(token)).caller
+            caller = (await self.credentials.bearer(token, resource=self.resource)).caller
         except ParleyError:
             return None
         return ParleyAccess(
@@ -129,7 +130,7 @@ class McpHttp:
         self.limiter = limiter
         public = settings.public_url.rstrip("/")
         self.credentials = credentials
-        tokens = ParleyTokens(credentials)
+        self.tokens = tokens = ParleyTokens(credentials, resource=public + PATH)
         self.server: MCPServer = build_server(
             db=db,
             resolve_user=from_verified_request,
@@ -141,7 +142,8 @@ class McpHttp:
             auth=AuthSettings(
                 issuer_url=public,  # type: ignore[arg-type]
                 resource_server_url=public + PATH,  # type: ignore[arg-type]
-                validate_token_resource=False,  # Parley's tokens name no audience
+                # `ParleyTokens` compares an OAuth token's resource itself; keys and JWTs name none
+                validate_token_resource=False,
             ),
         )
         self.app: Starlette = self.server.streamable_http_app(
@@ -162,7 +164,8 @@ class McpHttp:
             return None
         try:
             token = bearer_token(Headers(scope=scope).get("authorization"))
-            user_id = (await self.credentials.bearer(token)).caller.user_id
+            verified = await self.credentials.bearer(token, resource=self.tokens.resource)
+            user_id = verified.caller.user_id
         except ParleyError:
             return None  # the SDK's middleware answers 401
         try:

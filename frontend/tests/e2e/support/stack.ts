@@ -94,6 +94,8 @@ export class Stack {
         PARLEY_SIGNUP: "open",
         PARLEY_MODEL: "offline",
         PARLEY_AUTH_SECRET: this.secret,
+        // Where MCP clients reach this API (its OAuth issuer, and the resource its tokens are for).
+        PARLEY_PUBLIC_URL: this.apiUrl,
         PARLEY_DATA_DIR: this.dataDir,
         // Cookie-authenticated writes must come from the UI's own origins.
         PARLEY_WEB_ORIGINS: `${this.localhostUrl},${this.webUrl}`,

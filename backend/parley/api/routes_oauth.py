@@ -1,0 +1,88 @@
+"""The OAuth consent page's routes, and a person's connected apps (the OAuth clients acting as
+their agents), listed and revoked like agent keys. The authorization server's own endpoints
+(`/authorize`, `/token`, …) are the MCP SDK's handlers, in `parley.oauth.provider`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path, Response
+
+from parley.api.deps import CredentialsDep, DbDep, PersonPrincipal, SettingsDep, SignedInPerson
+from parley.api.errors import AUTHED, ERRORS
+from parley.oauth import apps, consent
+from parley.oauth.schemas import ConnectedAppOut, ConsentDecision, ConsentRequest, ConsentResult
+
+router = APIRouter(tags=["oauth"])
+
+RequestSecret = Annotated[str, Path(max_length=100)]
+
+
+@router.get(
+    "/api/oauth/requests/{request}", response_model=ConsentRequest, responses=ERRORS(*AUTHED)
+)
+async def show_request(
+    request: RequestSecret, principal: SignedInPerson, db: DbDep
+) -> ConsentRequest:
+    """The pending authorization the consent page asks the signed-in person about."""
+    found = await consent.pending(db, secret=request)
+    return ConsentRequest(
+        client_id=found.client_id,
+        client_name=found.client_name,
+        client_host=found.client_host,
+        redirect_uri=found.redirect_uri,
+        agent=found.agent,
+        resource=found.resource,
+    )
+
+
+@router.post(
+    "/api/oauth/requests/{request}", response_model=ConsentResult, responses=ERRORS(*AUTHED)
+)
+async def decide_request(
+    request: RequestSecret,
+    body: ConsentDecision,
+    principal: SignedInPerson,
+    db: DbDep,
+    settings: SettingsDep,
+) -> ConsentResult:
+    """Allow (the client then acts as `agent`, never as the person) or deny, once."""
+    target = await consent.decide(
+        db,
+        secret=request,
+        user_id=principal.caller.user_id,
+        allow=body.allow,
+        agent=body.agent,
+        issuer=settings.public_url.rstrip("/"),
+    )
+    return ConsentResult(redirect_to=target)
+
+
+@router.get(
+    "/api/{user_id}/connected-apps",
+    response_model=list[ConnectedAppOut],
+    responses=ERRORS(*AUTHED),
+)
+async def list_connected_apps(principal: PersonPrincipal, db: DbDep) -> list[ConnectedAppOut]:
+    return [
+        ConnectedAppOut(
+            id=a.id,
+            agent=a.agent,
+            client_id=a.client_id,
+            client_name=a.client_name,
+            client_host=a.client_host,
+            created_at=a.created_at,
+            last_used_at=a.last_used_at,
+        )
+        for a in await apps.listed(db, user_id=principal.caller.user_id)
+    ]
+
+
+@router.delete("/api/{user_id}/connected-apps/{app_id}", status_code=204, responses=ERRORS(*AUTHED))
+async def revoke_connected_app(
+    app_id: int, principal: PersonPrincipal, db: DbDep, credentials: CredentialsDep
+) -> Response:
+    """Its tokens are refused by `/mcp` on every instance within a second."""
+    await apps.revoke(db, user_id=principal.caller.user_id, app_id=app_id)
+    credentials.forget()
+    return Response(status_code=204)

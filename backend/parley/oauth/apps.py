@@ -1,0 +1,59 @@
+"""Connected apps: the OAuth clients a person allowed to act as one of their agents, listed
+beside agent keys and revoked the same way (deleting the row deletes its tokens, so the
+next call is refused by every instance within the credential cache's staleness)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from parley.db import Database, retry_on_reconnect
+from parley.errors import NotFound
+
+from .consent import client_host
+
+
+@dataclass(slots=True, frozen=True)
+class AppRecord:
+    id: int
+    agent: str
+    client_id: str
+    client_name: str
+    client_host: str
+    created_at: datetime
+    last_used_at: datetime | None
+
+
+@retry_on_reconnect
+async def listed(db: Database, *, user_id: str) -> list[AppRecord]:
+    async with db.connection() as conn:
+        rows = await conn.fetch(
+            """SELECT g.id, g.agent, g.client_id, g.client_name, g.created_at, g.last_used_at,
+                coalesce(c.info->'redirect_uris'->>0, '') AS redirect_uri
+            FROM oauth_grants g LEFT JOIN oauth_clients c USING (client_id)
+            WHERE g.user_id = $1 ORDER BY g.id""",
+            user_id,
+        )
+    return [
+        AppRecord(
+            id=r["id"],
+            agent=r["agent"],
+            client_id=r["client_id"],
+            client_name=r["client_name"],
+            client_host=client_host(r["client_id"], r["redirect_uri"]),
+            created_at=r["created_at"],
+            last_used_at=r["last_used_at"],
+        )
+        for r in rows
+    ]
+
+
+async def revoke(db: Database, *, user_id: str, app_id: int) -> None:
+    if not 1 <= app_id < 2**63:  # ids are bigints
+        raise NotFound("No such connected app")
+    async with db.connection() as conn:
+        done = await conn.execute(
+            "DELETE FROM oauth_grants WHERE id = $1 AND user_id = $2", app_id, user_id
+        )
+    if done == "DELETE 0":
+        raise NotFound("No such connected app")

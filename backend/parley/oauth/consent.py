@@ -1,0 +1,170 @@
+"""The authorize step between the client's redirect and the code: a pending request the
+consent page shows to the signed-in person, and their decision.
+
+A request is a row in `auth_challenges` found by its secret's digest (the secret travels only
+in the consent page's URL), so any instance can show it and exactly one decision uses it.
+Allowing makes the connected app (a person's grant to one client, acting as one agent) and a
+one-time authorization code bound to the PKCE challenge, redirect URI and resource.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+from urllib.parse import urlsplit
+
+from mcp.server.auth.provider import construct_redirect_uri
+
+from parley.accounts.hashing import digest, new_secret
+from parley.auth import validate_agent_name
+from parley.db import Database, retry_on_reconnect
+from parley.errors import Forbidden, NotFound
+
+REQUEST_LIFETIME = timedelta(minutes=10)
+CODE_LIFETIME = timedelta(minutes=5)
+# A used code's row stays this long after it expires, so presenting it again is recognised
+# as a replay (and revokes what it issued) rather than as an unknown code.
+CODE_KEPT = timedelta(hours=1)
+_CLEANUP = (
+    "DELETE FROM auth_challenges WHERE purpose IN ('oauth_request', 'oauth_code')"
+    " AND expires_at < now() - interval '1 hour'"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    client_id: str
+    client_name: str
+    client_host: str
+    redirect_uri: str
+    agent: str  # the name suggested for the agent the client will act as
+    resource: str
+
+
+def suggested_agent(client_name: str) -> str:
+    """An agent name from the client's name ("Claude Code" → "claude-code")."""
+    name = re.sub(r"[^a-z0-9_.@-]+", "-", client_name.lower()).strip("-.")[:64]
+    return name or "mcp-client"
+
+
+def client_host(client_id: str, redirect_uri: str) -> str:
+    """What the consent page says the client is: the host of its metadata document's URL,
+    else of its redirect URI (a registered client's id is ours, so it says nothing)."""
+    url = client_id if client_id.startswith(("https://", "http://")) else redirect_uri
+    return urlsplit(url).netloc
+
+
+async def start(
+    db: Database,
+    *,
+    client_id: str,
+    client_name: str,
+    redirect_uri: str,
+    redirect_uri_explicit: bool,
+    code_challenge: str,
+    state: str | None,
+    scopes: list[str],
+    resource: str,
+) -> str:
+    """The pending request; returns its secret, for the consent page's URL."""
+    secret = new_secret()
+    data = {
+        "client_id": client_id,
+        "client_name": client_name,
+        "redirect_uri": redirect_uri,
+        "redirect_uri_explicit": redirect_uri_explicit,
+        "code_challenge": code_challenge,
+        "state": state,
+        "scopes": scopes,
+        "resource": resource,
+    }
+    async with db.transaction() as conn:
+        await conn.execute(_CLEANUP)
+        await conn.execute(
+            "INSERT INTO auth_challenges (id, purpose, data, expires_at)"
+            " VALUES ($1, 'oauth_request', $2, now() + $3)",
+            digest(secret).hex(),
+            data,
+            REQUEST_LIFETIME,
+        )
+    return secret
+
+
+@retry_on_reconnect
+async def _request(db: Database, secret: str) -> dict[str, Any]:
+    async with db.connection() as conn:
+        data = await conn.fetchval(
+            "SELECT data FROM auth_challenges WHERE id = $1 AND purpose = 'oauth_request'"
+            " AND expires_at > now()",
+            digest(secret).hex(),
+        )
+    if data is None:
+        raise NotFound("This authorization request is unknown, used or expired; start again")
+    result: dict[str, Any] = data
+    return result
+
+
+async def pending(db: Database, *, secret: str) -> Pending:
+    data = await _request(db, secret)
+    return Pending(
+        client_id=data["client_id"],
+        client_name=data["client_name"],
+        client_host=client_host(data["client_id"], data["redirect_uri"]),
+        redirect_uri=data["redirect_uri"],
+        agent=suggested_agent(data["client_name"]),
+        resource=data["resource"],
+    )
+
+
+async def decide(
+    db: Database, *, secret: str, user_id: str, allow: bool, agent: str | None, issuer: str
+) -> str:
+    """The person's answer; returns where to send their browser: the client's redirect URI
+    with a code, or with `access_denied`. Re-allowing a client as the same agent replaces the
+    earlier connection (its tokens stop working)."""
+    if allow:
+        agent = validate_agent_name(agent or "")
+    async with db.transaction() as conn:
+        data = await conn.fetchval(
+            "DELETE FROM auth_challenges WHERE id = $1 AND purpose = 'oauth_request'"
+            " AND expires_at > now() RETURNING data",
+            digest(secret).hex(),
+        )
+        if data is None:
+            raise NotFound("This authorization request is unknown, used or expired; start again")
+        if not allow:
+            return construct_redirect_uri(
+                data["redirect_uri"],
+                error="access_denied",
+                error_description="The person declined",
+                state=data["state"],
+                iss=issuer,
+            )
+        await conn.execute(
+            "DELETE FROM oauth_grants WHERE user_id = $1 AND client_id = $2 AND agent = $3",
+            user_id,
+            data["client_id"],
+            agent,
+        )
+        if not await conn.fetchval("SELECT true FROM accounts WHERE user_id = $1", user_id):
+            raise Forbidden("Sign in with an account to connect an app", code="account_required")
+        grant_id = await conn.fetchval(
+            "INSERT INTO oauth_grants (user_id, agent, client_id, client_name)"
+            " VALUES ($1, $2, $3, $4) RETURNING id",
+            user_id,
+            agent,
+            data["client_id"],
+            data["client_name"],
+        )
+        code = new_secret()
+        await conn.execute(
+            "INSERT INTO auth_challenges (id, purpose, user_id, data, expires_at)"
+            " VALUES ($1, 'oauth_code', $2, $3, now() + $4)",
+            digest(code).hex(),
+            user_id,
+            {**data, "grant_id": grant_id, "used": False},
+            CODE_LIFETIME + CODE_KEPT,
+        )
+    return construct_redirect_uri(data["redirect_uri"], code=code, state=data["state"], iss=issuer)

@@ -1,0 +1,206 @@
+"""Authorization codes exchanged once, and the connected app's access and refresh tokens.
+
+Tokens are random, shown once, stored as SHA-256 digests. An access token is short-lived and
+good for one resource (RFC 8707); a refresh token is rotated on use. Presenting a used code or
+a rotated refresh token again is taken as a stolen one being replayed: the connected app is
+revoked (with every token it holds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Literal
+
+from parley.accounts.hashing import digest, new_secret
+from parley.db import Database, retry_on_reconnect
+
+from .consent import CODE_KEPT
+
+# What a lookup answers when the credential was a replay and its connected app is now revoked
+# (so the caller can drop what it remembers of the app's tokens).
+Replayed = Literal["replayed"]
+REPLAYED: Replayed = "replayed"
+ACCESS_PREFIX = "po_parley_"
+REFRESH_PREFIX = "pr_parley_"
+
+
+def is_access_token(token: str) -> bool:
+    return token.startswith(ACCESS_PREFIX)
+
+
+@dataclass(frozen=True, slots=True)
+class Code:
+    grant_id: int
+    user_id: str
+    client_id: str
+    code_challenge: str
+    redirect_uri: str
+    redirect_uri_explicit: bool
+    resource: str
+    scopes: list[str]
+    valid_until: float  # epoch seconds
+
+
+@dataclass(frozen=True, slots=True)
+class Issued:
+    access: str
+    refresh: str
+    expires_in: int
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """A token as stored: whose connected app, for what, until when (epoch seconds)."""
+
+    grant_id: int
+    user_id: str
+    client_id: str
+    resource: str
+    expires_at: float
+
+
+async def revoke_grant(db: Database, *, grant_id: int) -> None:
+    async with db.connection() as conn:
+        await conn.execute("DELETE FROM oauth_grants WHERE id = $1", grant_id)
+
+
+@retry_on_reconnect
+async def load_code(db: Database, *, code: str) -> Code | Replayed | None:
+    """The code, if it was issued and not used; a used one revokes its connected app."""
+    async with db.connection() as conn:
+        row = await conn.fetchrow(
+            "SELECT data, user_id, extract(epoch FROM expires_at) - $2 AS valid_until"
+            " FROM auth_challenges WHERE id = $1 AND purpose = 'oauth_code'",
+            digest(code).hex(),
+            CODE_KEPT.total_seconds(),
+        )
+    if row is None:
+        return None
+    data: dict[str, Any] = row["data"]
+    if data["used"]:
+        await revoke_grant(db, grant_id=data["grant_id"])
+        return REPLAYED
+    return Code(
+        grant_id=data["grant_id"],
+        user_id=row["user_id"],
+        client_id=data["client_id"],
+        code_challenge=data["code_challenge"],
+        redirect_uri=data["redirect_uri"],
+        redirect_uri_explicit=data["redirect_uri_explicit"],
+        resource=data["resource"],
+        scopes=data["scopes"],
+        valid_until=float(row["valid_until"]),
+    )
+
+
+async def _issue(
+    conn: Any, *, grant_id: int, resource: str, access: timedelta, refresh: timedelta
+) -> Issued:
+    access_token = ACCESS_PREFIX + new_secret()
+    refresh_token = REFRESH_PREFIX + new_secret()
+    # What this app held and can no longer use goes (a used refresh token stays until it
+    # expires, so presenting it again is still recognised).
+    await conn.execute(
+        "DELETE FROM oauth_tokens WHERE grant_id = $1 AND expires_at < now()", grant_id
+    )
+    await conn.executemany(
+        "INSERT INTO oauth_tokens (token_hash, grant_id, kind, resource, expires_at)"
+        " VALUES ($1, $2, $3, $4, now() + $5)",
+        [
+            (digest(access_token), grant_id, "access", resource, access),
+            (digest(refresh_token), grant_id, "refresh", resource, refresh),
+        ],
+    )
+    return Issued(access_token, refresh_token, int(access.total_seconds()))
+
+
+async def exchange_code(
+    db: Database, *, code: str, access: timedelta, refresh: timedelta
+) -> Issued | Replayed | None:
+    """Tokens for the code, once: a second exchange (even a concurrent one) revokes the
+    connected app. None: the app was revoked meanwhile."""
+    async with db.transaction() as conn:
+        data = await conn.fetchval(
+            "UPDATE auth_challenges SET data = data || '{\"used\": true}'::jsonb"
+            " WHERE id = $1 AND purpose = 'oauth_code' AND NOT (data->>'used')::boolean"
+            " RETURNING data",
+            digest(code).hex(),
+        )
+        if data is not None:
+            exists = await conn.fetchval(
+                "SELECT true FROM oauth_grants WHERE id = $1", data["grant_id"]
+            )
+            if exists:
+                return await _issue(
+                    conn,
+                    grant_id=data["grant_id"],
+                    resource=data["resource"],
+                    access=access,
+                    refresh=refresh,
+                )
+            return None
+        grant_id = await conn.fetchval(
+            "SELECT (data->>'grant_id')::bigint FROM auth_challenges"
+            " WHERE id = $1 AND purpose = 'oauth_code'",
+            digest(code).hex(),
+        )
+    if grant_id is None:
+        return None
+    await revoke_grant(db, grant_id=grant_id)
+    return REPLAYED
+
+
+_HELD = """SELECT t.grant_id, g.user_id, g.client_id, t.resource,
+        extract(epoch FROM t.expires_at) AS expires_at, t.used_at IS NOT NULL AS used
+    FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
+    WHERE t.token_hash = $1 AND t.kind = $2"""
+
+
+@retry_on_reconnect
+async def _held(db: Database, token: str, kind: str) -> Any:
+    async with db.connection() as conn:
+        return await conn.fetchrow(_HELD, digest(token), kind)
+
+
+def _as_held(row: Any) -> Held:
+    return Held(
+        grant_id=row["grant_id"],
+        user_id=row["user_id"],
+        client_id=row["client_id"],
+        resource=row["resource"],
+        expires_at=float(row["expires_at"]),
+    )
+
+
+async def load_access(db: Database, *, token: str) -> Held | None:
+    row = await _held(db, token, "access")
+    return None if row is None else _as_held(row)
+
+
+async def load_refresh(db: Database, *, token: str) -> Held | Replayed | None:
+    """The refresh token if it was not rotated yet; a rotated one revokes its app."""
+    row = await _held(db, token, "refresh")
+    if row is None:
+        return None
+    if row["used"]:
+        await revoke_grant(db, grant_id=row["grant_id"])
+        return REPLAYED
+    return _as_held(row)
+
+
+async def rotate(
+    db: Database, *, token: str, access: timedelta, refresh: timedelta
+) -> Issued | None:
+    """A new pair for the refresh token, which is used up: None if it already was."""
+    async with db.transaction() as conn:
+        row = await conn.fetchrow(
+            "UPDATE oauth_tokens SET used_at = now() WHERE token_hash = $1 AND kind = 'refresh'"
+            " AND used_at IS NULL AND expires_at > now() RETURNING grant_id, resource",
+            digest(token),
+        )
+        if row is None:
+            return None
+        return await _issue(
+            conn, grant_id=row["grant_id"], resource=row["resource"], access=access, refresh=refresh
+        )
