@@ -4,6 +4,7 @@ import * as Dialog from "@radix-ui/react-dialog";
 import { signOut, type Session } from "@/lib/auth-store";
 import { AccountAdmin } from "./account-admin";
 import { AccountAgentKeys } from "./account-agent-keys";
+import { AccountNotifications } from "./account-notifications";
 import { AccountPasskeys } from "./account-passkeys";
 import { AccountPassword } from "./account-password";
 import { AccountSessions } from "./account-sessions";
@@ -45,6 +46,7 @@ export function AccountPanel({ session, open, onOpenChange }: Props) {
             </section>
             <AccountPassword onChanged={refreshSessions} />
             <AccountSessions session={session} onEndedCurrent={() => void signOut()} />
+            <AccountNotifications session={session} />
             <AccountPasskeys session={session} />
             <AccountAgentKeys session={session} />
             {session.isAdmin && <AccountAdmin session={session} />}
