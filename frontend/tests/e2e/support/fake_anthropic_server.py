@@ -4,7 +4,8 @@ Serves a scripted coding session: text streamed in pieces, then a Bash tool call
 person must allow), then a closing text once the tool's result comes back; the next prompt
 gets a long, slow answer (for Stop). A session opened with `WRITE_PROMPT` has a script of its
 own: a Write of a new file (which the person must allow), then a closing text; one opened with
-`FAIL_PROMPT` gets an API error. Prints its URL on
+`FAIL_PROMPT` gets an API error; `PUSH_PROMPT` and `VOICE_PROMPT` each get a Bash call, then a
+closing text. Prints its URL on
 the first line of stdout and serves until it is terminated.
 """
 
@@ -24,6 +25,9 @@ WRITE_PROMPT = "Write the greeting file"
 WRITE_FILE = "greeting.txt"
 FAIL_PROMPT = "Fail this prompt"
 WRITE_CONTENT = "Hello from Parley\nSecond line of the greeting\n"
+# push.spec.ts: a permission answered from a notification, and one answered by voice.
+PUSH_PROMPT = "Check the push path"
+VOICE_PROMPT = "Check the voice path"
 
 
 def main() -> None:
@@ -49,6 +53,17 @@ def main() -> None:
         ),
         say("The greeting is written."),
     )
+    for prompt, word in ((PUSH_PROMPT, "pushed"), (VOICE_PROMPT, "spoken")):
+        fake.script_for(
+            prompt,
+            Reply(
+                [
+                    Text(f"I'll run the {word} check."),
+                    ToolUse("Bash", {"command": f"echo {word}-ok", "description": "A check"}),
+                ]
+            ),
+            say(f"The {word} check is finished."),
+        )
     # Every try the CLI makes fails (it retries some errors).
     fake.script_for(FAIL_PROMPT, Fail(400, "the model is unhappy"))
     fake.default = say("Nothing more is scripted.")
