@@ -136,6 +136,31 @@ class Settings(BaseSettings):
     oidc_name: str | None = Field(default=None, alias="PARLEY_OIDC_NAME")
     oidc_redirect_url: str | None = Field(default=None, alias="PARLEY_OIDC_REDIRECT_URL")
 
+    # --- Web Push and reminders (parley.push) ---
+    # The VAPID private key (PEM, or the raw key base64url): unset, the first instance makes
+    # one and keeps it in the database, so every instance signs with the same key.
+    vapid_private_key: str | None = Field(default=None, alias="PARLEY_VAPID_PRIVATE_KEY")
+    # Who push services contact about this server's pushes (a mailto: or https: URL).
+    vapid_subject: str = Field(default="mailto:parley@localhost", alias="PARLEY_VAPID_SUBJECT")
+    # The only hosts pushes are posted to (a subscription names any URL it likes): the major
+    # browsers' push services; "*.example.com" matches subdomains, "host:port" one port.
+    push_allowed_hosts_raw: str = Field(
+        default=(
+            "fcm.googleapis.com,updates.push.services.mozilla.com,*.notify.windows.com,"
+            "web.push.apple.com"
+        ),
+        alias="PARLEY_PUSH_ALLOWED_HOSTS",
+    )
+    # A push the service refuses with 429/5xx is tried again with backoff, this many times.
+    push_max_attempts: int = Field(default=8, ge=1, alias="PARLEY_PUSH_MAX_ATTEMPTS")
+    push_retry_base: float = Field(default=1.0, gt=0, alias="PARLEY_PUSH_RETRY_BASE")
+    push_timeout: float = Field(default=10.0, gt=0, alias="PARLEY_PUSH_TIMEOUT")
+    # Where reminder emails go out: smtp://[user:password@]host[:port] (smtps:// for TLS).
+    smtp_url: str | None = Field(default=None, alias="PARLEY_SMTP_URL")
+    smtp_from: str = Field(default="parley@localhost", alias="PARLEY_SMTP_FROM")
+    # How long an emailed link to a question opens it (once).
+    question_link_minutes: float = Field(default=30.0, gt=0, alias="PARLEY_QUESTION_LINK_MINUTES")
+
     @field_validator("data_dir")
     @classmethod
     def _absolute(cls, value: Path) -> Path:
@@ -180,6 +205,10 @@ class Settings(BaseSettings):
     @property
     def trusted_proxies(self) -> list[str]:
         return [p.strip() for p in self.trusted_proxies_raw.split(",") if p.strip()]
+
+    @property
+    def push_allowed_hosts(self) -> list[str]:
+        return [h.strip().lower() for h in self.push_allowed_hosts_raw.split(",") if h.strip()]
 
     @property
     def oidc_enabled(self) -> bool:

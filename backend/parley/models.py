@@ -701,3 +701,143 @@ class LoginThrottle(SQLModel, table=True):
     failures: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
     last_failure_at: datetime = _created()
     locked_until: datetime | None = _when()
+
+
+# --- Web Push (parley.push; migration 0051) ---
+
+
+def _bool(default: bool) -> Any:
+    return Field(
+        default=default,
+        sa_column=sa.Column(
+            sa.Boolean, nullable=False, server_default=sa.true() if default else sa.false()
+        ),
+    )
+
+
+class PushSubscription(SQLModel, table=True):
+    """A device that receives Web Push: the browser's PushSubscription (its endpoint at the
+    browser's push service and the keys its messages are encrypted for)."""
+
+    __tablename__ = "push_subscriptions"
+    __table_args__ = (
+        sa.UniqueConstraint("user_id", "endpoint", name="uq_push_subscriptions_endpoint"),
+    )
+
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    endpoint: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    p256dh: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    auth: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    label: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default=""))
+    created_at: datetime = _created()
+    last_sent_at: datetime | None = _when()
+
+
+class NotificationPrefs(SQLModel, table=True):
+    """Which kinds of event notify the person (no row: the defaults)."""
+
+    __tablename__ = "notification_prefs"
+
+    user_id: str = Field(max_length=USER_ID_MAX, primary_key=True)
+    question: bool = _bool(True)
+    run_failed: bool = _bool(True)
+    message: bool = _bool(False)
+    email_reminders: bool = _bool(True)
+
+
+class ConversationMute(SQLModel, table=True):
+    """A conversation the person muted: nothing in it notifies."""
+
+    __tablename__ = "conversation_mutes"
+
+    conversation_id: int = Field(
+        sa_column=sa.Column(
+            sa.Integer, sa.ForeignKey("conversations.id", ondelete="CASCADE"), primary_key=True
+        )
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    created_at: datetime = _created()
+
+
+class PushOutbox(SQLModel, table=True):
+    """One push to send to one device; at most one per (device, kind, event)."""
+
+    __tablename__ = "push_outbox"
+    __table_args__ = (
+        sa.UniqueConstraint("subscription_id", "kind", "ref", name="uq_push_outbox_once"),
+        sa.CheckConstraint(
+            "kind IN ('question', 'reminder', 'question_closed', 'run_failed', 'message')",
+            name="ck_push_outbox_kind",
+        ),
+        sa.CheckConstraint("status IN ('pending', 'sent', 'failed')", name="ck_push_outbox_status"),
+        sa.Index("ix_push_outbox_due", "next_at", postgresql_where=sa.text("status = 'pending'")),
+        sa.Index("ix_push_outbox_ref", "ref", "kind"),
+    )
+
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
+    )
+    subscription_id: int = Field(
+        sa_column=sa.Column(
+            sa.BigInteger,
+            sa.ForeignKey("push_subscriptions.id", ondelete="CASCADE"),
+            nullable=False,
+        )
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    kind: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    ref: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    conversation_id: int | None = Field(default=None, nullable=True)
+    status: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default="pending"))
+    attempts: int = Field(sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
+    next_at: datetime = _created()
+    lease_until: datetime | None = _when()
+    created_at: datetime = _created()
+    sent_at: datetime | None = _when()
+    last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+
+
+class QuestionEscalation(SQLModel, table=True):
+    """What happens to a question nobody answers: a reminder push, then an email, and at
+    its deadline an expiry or a default decision."""
+
+    __tablename__ = "question_escalations"
+    __table_args__ = (
+        sa.CheckConstraint(
+            "on_timeout IN ('expire', 'deny', 'allow')", name="ck_question_escalations_on_timeout"
+        ),
+        sa.Index(
+            "ix_question_escalations_due",
+            "next_at",
+            postgresql_where=sa.text("next_at IS NOT NULL"),
+        ),
+    )
+
+    question_id: int = Field(
+        sa_column=sa.Column(
+            sa.BigInteger,
+            sa.ForeignKey("questions.message_id", ondelete="CASCADE"),
+            primary_key=True,
+        )
+    )
+    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    on_timeout: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default="expire"))
+    remind_after: float | None = Field(default=None, nullable=True)
+    stage: int = Field(sa_column=sa.Column(sa.SmallInteger, nullable=False, server_default="0"))
+    next_at: datetime | None = _when()
+
+
+class PushVapid(SQLModel, table=True):
+    """The server's VAPID key, made once by whichever instance starts first (unless set by
+    PARLEY_VAPID_PRIVATE_KEY): every instance signs with the same key."""
+
+    __tablename__ = "push_vapid"
+
+    id: int = Field(sa_column=sa.Column(sa.SmallInteger, primary_key=True))
+    private_pem: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    created_at: datetime = _created()

@@ -42,7 +42,8 @@ SECRET = "test-secret-" + "x" * 32
 TABLES = (
     "login_throttle, auth_challenges, passkeys, invites, agent_keys, web_sessions, accounts,"
     " user_events, questions, delegations, turn_tool_calls, work_sessions, messages, agent_runs,"
-    " conversations, tasks, task_counters"
+    " conversations, tasks, task_counters, push_outbox, push_subscriptions, notification_prefs,"
+    " conversation_mutes, question_escalations, push_vapid"
 )
 
 

@@ -34,6 +34,12 @@ TABLES = {
     "passkeys",
     "auth_challenges",
     "login_throttle",
+    "push_subscriptions",
+    "notification_prefs",
+    "conversation_mutes",
+    "push_outbox",
+    "question_escalations",
+    "push_vapid",
 }
 
 

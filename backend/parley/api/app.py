@@ -30,6 +30,7 @@ from parley.api import (
     routes_oidc,
     routes_passkeys,
     routes_person_events,
+    routes_push,
     routes_questions,
     routes_runs,
     routes_search,
@@ -46,6 +47,7 @@ from parley.chat.runner import TurnRunner
 from parley.config import Settings, get_settings
 from parley.db import Database, resolve_database_url
 from parley.limits import RateLimiter
+from parley.push import service as push_service
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
 from parley.realtime.waits import Waits
@@ -118,6 +120,8 @@ def create_app(
                     work=lambda: getattr(app.state, "work", None),
                 ).run()
             )
+            app.state.push = await push_service.start(db, settings, waits)
+            stack.push_async_callback(app.state.push.stop)
             runs_sweeper = asyncio.create_task(sweep_forever(db, settings))
             stack.push_async_callback(_cancel, runs_sweeper)
             app.state.runner = TurnRunner(
@@ -172,6 +176,7 @@ def create_app(
         routes_person_events,
         routes_messages,
         routes_questions,
+        routes_push,
         routes_runs,
         routes_search,
         routes_delegations,

@@ -54,6 +54,7 @@ class Waits:
         """A person event was committed: wake whoever watches the person or the thing."""
         self.wake(("user", user_id))
         self.wake((kind, ref))
+        self.wake(("kind", kind))  # whoever follows every event of a kind (the push sender)
 
     def on_notification(self, payload: str) -> None:
         """`{"u": user, "k": kind, "r": ref}`: the same as `on_event`, as the JSON payload

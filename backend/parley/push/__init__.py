@@ -1,0 +1,1 @@
+"""Web Push to a person's devices, reminders and safe defaults for unanswered questions."""

@@ -1,0 +1,247 @@
+"""A person's devices (Web Push subscriptions), what notifies them, and muted conversations.
+
+A subscription's endpoint is a URL the browser (so, the client) chose; the server later
+posts to it. Only hosts on `PARLEY_PUSH_ALLOWED_HOSTS` are accepted, here and again when
+sending, so a subscription can never make the server reach anything else (no SSRF).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import fnmatch
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from parley.conversations import check_id, not_found
+from parley.db import Database, retry_on_reconnect
+from parley.errors import InvalidInput, NotFound
+
+LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+MAX_ENDPOINT = 2048
+MAX_LABEL = 100
+KINDS = ("question", "run_failed", "message")
+
+
+@dataclass(slots=True)
+class Subscription:
+    id: int
+    endpoint: str
+    label: str
+    created_at: datetime
+    last_sent_at: datetime | None
+
+
+def _b64(value: str) -> bytes:
+    return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+
+
+def host_allowed(endpoint: str, allowed: list[str]) -> bool:
+    """Whether `endpoint` is an https URL (http only on loopback) on an allowed host."""
+    try:
+        parts = urlsplit(endpoint)
+        host = (parts.hostname or "").lower()
+        port = parts.port
+    except ValueError:
+        return False
+    if parts.scheme != "https" and not (parts.scheme == "http" and host in LOOPBACK):
+        return False
+    if not host or parts.username or parts.password:
+        return False
+    for pattern in allowed:
+        name, want_port = pattern.split(":") if pattern.count(":") == 1 else (pattern, "")
+        if want_port and want_port != "*" and str(port) != want_port:
+            continue
+        if fnmatch.fnmatchcase(host, name):
+            return True
+    return False
+
+
+def check_subscription(
+    *, endpoint: str, p256dh: str, auth: str, allowed: list[str]
+) -> tuple[str, str, str]:
+    """The browser's PushSubscription, checked: an allowed push service's URL and keys that
+    are a P-256 point (65 bytes, uncompressed) and a 16-byte auth secret."""
+    if len(endpoint) > MAX_ENDPOINT or not host_allowed(endpoint, allowed):
+        raise InvalidInput(
+            "endpoint is not at a push service this server sends to",
+            code="push_service_not_allowed",
+            details=[{"field": "endpoint"}],
+        )
+    try:
+        key, secret = _b64(p256dh), _b64(auth)
+    except (binascii.Error, ValueError):
+        key = secret = b""
+    if len(key) != 65 or key[0] != 4:
+        raise InvalidInput(
+            "keys.p256dh must be an uncompressed P-256 public key (base64url)",
+            details=[{"field": "keys.p256dh"}],
+        )
+    if len(secret) != 16:
+        raise InvalidInput(
+            "keys.auth must be a 16-byte secret (base64url)", details=[{"field": "keys.auth"}]
+        )
+    return endpoint, p256dh, auth
+
+
+def _subscription(row: Any) -> Subscription:
+    return Subscription(
+        id=row["id"],
+        endpoint=row["endpoint"],
+        label=row["label"],
+        created_at=row["created_at"],
+        last_sent_at=row["last_sent_at"],
+    )
+
+
+_COLUMNS = "id, endpoint, label, created_at, last_sent_at"
+
+
+@retry_on_reconnect
+async def subscribe(
+    db: Database,
+    *,
+    user_id: str,
+    endpoint: str,
+    p256dh: str,
+    auth: str,
+    label: str,
+    allowed: list[str],
+) -> tuple[Subscription, bool]:
+    """Add a device, or renew its keys (a browser re-subscribing gives the same endpoint).
+    Returns the subscription and whether it is new."""
+    endpoint, p256dh, auth = check_subscription(
+        endpoint=endpoint, p256dh=p256dh, auth=auth, allowed=allowed
+    )
+    label = " ".join(label.split())[:MAX_LABEL]
+    async with db.connection() as conn:
+        row = await conn.fetchrow(
+            f"""INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, label)
+            VALUES ($1, $2, $3, $4, $5)
+            ON CONFLICT (user_id, endpoint) DO UPDATE SET p256dh = EXCLUDED.p256dh,
+                auth = EXCLUDED.auth,
+                label = CASE WHEN EXCLUDED.label = '' THEN push_subscriptions.label
+                             ELSE EXCLUDED.label END
+            RETURNING {_COLUMNS}, xmax = 0 AS created""",
+            user_id,
+            endpoint,
+            p256dh,
+            auth,
+            label,
+        )
+    return _subscription(row), bool(row["created"])
+
+
+@retry_on_reconnect
+async def list_subscriptions(db: Database, *, user_id: str) -> list[Subscription]:
+    async with db.connection() as conn:
+        rows = await conn.fetch(
+            f"SELECT {_COLUMNS} FROM push_subscriptions WHERE user_id = $1 ORDER BY id", user_id
+        )
+    return [_subscription(row) for row in rows]
+
+
+@retry_on_reconnect
+async def unsubscribe(db: Database, *, user_id: str, subscription_id: int) -> None:
+    """Remove a device (its pending pushes go with it). Another person's is 404."""
+    gone = None
+    if 1 <= subscription_id < 2**63:
+        async with db.connection() as conn:
+            gone = await conn.fetchval(
+                "DELETE FROM push_subscriptions WHERE id = $1 AND user_id = $2 RETURNING id",
+                subscription_id,
+                user_id,
+            )
+    if gone is None:
+        raise NotFound(
+            f"Push subscription {subscription_id} not found", subscription_id=subscription_id
+        )
+
+
+async def owned_subscription(db: Database, *, user_id: str, subscription_id: int) -> int | None:
+    """The id of the person's own device, or None (it is someone else's, or gone)."""
+    if not 1 <= subscription_id < 2**63:
+        return None
+    async with db.connection() as conn:
+        found: int | None = await conn.fetchval(
+            "SELECT id FROM push_subscriptions WHERE id = $1 AND user_id = $2",
+            subscription_id,
+            user_id,
+        )
+    return found
+
+
+@dataclass(slots=True)
+class Preferences:
+    question: bool
+    run_failed: bool
+    message: bool
+    email_reminders: bool
+    muted_conversations: list[int]
+
+
+_PREFS = """
+SELECT coalesce(p.question, true) AS question, coalesce(p.run_failed, true) AS run_failed,
+       coalesce(p.message, false) AS message,
+       coalesce(p.email_reminders, true) AS email_reminders,
+       coalesce((SELECT array_agg(conversation_id ORDER BY conversation_id)
+                 FROM conversation_mutes WHERE user_id = $1), '{}') AS muted
+FROM (SELECT 1) one LEFT JOIN notification_prefs p ON p.user_id = $1
+"""
+
+
+@retry_on_reconnect
+async def preferences(db: Database, *, user_id: str) -> Preferences:
+    async with db.connection() as conn:
+        row = await conn.fetchrow(_PREFS, user_id)
+    return Preferences(
+        question=row["question"],
+        run_failed=row["run_failed"],
+        message=row["message"],
+        email_reminders=row["email_reminders"],
+        muted_conversations=list(row["muted"]),
+    )
+
+
+@retry_on_reconnect
+async def set_preferences(db: Database, *, user_id: str, changes: dict[str, bool]) -> Preferences:
+    """Change the kinds named in `changes`; the others keep their values."""
+    known = {k: v for k, v in changes.items() if k in (*KINDS, "email_reminders")}
+    if known:
+        columns = ", ".join(known)
+        values = ", ".join(f"${i + 2}" for i in range(len(known)))
+        updates = ", ".join(f"{k} = EXCLUDED.{k}" for k in known)
+        async with db.connection() as conn:
+            await conn.execute(
+                f"INSERT INTO notification_prefs (user_id, {columns}) VALUES ($1, {values})"
+                f" ON CONFLICT (user_id) DO UPDATE SET {updates}",
+                user_id,
+                *known.values(),
+            )
+    return await preferences(db, user_id=user_id)
+
+
+@retry_on_reconnect
+async def set_muted(db: Database, *, user_id: str, conversation_id: int, muted: bool) -> bool:
+    """Mute or unmute one of the person's conversations (another's is 404)."""
+    check_id(conversation_id)
+    async with db.transaction() as conn:
+        owned = await conn.fetchval(
+            "SELECT 1 FROM conversations WHERE id = $1 AND user_id = $2", conversation_id, user_id
+        )
+        if owned is None:
+            raise not_found(conversation_id)
+        if muted:
+            await conn.execute(
+                "INSERT INTO conversation_mutes (conversation_id, user_id) VALUES ($1, $2)"
+                " ON CONFLICT DO NOTHING",
+                conversation_id,
+                user_id,
+            )
+        else:
+            await conn.execute(
+                "DELETE FROM conversation_mutes WHERE conversation_id = $1", conversation_id
+            )
+    return muted
