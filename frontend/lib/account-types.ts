@@ -12,19 +12,10 @@ export type AgentKey = JsonOf<paths["/api/{user_id}/agent-keys"]["get"]["respons
 export type NewAgentKey = JsonOf<paths["/api/{user_id}/agent-keys"]["post"]["responses"][201]>;
 export type Passkey = JsonOf<paths["/api/{user_id}/passkeys"]["get"]["responses"][200]>[number];
 export type CreatedInvite = JsonOf<paths["/api/admin/invites"]["post"]["responses"][201]>;
-/** A device that gets notifications (its push endpoint and keys stay on the server). */
-export interface PushDevice {
-  id: number;
-  label: string;
-  created_at: string;
-  last_sent_at?: string | null;
-}
+/** A device that gets notifications. */
+export type PushDevice = JsonOf<paths["/api/{user_id}/push-subscriptions"]["get"]["responses"][200]>[number];
+export type NewPushDevice = JsonOf<paths["/api/{user_id}/push-subscriptions"]["post"]["responses"][201]>;
 /** Which kinds of event notify the person, and which conversations are muted. */
-export interface NotificationPrefs {
-  question: boolean;
-  run_failed: boolean;
-  message: boolean;
-  email_reminders: boolean;
-  muted_conversations: number[];
-}
+export type NotificationPrefs = JsonOf<paths["/api/{user_id}/notification-preferences"]["get"]["responses"][200]>;
 export type NotificationKind = "question" | "run_failed" | "message" | "email_reminders";
+export type VapidKey = JsonOf<paths["/api/push/vapid-public-key"]["get"]["responses"][200]>;

@@ -1,5 +1,6 @@
 "use client";
 
+import type { NewPushDevice, VapidKey } from "./account-types";
 import { apiJson, userPath } from "./api-client";
 import type { Session } from "./auth-store";
 
@@ -82,10 +83,6 @@ export const PUSH_PATHS = {
   mute: (conversationId: number) => `/conversations/${conversationId}/mute`,
 };
 
-export interface NewDevice {
-  id: number;
-}
-
 /**
  * Turns notifications on for this device: the browser's permission prompt (only now, because the
  * person asked), the push subscription, and the server's record of it.
@@ -102,7 +99,7 @@ export async function enableNotifications(session: Session, label: string): Prom
   }
   const registration = (await registerServiceWorker()) ?? (await navigator.serviceWorker.ready);
   await navigator.serviceWorker.ready;
-  const { public_key: publicKey } = await apiJson<{ public_key: string }>(session, PUSH_PATHS.vapidKey);
+  const { public_key: publicKey } = await apiJson<VapidKey>(session, PUSH_PATHS.vapidKey);
   let subscription = await registration.pushManager.getSubscription();
   if (!subscription) {
     try {
@@ -112,7 +109,7 @@ export async function enableNotifications(session: Session, label: string): Prom
       throw new PushSetupError(`The browser's push service refused this device (${detail}).`);
     }
   }
-  const created = await apiJson<NewDevice>(session, userPath(session, PUSH_PATHS.devices), {
+  const created = await apiJson<NewPushDevice>(session, userPath(session, PUSH_PATHS.devices), {
     method: "POST",
     body: { ...subscription.toJSON(), label },
   });

@@ -148,15 +148,19 @@ async function openConversation(payload) {
   const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
   const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
   if (open) {
-    const focused = await open.focus();
-    if (focused.url !== url && "navigate" in focused) {
-      try {
-        await focused.navigate(url);
-        return;
-      } catch {
-        // not controlled by this worker yet: open a window instead
-      }
-    } else return;
+    let client = open;
+    try {
+      client = (await open.focus()) || open;
+    } catch {
+      // A browser may refuse focus (no click to vouch for it): the window still goes to the question.
+    }
+    if (client.url === url) return;
+    try {
+      await client.navigate(url);
+      return;
+    } catch {
+      // not controlled by this worker yet: open a window instead
+    }
   }
   await self.clients.openWindow(url);
 }

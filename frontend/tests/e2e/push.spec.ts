@@ -229,6 +229,7 @@ test("a yes/no question's notification: Yes answers the agent; pressing the noti
   await expect(page).toHaveURL(new RegExp(`/c/${asked.conversation_id}\\?question=${asked.id}$`));
   const question = page.locator(`[data-testid="question"][data-message-id="${asked.id}"]`);
   await expect(question).toHaveAttribute("data-open", "true");
+  await expect(page.locator(`.is-found[data-message-id="${asked.id}"]`)).toBeInViewport();
 
   // Yes, pressed on the (again shown) notification, reaches the agent waiting for it.
   const waiting = agent.ok<{ status: string; answer: { content: string } | null }>("GET", `/questions/${asked.id}?wait=30`);
