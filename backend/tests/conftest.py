@@ -130,6 +130,10 @@ async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
         "agent_keys": "SELECT id, user_id, agent FROM agent_keys",
         "passkeys": "SELECT id, user_id FROM passkeys",
         "invites": "SELECT id, used_at FROM invites",
+        "push_subscriptions": "SELECT id, user_id, endpoint, p256dh, label FROM push_subscriptions",
+        "notification_prefs": "SELECT user_id AS id, question, run_failed, message"
+        " FROM notification_prefs",
+        "conversation_mutes": "SELECT conversation_id AS id, user_id FROM conversation_mutes",
     }
     async with db.connection() as conn:
         return {

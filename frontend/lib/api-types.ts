@@ -677,7 +677,10 @@ export interface paths {
          *     "yes" or "no" decides too). The answer is stored once as a `kind=answer` message
          *     replying to the question; a question already answered, timed out or closed is 409
          *     (`already_answered`, `question_closed`) and nothing is stored. Only the person answers:
-         *     an agent's token is 403. A permission decision reaches its session at once.
+         *     an agent's token is 403. A permission decision reaches its session at once. A service
+         *     worker answering from a notification names its device (`X-Parley-Device`: the push
+         *     subscription's id); it is kept with the answer (`meta.device`) when it is one of the
+         *     person's own devices, and ignored otherwise.
          */
         post: operations["answer_question_api__user_id__questions__question_id__answer_post"];
         delete?: never;
@@ -1280,6 +1283,28 @@ export interface paths {
          *     instance.
          */
         get: operations["vapid_public_key_api_push_vapid_public_key_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/question-links/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open Question Link
+         * @description An emailed reminder's link: good once and for a short while, it opens the question in
+         *     the web UI (which asks the person to sign in first if they are not; the link itself
+         *     signs nobody in). Used or expired: 404 (`link_expired`).
+         */
+        get: operations["open_question_link_api_question_links__token__get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -5048,7 +5073,10 @@ export interface operations {
     answer_question_api__user_id__questions__question_id__answer_post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The push subscription whose notification answered (audit) */
+                "x-parley-device"?: number | null;
+            };
             path: {
                 question_id: number;
                 user_id: string;
@@ -7099,6 +7127,46 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["VapidKeyOut"];
+                };
+            };
+        };
+    };
+    open_question_link_api_question_links__token__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

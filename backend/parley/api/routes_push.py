@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 from fastapi import APIRouter, Request, Response
+from fastapi.responses import RedirectResponse
 
 from parley.api.deps import DbDep, PersonUser, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
-from parley.push import subscriptions
+from parley.push import escalation, subscriptions
 from parley.push.schemas import (
     MuteIn,
     MuteOut,
@@ -117,3 +120,16 @@ async def set_mute(conversation_id: int, body: MuteIn, user_id: PersonUser, db: 
         db, user_id=user_id, conversation_id=conversation_id, muted=body.muted
     )
     return MuteOut(conversation_id=conversation_id, muted=muted)
+
+
+@router.get("/api/question-links/{token}", status_code=303, responses=ERRORS(404))
+async def open_question_link(token: str, db: DbDep, settings: SettingsDep) -> RedirectResponse:
+    """An emailed reminder's link: good once and for a short while, it opens the question in
+    the web UI (which asks the person to sign in first if they are not; the link itself
+    signs nobody in). Used or expired: 404 (`link_expired`)."""
+    found = await escalation.open_link(db, token=token)
+    target = (
+        f"{settings.web_origin}/c/{int(found['conversation_id'])}"
+        f"?question={quote(str(int(found['question_id'])))}"
+    )
+    return RedirectResponse(target, status_code=303)

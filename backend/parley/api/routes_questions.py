@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Header, Query
 
 from parley.api.deps import CurrentCaller, DbDep, SettingsDep, WaitsDep, WorkDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.errors import InvalidInput
+from parley.push import subscriptions
 from parley.runs import questions
 from parley.runs.schemas import PostedOut, QuestionAnswer, QuestionOut, question_json
 from parley.schemas import message_json
@@ -69,13 +70,25 @@ async def answer_question(
     db: DbDep,
     settings: SettingsDep,
     work: WorkDep,
+    x_parley_device: Annotated[
+        int | None,
+        Header(description="The push subscription whose notification answered (audit)"),
+    ] = None,
 ) -> PostedOut:
     """Answer one of the person's questions, with `text`, or, for a work session's
     permission request, with `decision` (`allow`, `allow_session`, `deny`; text such as
     "yes" or "no" decides too). The answer is stored once as a `kind=answer` message
     replying to the question; a question already answered, timed out or closed is 409
     (`already_answered`, `question_closed`) and nothing is stored. Only the person answers:
-    an agent's token is 403. A permission decision reaches its session at once."""
+    an agent's token is 403. A permission decision reaches its session at once. A service
+    worker answering from a notification names its device (`X-Parley-Device`: the push
+    subscription's id); it is kept with the answer (`meta.device`) when it is one of the
+    person's own devices, and ignored otherwise."""
+    device = None
+    if x_parley_device is not None:
+        device = await subscriptions.owned_subscription(
+            db, user_id=caller.user_id, subscription_id=x_parley_device
+        )
     answered = await work_service.answer(
         db,
         work,
@@ -84,5 +97,6 @@ async def answer_question(
         question_id=question_id,
         text=body.text,
         decision=questions.Decision(body.decision) if body.decision else None,
+        device=device,
     )
     return PostedOut(**message_json(answered.answer), answered=question_id)

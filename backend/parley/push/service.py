@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from dataclasses import dataclass
 
 from parley.config import Settings
 from parley.db import Database
+from parley.push import escalation
 from parley.push.sender import Sender
 from parley.push.vapid import VapidKey, load_key
 from parley.realtime.waits import Waits
@@ -15,8 +18,12 @@ from parley.realtime.waits import Waits
 class Push:
     vapid: VapidKey
     sender: Sender
+    escalations: asyncio.Task[None]
 
     async def stop(self) -> None:
+        self.escalations.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.escalations
         await self.sender.stop()
 
 
@@ -26,4 +33,7 @@ async def start(db: Database, settings: Settings, waits: Waits) -> Push:
     )
     sender = Sender(db=db, settings=settings, vapid=vapid, waits=waits)
     sender.start()
-    return Push(vapid=vapid, sender=sender)
+    escalations = asyncio.create_task(
+        escalation.run_forever(db, settings, every=settings.sweep_seconds)
+    )
+    return Push(vapid=vapid, sender=sender, escalations=escalations)

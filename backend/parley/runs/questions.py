@@ -146,6 +146,8 @@ _EXPIRE = """
 WITH due AS (
     SELECT message_id FROM questions
     WHERE status = 'open' AND timeout_at <= now() AND ($1::bigint IS NULL OR message_id = $1)
+      AND NOT EXISTS (SELECT 1 FROM question_escalations e  -- those are decided, not expired
+                      WHERE e.question_id = message_id AND e.on_timeout <> 'expire')
     ORDER BY message_id LIMIT 200 FOR UPDATE SKIP LOCKED
 ), closed AS (
     UPDATE questions s SET status = 'timed_out', closed_at = now()
@@ -159,7 +161,73 @@ WHERE r.id IN (SELECT run_id FROM closed) AND r.status = 'waiting_input'
 
 
 async def expire_overdue(conn: asyncpg.Connection, question_id: int | None = None) -> None:
+    await decide_overdue(conn, question_id)
     await conn.execute(_EXPIRE, question_id)
+
+
+class OnTimeout(StrEnum):
+    """What a question nobody answers in time comes to (`question_escalations.on_timeout`)."""
+
+    expire = "expire"  # it times out: the agent is told nobody answered
+    deny = "deny"  # it is answered "deny" (a permission) or "no"
+    allow = "allow"  # it is answered "allow" (a permission) or "yes"
+
+
+_OVERDUE_DEFAULTS = """
+SELECT s.message_id, s.conversation_id, s.user_id FROM questions s
+JOIN question_escalations e ON e.question_id = s.message_id
+WHERE s.status = 'open' AND s.timeout_at <= now() AND e.on_timeout <> 'expire'
+  AND ($1::bigint IS NULL OR s.message_id = $1)
+ORDER BY s.message_id LIMIT 50
+"""
+_LOCK_OVERDUE = f"""
+SELECT e.on_timeout, {_Q_COLUMNS} FROM questions s
+JOIN question_escalations e ON e.question_id = s.message_id
+JOIN messages q ON q.id = s.message_id
+WHERE s.message_id = $1 AND s.status = 'open' AND s.timeout_at <= now()
+FOR UPDATE OF s SKIP LOCKED
+"""
+TIMEOUT_AUTHOR = "parley:timeout"
+
+
+async def decide_overdue(conn: asyncpg.Connection, question_id: int | None = None) -> None:
+    """Answer the overdue questions that asked for a default (`deny` or `allow`) with it,
+    each exactly once: the conversation is locked first (as every answer does), then the
+    question, skipped when another instance holds it, and only a still-open one moves."""
+    for due in await conn.fetch(_OVERDUE_DEFAULTS, question_id):
+        async with conn.transaction():
+            await conn.execute(
+                "SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE", due["conversation_id"]
+            )
+            row = await conn.fetchrow(_LOCK_OVERDUE, due["message_id"])
+            if row is None:
+                continue  # answered meanwhile, or another instance is deciding it
+            question = _message(row, "q_")
+            assert question is not None
+            allow = row["on_timeout"] == OnTimeout.allow
+            chosen = Decision.allow if allow else Decision.deny
+            permission = is_permission(question.meta)
+            reply = await conversations.append_message(
+                conn,
+                conversation_id=due["conversation_id"],
+                user_id=due["user_id"],
+                role=Role.system,
+                author=TIMEOUT_AUTHOR,
+                kind=MessageKind.answer,
+                content=(DECISION_TEXT[chosen] if permission else ("yes" if allow else "no")),
+                reply_to=question.id,
+                meta={"decision": chosen.value, "by": "timeout"}
+                if permission
+                else {"by": "timeout"},
+            )
+            await _close(conn, question.id, QuestionStatus.answered, answer_id=reply.id)
+            if permission:
+                await conn.execute(
+                    "UPDATE messages SET meta = meta || jsonb_build_object('answer', $2::text)"
+                    " WHERE id = $1",
+                    question.id,
+                    chosen.value,
+                )
 
 
 @retry_on_reconnect
@@ -247,6 +315,7 @@ async def answer(
     text: str | None,
     decision: Decision | None,
     max_chars: int,
+    device: int | None = None,
 ) -> Answered:
     """Answer one of the person's questions, exactly once, by text or (a permission
     question) by a decision. An agent's token never answers for the person (403); a
@@ -317,7 +386,11 @@ async def answer(
             kind=MessageKind.answer,
             content=text or DECISION_TEXT[chosen],  # type: ignore[index]
             reply_to=question_id,
-            meta={"decision": chosen.value} if chosen else None,
+            meta=(
+                ({"decision": chosen.value} if chosen else {})
+                | ({"device": device} if device is not None else {})
+            )
+            or None,
         )
         await _close(conn, question_id, QuestionStatus.answered, answer_id=reply.id)
         if chosen is not None:

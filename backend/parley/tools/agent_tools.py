@@ -17,6 +17,7 @@ from parley.auth import Caller
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import ParleyError
+from parley.push import escalation
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
 from parley.runs import delegations, inbox, questions, runs
@@ -94,7 +95,14 @@ class Helpers:
         }
 
     async def ask(
-        self, caller: Caller, conversation_id: int, question: str, timeout_s: float | None
+        self,
+        caller: Caller,
+        conversation_id: int,
+        question: str,
+        timeout_s: float | None,
+        *,
+        on_timeout: str | None = None,
+        remind_after: float | None = None,
     ) -> dict[str, Any]:
         """Post a question as the caller's agent, then wait for it in-band (capped)."""
         agent_of(caller)
@@ -108,6 +116,12 @@ class Helpers:
             timeout_s=timeout_s,
             max_chars=settings.max_message_chars,
             default_timeout=settings.question_timeout,
+        )
+        await escalation.escalate(
+            self.deps.db,
+            question_id=posted.message.id,
+            on_timeout=on_timeout,
+            remind_after=remind_after,
         )
         state = await questions.wait_for_answer(
             self.deps.db,
@@ -256,19 +270,34 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
         ctx: Context[Any],
         timeout_s: float | None = None,
         run_id: int | None = None,
+        on_timeout: Literal["expire", "deny", "allow"] = "expire",
+        remind_after: float | None = None,
     ) -> dict[str, Any]:
         """Ask the person a question and wait for their answer. It goes into your run's
-        conversation (run_id) or, without one, their inbox. timeout_s: how long the question
-        stays open (default one hour). This call waits at most 50 s; if the person has not
-        answered by then it returns {"status": "waiting", "question_id"}: call
-        wait_for_answer(question_id) until the status changes. Returns
-        {"status": "answered", "answer", "answered_by", "question_id"}, or
-        {"status": "timed_out"}: never act on an answer you did not get.
+        conversation (run_id) or, without one, their inbox, and to their devices as a
+        notification. timeout_s: how long the question stays open (default one hour).
+        on_timeout: what happens if nobody answers by then: "expire" (you get
+        {"status": "timed_out"}), "deny" (you get the answer "no", answered_by
+        "parley:timeout") or "allow" (the answer "yes", answered_by "parley:timeout"); use
+        "allow" only when going ahead unasked is safe. remind_after: minutes after which the
+        person is reminded (another notification, then an email as long again later).
+        This call waits at most 50 s; if the person has not answered by then it returns
+        {"status": "waiting", "question_id"}: call wait_for_answer(question_id) until the
+        status changes. Returns {"status": "answered", "answer", "answered_by",
+        "question_id"}, or {"status": "timed_out"}: never act on an answer you did not get.
         """
 
         async def op(caller: Caller) -> dict[str, Any]:
+            escalation.check(on_timeout, remind_after)  # bad input stores nothing
             conversation_id = await conversation_of(caller, run_id)
-            return await helpers.ask(caller, conversation_id, question, timeout_s)
+            return await helpers.ask(
+                caller,
+                conversation_id,
+                question,
+                timeout_s,
+                on_timeout=on_timeout,
+                remind_after=remind_after,
+            )
 
         return await guarded(ctx, op)
 

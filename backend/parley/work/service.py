@@ -99,10 +99,12 @@ async def answer(
     question_id: int,
     text: str | None = None,
     decision: questions.Decision | None = None,
+    device: int | None = None,
 ) -> questions.Answered:
     """Answer one of the person's questions (`POST /questions/{id}/answer`, a reply in the
     conversation): stored exactly once, then, for a permission request, handed to its
-    session, live here, live elsewhere or parked."""
+    session, live here, live elsewhere or parked. `device`: the person's push subscription
+    it was answered from (a notification's button), kept with the answer."""
     answered = await questions.answer(
         db,
         caller=caller,
@@ -110,6 +112,7 @@ async def answer(
         text=text,
         decision=decision,
         max_chars=settings.max_message_chars,
+        device=device,
     )
     if answered.decision is not None:
         await manager.answered(

@@ -335,6 +335,13 @@ async def store_question(
             RUN_AGENT,
             QUESTION_TIMEOUT,
         )
+        # Nobody answering a permission request means no: recorded as a "deny" answer.
+        await conn.execute(
+            "INSERT INTO question_escalations (question_id, user_id, on_timeout)"
+            " VALUES ($1, $2, 'deny')",
+            message.id,
+            user_id,
+        )
     return message
 
 

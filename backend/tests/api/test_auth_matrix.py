@@ -16,11 +16,14 @@ import jwt
 
 from parley.api.app import create_app
 from tests.conftest import SECRET, settings_for, snapshot, token_for
+from tests.push.fake_push import Device
 
 ORIGIN = "http://127.0.0.1:3000"  # the web UI's, as its proxy forwards it
 
 # Routes that are public on purpose, or not part of the REST API.
-PUBLIC = {"/api/health"}
+PUBLIC = {"/api/health", "/api/push/vapid-public-key"}
+# Public on purpose, guarded by a single-use token in the path (tests/push covers it).
+PUBLIC |= {"/api/question-links/{token}"}
 # Sign-in and admin routes are not per-user paths: tests/api/test_accounts.py covers them.
 NOT_PER_USER = ("/api/auth/", "/api/admin/")
 NOT_REST = {
@@ -31,6 +34,8 @@ NOT_REST = {
     "/mcp",
     "/.well-known/oauth-protected-resource/mcp",
 }
+
+PUSH_KEYS = Device("matrix", "").subscription()["keys"]
 
 # A valid body for each route that takes one, so a refusal can only come from auth.
 BODIES: dict[tuple[str, str], dict[str, Any]] = {
@@ -55,6 +60,12 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/api/{user_id}/agent-keys"): {"agent": "sneaky"},
     ("POST", "/api/{user_id}/questions/{question_id}/answer"): {"text": "sneaked in"},
     ("POST", "/api/{user_id}/conversations/{conversation_id}/fork"): {"message_id": 1},
+    ("POST", "/api/{user_id}/push-subscriptions"): {
+        "endpoint": "https://fcm.googleapis.com/fcm/send/sneaked-in",
+        "keys": PUSH_KEYS,
+    },
+    ("PATCH", "/api/{user_id}/notification-preferences"): {"message": True},
+    ("PUT", "/api/{user_id}/conversations/{conversation_id}/mute"): {"muted": True},
 }
 
 UNKNOWN_ID = 987_654
@@ -153,7 +164,14 @@ async def _seed(server, user: str, db) -> dict[str, int]:
         headers=agent,
     )
     assert thread.status_code == 201, thread.text
+    device = await server.client.post(
+        f"/api/{user}/push-subscriptions",
+        json={"endpoint": f"https://fcm.googleapis.com/fcm/send/{user}", "keys": PUSH_KEYS},
+        headers=headers,
+    )
+    assert device.status_code == 201, device.text
     return {
+        "subscription_id": device.json()["id"],
         "thread_id": thread.json()["thread_id"],
         "number": task.json()["number"],
         "conversation_id": chat.json()["conversation_id"],
@@ -310,7 +328,7 @@ OBJECT_ROUTES = [(m, p) for m, p in ROUTES if _object_params(p)]
 def test_every_object_route_is_covered():
     """A route on a new kind of object needs a way to make one, or the 404 matrix is blind."""
     known = {"number", "conversation_id", "run_id", "question_id", "thread_id"}
-    known |= {"session_id", "key_id", "passkey_id"}
+    known |= {"session_id", "key_id", "passkey_id", "subscription_id"}
     unknown = {f"{m} {p}": _object_params(p) for m, p in OBJECT_ROUTES}
     unknown = {route: params for route, params in unknown.items() if set(params) - known}
     assert unknown == {}, "teach _seed() to make these objects for bob, so alice can be refused"

@@ -174,3 +174,43 @@ async def test_what_notifies_follows_the_persons_choices(
         assert push["body"] == "Deploy finished"
         await _both_senders_idle(db)
         assert muted and len(push_service.received) == 1
+
+
+async def test_a_notification_button_answers_with_the_persons_session_and_names_its_device(
+    push_server: Any, push_service: FakePushService, db: Database
+) -> None:
+    async with push_server() as server:
+        person, agent = Actor(server, "alice"), Actor(server, "alice", "planner")
+        ids = await subscribe(person, push_service, "phone")
+        question = await agent.ask("/inbox/messages", "Should I merge the PR?")
+        await push_service.wait_for(lambda: push_service.delivered("phone"))
+        [push] = push_service.delivered("phone")
+        # What the service worker does for "Yes": the push's own path and body, with the
+        # person's cookie session (from the web UI's origin) and its device id.
+        login = await server.client.post("/api/auth/dev-login", json={"user_id": "alice"})
+        cookie = login.cookies["parley_session"]
+        server.client.cookies.clear()
+        headers = {
+            "Cookie": f"parley_session={cookie}",
+            "Origin": server.settings.web_origin,
+            "X-Parley-Device": str(ids["phone"]),
+        }
+        # Without the session it is refused, like any answer.
+        anonymous = await server.client.post(push["answer"]["path"], json=push["answer"]["yes"])
+        assert anonymous.status_code == 401
+        answered = await server.client.post(
+            push["answer"]["path"], json=push["answer"]["yes"], headers=headers
+        )
+        assert answered.status_code == 201, answered.text
+        async with db.connection() as conn:
+            meta = await conn.fetchval(
+                "SELECT meta FROM messages WHERE reply_to = $1 AND kind = 'answer'", question
+            )
+        assert meta == {"device": ids["phone"]}
+        state = await agent.ok("GET", f"/questions/{question}")
+        assert state["status"] == "answered" and state["answer"]["author"] == "alice"
+        # Pressed again on another device: the question takes no second answer.
+        again = await server.client.post(
+            push["answer"]["path"], json=push["answer"]["no"], headers=headers
+        )
+        assert again.status_code == 409

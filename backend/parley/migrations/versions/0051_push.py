@@ -48,8 +48,8 @@ BEGIN
     ) THEN
         RETURN;
     END IF;
-    IF NOT coalesce((SELECT CASE p_kind WHEN 'question' THEN question
-                                        WHEN 'run_failed' THEN run_failed
+    IF NOT coalesce((SELECT CASE WHEN p_kind IN ('question', 'reminder') THEN question
+                                 WHEN p_kind = 'run_failed' THEN run_failed
                                         ELSE message END
                      FROM notification_prefs WHERE user_id = p_user), p_kind <> 'message') THEN
         RETURN;
