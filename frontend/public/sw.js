@@ -93,13 +93,14 @@ self.addEventListener("push", (event) => {
   keepAlive(event, onPush(readPayload(event.data)));
 });
 
-async function deviceId() {
+/** This device's subscription id, when it is the one of the person the push was for. */
+async function deviceId(userId) {
   try {
     const cache = await caches.open(DEVICE_CACHE);
     const stored = await cache.match(DEVICE_KEY);
     if (!stored) return null;
     const device = await stored.json();
-    return device && device.id != null ? String(device.id) : null;
+    return device && device.id != null && device.userId === userId ? String(device.id) : null;
   } catch {
     return null;
   }
@@ -123,7 +124,7 @@ async function answer(payload, action) {
     return;
   }
   const headers = { "content-type": "application/json", accept: "application/json" };
-  const device = await deviceId();
+  const device = await deviceId(payload.user_id);
   if (device) headers["x-parley-device"] = device;
   let status = 0;
   try {

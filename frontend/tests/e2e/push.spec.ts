@@ -35,6 +35,16 @@ async function turnOnNotifications(page: Page): Promise<void> {
   await page.getByRole("button", { name: "Close account" }).click();
 }
 
+/** The stored answer to a question (a message replying to it) and the device it names, if any. */
+async function answerDevice(page: Page, user: string, conversationId: number, questionId: number): Promise<unknown> {
+  const response = await page.request.get(`/api/${user}/conversations/${conversationId}/messages`);
+  expect(response.status()).toBe(200);
+  const messages = (await response.json()) as { reply_to: number | null; meta: Record<string, unknown> | null }[];
+  const answers = messages.filter((m) => m.reply_to === questionId);
+  expect(answers, "one stored answer").toHaveLength(1);
+  return answers[0]?.meta?.device;
+}
+
 async function devices(page: Page, user: string): Promise<Device[]> {
   const response = await page.request.get(`/api/${user}/push-subscriptions`);
   expect(response.status()).toBe(200);
@@ -149,6 +159,7 @@ test("a permission prompt's notification: Allow answers it through the service w
   await allowNotifications(context, baseURL);
   await signIn(page, userName);
   await turnOnNotifications(page);
+  const [device] = await devices(page, userName);
 
   await page.getByTestId("new-conversation-mode").selectOption("work");
   await page.getByTestId("new-conversation").click();
@@ -179,6 +190,8 @@ test("a permission prompt's notification: Allow answers it through the service w
   await expect(page.getByTestId("message-list").getByText("The pushed check is finished.")).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId("work-status")).toHaveAttribute("data-status", "idle", { timeout: 15_000 });
   await expect.poll(() => shownNotifications(worker, push.tag)).toEqual([]);
+  // The answer is stored once, naming the device whose notification gave it.
+  expect(await answerDevice(page, userName, conversationId, questionId)).toBe(device?.id);
 
   // Answered: every device gets the closing push under the same tag, which closes the notification.
   const closing = await pushService.next(endpoint, (p) => p.kind === "question_closed" && p.tag === push.tag);
@@ -195,6 +208,7 @@ test("a permission prompt's notification: Allow answers it through the service w
     .poll(() => shownNotifications(worker, push.tag))
     .toEqual([{ title: "Not answered", body: "Already answered or closed: nothing was changed.", tag: push.tag, actions: [] }]);
   await expect(card.getByTestId("permission-answer")).toHaveText("Answered: Allowed");
+  expect(await answerDevice(page, userName, conversationId, questionId)).toBe(device?.id);
 });
 
 test("a yes/no question's notification: Yes answers the agent; pressing the notification opens the conversation at the question", async ({
@@ -240,6 +254,8 @@ test("a yes/no question's notification: Yes answers the agent; pressing the noti
   expect(reply.status).toBe("answered");
   expect(reply.answer?.content).toBe("yes");
   await expect(question).toHaveAttribute("data-open", "false");
+  const [device] = await devices(page, userName);
+  expect(await answerDevice(page, userName, asked.conversation_id, asked.id)).toBe(device?.id);
 });
 
 test("voice at phone width: a permission prompt is denied by saying “deny”, and the session goes on", async ({ page, userName }) => {
