@@ -271,6 +271,7 @@ test("voice at phone width: a permission prompt is denied by saying “deny”, 
   const mic = card.getByRole("button", { name: "Allow or deny by voice" });
   await expect(mic).toBeInViewport();
   await expectNoSeriousA11yViolations(page);
+  await screenshot(page, "permission-voice-phone");
   await mic.click();
   await expect(card).toHaveAttribute("data-open", "false", { timeout: 20_000 });
   await expect(card.getByTestId("permission-answer")).toHaveText("Answered: Denied");

@@ -129,9 +129,11 @@ export class FakePushService {
 }
 
 /**
- * Stands in for the browser's push service subscription: Chromium without Google's push service
- * cannot subscribe, so `pushManager.subscribe` returns a subscription at the fake service with the
- * test's keys (the real service worker, permission prompt and server calls all still run).
+ * Stands in for the browser's push service subscription: in a Playwright context Chromium refuses
+ * `pushManager.subscribe` ("Registration failed - permission denied", even with notifications
+ * granted), and Debian's Chromium has no push service to reach anyway. So `subscribe` returns a
+ * subscription at the fake service with the test's keys; the real service worker, permission and
+ * server calls all still run.
  */
 export async function fakeSubscription(page: Page, endpoint: string, keys: PushKeys): Promise<void> {
   await page.addInitScript(
