@@ -175,14 +175,25 @@ export async function serviceWorker(context: BrowserContext): Promise<Worker> {
 export async function deliverPush(page: Page, payload: PushPayload): Promise<void> {
   const cdp = await page.context().newCDPSession(page);
   const origin = new URL(page.url()).origin;
-  const registration = new Promise<string>((resolve) => {
-    cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations }) => {
-      const found = registrations.find((r) => r.scopeURL === `${origin}/` && !r.isDeleted);
-      if (found) resolve(found.registrationId);
+  const registrations = new Set<string>();
+  const activated = new Set<string>();
+  // The registration of the app's scope, once its worker is activated (a push to a registration
+  // whose worker is still installing is not delivered).
+  const ready = new Promise<string>((resolve) => {
+    const check = () => {
+      for (const id of registrations) if (activated.has(id)) resolve(id);
+    };
+    cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations: updated }) => {
+      for (const r of updated) if (r.scopeURL === `${origin}/` && !r.isDeleted) registrations.add(r.registrationId);
+      check();
+    });
+    cdp.on("ServiceWorker.workerVersionUpdated", ({ versions }) => {
+      for (const v of versions) if (v.status === "activated") activated.add(v.registrationId);
+      check();
     });
   });
   await cdp.send("ServiceWorker.enable");
-  const registrationId = await registration;
+  const registrationId = await ready;
   await cdp.send("ServiceWorker.deliverPushMessage", { origin, registrationId, data: JSON.stringify(payload) });
   await cdp.detach();
 }
