@@ -1,9 +1,13 @@
 import type { Metadata, Viewport } from "next";
+import { ServiceWorker } from "@/components/service-worker";
 import "./globals.css";
 
 export const metadata: Metadata = {
   title: "Parley",
   description: "Chat with your task assistant and the agents working for you.",
+  applicationName: "Parley",
+  appleWebApp: { capable: true, title: "Parley", statusBarStyle: "default" },
+  icons: { apple: "/icons/icon-192.png" },
 };
 
 export const viewport: Viewport = {
@@ -20,7 +24,10 @@ export const viewport: Viewport = {
 export default function RootLayout({ children }: Readonly<{ children: React.ReactNode }>) {
   return (
     <html lang="en">
-      <body>{children}</body>
+      <body>
+        {children}
+        <ServiceWorker />
+      </body>
     </html>
   );
 }

@@ -5,6 +5,7 @@ import { signOut, type Session } from "@/lib/auth-store";
 import { AccountAdmin } from "./account-admin";
 import { AccountAgentKeys } from "./account-agent-keys";
 import { AccountConnectedApps } from "./account-connected-apps";
+import { AccountNotifications } from "./account-notifications";
 import { AccountPasskeys } from "./account-passkeys";
 import { AccountPassword } from "./account-password";
 import { AccountSessions } from "./account-sessions";
@@ -46,6 +47,7 @@ export function AccountPanel({ session, open, onOpenChange }: Props) {
             </section>
             <AccountPassword onChanged={refreshSessions} />
             <AccountSessions session={session} onEndedCurrent={() => void signOut()} />
+            <AccountNotifications session={session} />
             <AccountPasskeys session={session} />
             <AccountAgentKeys session={session} />
             <AccountConnectedApps session={session} />

@@ -11,6 +11,9 @@ interface Props {
   onSelect: () => void;
   onRename: (title: string) => Promise<void>;
   onDelete: () => Promise<void>;
+  /** Nothing in this conversation notifies (undefined: not known, no mute item). */
+  muted?: boolean;
+  onMute?: (muted: boolean) => Promise<void>;
 }
 
 /** The API's placeholder for a conversation nobody has named yet. */
@@ -38,7 +41,7 @@ export function conversationTitle(conversation: Conversation): string {
 
 type Mode = "view" | "rename" | "confirm-delete";
 
-export function ConversationItem({ conversation, current, onSelect, onRename, onDelete }: Props) {
+export function ConversationItem({ conversation, current, onSelect, onRename, onDelete, muted, onMute }: Props) {
   const [mode, setMode] = useState<Mode>("view");
   const [draft, setDraft] = useState("");
   const title = conversationTitle(conversation);
@@ -114,6 +117,12 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
             {conversation.mode !== "chat" && <span className="mode-tag">{conversation.mode}</span>}
             {title}
           </span>
+          {muted && (
+            <span className="muted-mark" title="Notifications muted" data-testid="conversation-muted">
+              <span aria-hidden="true">🔕</span>
+              <span className="sr-only">Muted</span>
+            </span>
+          )}
           {conversation.unread > 0 && !current && (
             <span className="count-badge unread-badge" data-testid="conversation-unread">
               <span className="sr-only">Unread: </span>
@@ -134,6 +143,15 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
           testId="conversation-menu"
           actions={[
             { label: "Rename", onSelect: beginRename, testId: "conversation-rename" },
+            ...(onMute && muted !== undefined
+              ? [
+                  {
+                    label: muted ? "Unmute notifications" : "Mute notifications",
+                    onSelect: () => void onMute(!muted),
+                    testId: "conversation-mute",
+                  },
+                ]
+              : []),
             { label: "Delete", onSelect: () => setMode("confirm-delete"), danger: true, testId: "conversation-delete" },
           ]}
         />

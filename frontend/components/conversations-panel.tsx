@@ -15,6 +15,9 @@ interface Props {
   onRename: (id: number, title: string) => Promise<void>;
   onDelete: (id: number) => Promise<void>;
   onRetry: () => void;
+  /** Conversations whose notifications are muted (null: not known yet). */
+  muted?: ReadonlySet<number> | null;
+  onMute?: (id: number, muted: boolean) => Promise<void>;
   /** Pinned above the list (the inbox). */
   pinned?: ReactNode;
   /** The search box, above everything else in the list. */
@@ -26,7 +29,7 @@ const LISTED_MODES = new Set(["chat", "work"]);
 
 /** The list of conversations, newest activity first, with new/switch/rename/delete. */
 export function ConversationsPanel(props: Props) {
-  const { error, currentId } = props;
+  const { error, currentId, onMute } = props;
   const conversations = props.conversations?.filter((c) => LISTED_MODES.has(c.mode)) ?? null;
   const [mode, setMode] = useState<NewConversationMode>("chat");
   const [actionError, setActionError] = useState<string | null>(null);
@@ -99,6 +102,8 @@ export function ConversationsPanel(props: Props) {
                   onSelect={() => props.onSelect(conversation.id)}
                   onRename={(title) => run(() => props.onRename(conversation.id, title))}
                   onDelete={() => run(() => props.onDelete(conversation.id))}
+                  muted={props.muted ? props.muted.has(conversation.id) : undefined}
+                  onMute={onMute ? (value) => run(() => onMute(conversation.id, value)) : undefined}
                 />
               ))}
             </ul>

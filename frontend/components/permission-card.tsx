@@ -1,9 +1,12 @@
 "use client";
 
 import type { Decision, QuestionReply } from "@/lib/answer-question";
+import { useState } from "react";
 import { useAction } from "@/lib/use-action";
 import type { Message } from "@/lib/types";
+import { spokenDecision } from "@/lib/voice-answer";
 import { ToolDiff } from "./tool-diff";
+import { VoiceAnswerButton } from "./voice-answer-button";
 
 interface Props {
   question: Message;
@@ -37,6 +40,13 @@ export function answerText(answer: string | null): string {
 export function PermissionCard({ question, input, open, answer, onAnswer }: Props) {
   const { busy, error, run } = useAction();
   const choose = (decision: Decision) => run(() => onAnswer(question.id, { decision }));
+  const [heard, setHeard] = useState<string | null>(null);
+  // Saying "allow" / "deny" (or "yes" / "no") decides, as the buttons do; anything else is repeated back.
+  function decideBySpeech(text: string) {
+    const decision = spokenDecision(text);
+    setHeard(decision ? null : `Heard “${text}”. Say allow or deny.`);
+    if (decision) void choose(decision);
+  }
 
   return (
     <section
@@ -68,6 +78,7 @@ export function PermissionCard({ question, input, open, answer, onAnswer }: Prop
               {choice.label}
             </button>
           ))}
+          <VoiceAnswerButton label="Allow or deny by voice" onFinal={decideBySpeech} disabled={busy} note={heard} />
         </div>
       ) : (
         <p className="muted small" data-testid="permission-answer">

@@ -2,7 +2,7 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { Session } from "@/lib/auth-store";
-import { initialConversationId, useConversationUrl } from "@/lib/conversation-url";
+import { initialConversationId, questionFromUrl, useConversationUrl } from "@/lib/conversation-url";
 import type { NewConversationMode } from "@/lib/types";
 import { useChat } from "@/lib/use-chat";
 import { useConversations } from "@/lib/use-conversations";
@@ -11,6 +11,7 @@ import { PHONE_QUERY, useMediaQuery } from "@/lib/use-media-query";
 import { useTasks } from "@/lib/use-tasks";
 import { useUserEvents } from "@/lib/use-user-events";
 import { useInbox } from "@/lib/use-inbox";
+import { useMutes } from "@/lib/use-mutes";
 import { useRuns } from "@/lib/use-runs";
 import { AccountPanel } from "./account-panel";
 import { AppHeader } from "./app-header";
@@ -44,9 +45,11 @@ export function Workspace({ session }: { session: Session }) {
   const [openRunId, setOpenRunId] = useState<number | null>(null);
   const [accountOpen, setAccountOpen] = useState(false);
   // The message a search result pointed at, shown and marked when its conversation opens.
-  const [foundMessage, setFoundMessage] = useState<number | null>(null);
+  // (A notification opens `/c/<id>?question=<id>`: the conversation at its question.)
+  const [foundMessage, setFoundMessage] = useState<number | null>(questionFromUrl);
   const [closedQuestions, setClosedQuestions] = useState<ReadonlySet<number>>(() => new Set());
   const [questionsVersion, setQuestionsVersion] = useState(0);
+  const mutes = useMutes(session);
   const { refresh: refreshTasks } = tasks;
   const { refresh: refreshConversations, apply: applyConversation } = conversations;
   const { reportUnreachable } = health;
@@ -152,6 +155,8 @@ export function Workspace({ session }: { session: Session }) {
       onRename={conversations.rename}
       onDelete={removeConversation}
       onRetry={conversations.refresh}
+      muted={mutes.known ? mutes.muted : null}
+      onMute={mutes.setMuted}
       search={
         <SearchBox
           session={session}

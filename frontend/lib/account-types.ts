@@ -17,3 +17,10 @@ export type ConnectedApp = JsonOf<paths["/api/{user_id}/connected-apps"]["get"][
 /** What the consent page asks about: which client, from where, as which agent. */
 export type ConsentRequest = JsonOf<paths["/api/oauth/requests/{request}"]["get"]["responses"][200]>;
 export type ConsentResult = JsonOf<paths["/api/oauth/requests/{request}"]["post"]["responses"][200]>;
+/** A device that gets notifications. */
+export type PushDevice = JsonOf<paths["/api/{user_id}/push-subscriptions"]["get"]["responses"][200]>[number];
+export type NewPushDevice = JsonOf<paths["/api/{user_id}/push-subscriptions"]["post"]["responses"][201]>;
+/** Which kinds of event notify the person, and which conversations are muted. */
+export type NotificationPrefs = JsonOf<paths["/api/{user_id}/notification-preferences"]["get"]["responses"][200]>;
+export type NotificationKind = "question" | "run_failed" | "message" | "email_reminders";
+export type VapidKey = JsonOf<paths["/api/push/vapid-public-key"]["get"]["responses"][200]>;

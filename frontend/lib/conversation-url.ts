@@ -21,6 +21,13 @@ export function malformedConversationPath(pathname: string): string | null {
   return conversationIdFromPath(pathname) === null ? decodeURIComponent(pathname.slice(3)) : null;
 }
 
+/** The message an address points at (`/c/<id>?question=<message id>`, a notification's link), else null. */
+export function questionFromUrl(): number | null {
+  if (typeof window === "undefined") return null;
+  const id = Number(new URLSearchParams(window.location.search).get("question"));
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
 /** The conversation to open: the one in the address (`/c/<id>`), else at `/` the last one opened. */
 export function initialConversationId(userId: string): number | null {
   if (typeof window === "undefined") return null;

@@ -33,6 +33,7 @@ describe("the API proxy", () => {
         cookie: "parley_session=abc",
         origin: "http://127.0.0.1:3000",
         "user-agent": "Test Browser 1.0",
+        "x-parley-device": "12",
         "x-forwarded-for": "198.51.100.7, 203.0.113.9",
         "x-secret-header": "nope",
         "content-type": "application/json",
@@ -44,6 +45,7 @@ describe("the API proxy", () => {
     expect(seen.cookie).toBe("parley_session=abc");
     expect(seen.origin).toBe("http://127.0.0.1:3000");
     expect(seen["user-agent"]).toBe("Test Browser 1.0");
+    expect(seen["x-parley-device"]).toBe("12");
     expect(seen["x-forwarded-for"]).toBe("203.0.113.9");
     expect(seen["x-secret-header"]).toBeUndefined();
   });

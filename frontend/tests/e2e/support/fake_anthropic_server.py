@@ -6,8 +6,8 @@ gets a long, slow answer (for Stop). A session opened with `WRITE_PROMPT` has a 
 own: a Write of a new file (which the person must allow), then a closing text; one opened with
 `FAIL_PROMPT` gets an API error; one opened with a `DENY_PROMPTS` prompt (one per screen width,
 since a keyed script is consumed in order) streams a sentence slowly, then asks to run
-`DENIED_COMMAND`, which the person denies. Prints its URL on the first line of stdout and serves
-until it is terminated.
+`DENIED_COMMAND`, which the person denies; `PUSH_PROMPT` and `VOICE_PROMPT` each get a Bash call,
+then a closing text. Prints its URL on the first line of stdout and serves until it is terminated.
 """
 
 from __future__ import annotations
@@ -19,15 +19,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[4] / "backend"))
 
-from tests.work.fake_anthropic import Fail, FakeAnthropic, Reply, Text, ToolUse, say  # noqa: E402
+from tests.work.fake_anthropic import Fail, FakeAnthropic, Reply, Text, ToolUse, say
 
 COMMAND = "echo parley-e2e > note.txt && cat note.txt"
 WRITE_PROMPT = "Write the greeting file"
 WRITE_FILE = "greeting.txt"
 FAIL_PROMPT = "Fail this prompt"
 WRITE_CONTENT = "Hello from Parley\nSecond line of the greeting\n"
-DENY_PROMPTS = [f"Clean the scratch folder at {width} width" for width in ("desktop", "phone")]
+DENY_PROMPTS = [
+    f"Clean the scratch folder at {width} width" for width in ("desktop", "phone")
+]
 DENIED_COMMAND = "rm -rf scratch"
+# push.spec.ts: a permission answered from a notification, and one answered by voice.
+PUSH_PROMPT = "Check the push path"
+VOICE_PROMPT = "Check the voice path"
 
 
 def main() -> None:
@@ -36,7 +41,10 @@ def main() -> None:
         Reply(
             [
                 Text("I'll write the note and read it back.", chunks=6, delay=0.15),
-                ToolUse("Bash", {"command": COMMAND, "description": "Write and read note.txt"}),
+                ToolUse(
+                    "Bash",
+                    {"command": COMMAND, "description": "Write and read note.txt"},
+                ),
             ]
         ),
         say("The note says parley-e2e. All done.", chunks=4, delay=0.1),
@@ -59,10 +67,26 @@ def main() -> None:
             Reply(
                 [
                     Text("I'll clean the scratch folder for you.", chunks=8, delay=0.2),
-                    ToolUse("Bash", {"command": DENIED_COMMAND, "description": "Clean scratch"}),
+                    ToolUse(
+                        "Bash",
+                        {"command": DENIED_COMMAND, "description": "Clean scratch"},
+                    ),
                 ]
             ),
             say("Understood: I left the scratch folder alone."),
+        )
+    for prompt, word in ((PUSH_PROMPT, "pushed"), (VOICE_PROMPT, "spoken")):
+        fake.script_for(
+            prompt,
+            Reply(
+                [
+                    Text(f"I'll run the {word} check."),
+                    ToolUse(
+                        "Bash", {"command": f"echo {word}-ok", "description": "A check"}
+                    ),
+                ]
+            ),
+            say(f"The {word} check is finished."),
         )
     # Every try the CLI makes fails (it retries some errors).
     fake.script_for(FAIL_PROMPT, Fail(400, "the model is unhappy"))

@@ -10,7 +10,7 @@ const FRONTEND_DIR = path.resolve(__dirname, "../../..");
 const PYTHON = path.resolve(FRONTEND_DIR, "../.venv/bin/python");
 
 /** Starts the fake Anthropic API (a Python process) and resolves with its URL. */
-function startFakeAnthropic(logFile: string): Promise<{ child: ChildProcess; url: string }> {
+export function startFakeAnthropic(logFile: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(PYTHON, [path.join(__dirname, "fake_anthropic_server.py")], { stdio: ["ignore", "pipe", "pipe"] });
   child.stderr?.pipe(createWriteStream(logFile, { flags: "a" }));
   return new Promise((resolve, reject) => {
@@ -24,6 +24,24 @@ function startFakeAnthropic(logFile: string): Promise<{ child: ChildProcess; url
   });
 }
 
+/** The API's environment for work mode, its `claude` CLI pointed at the fake Anthropic API at `fakeUrl`. */
+export function workEnv(fakeUrl: string): Record<string, string> {
+  const scratch = mkdtempSync(path.join(tmpdir(), "parley-e2e-work-"));
+  // A home of its own: Claude Code's Bash sources the home's shell start-up files, and a
+  // developer's (pyenv's rehash and its lock) would slow every command down.
+  mkdirSync(path.join(scratch, "home"), { recursive: true });
+  return {
+    PARLEY_WORK_ENABLED: "1",
+    PARLEY_WORKSPACE_ROOT: path.join(scratch, "workspaces"),
+    CLAUDE_CONFIG_DIR: path.join(scratch, "claude-config"),
+    HOME: path.join(scratch, "home"),
+    ANTHROPIC_BASE_URL: fakeUrl,
+    ANTHROPIC_API_KEY: "x",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    IS_SANDBOX: "1",
+  };
+}
+
 interface WorkFixtures {
   /** An API + UI with work mode on, its `claude` CLI pointed at the fake Anthropic API. */
   workStack: Stack;
@@ -35,21 +53,8 @@ export const workTest = base.extend<object, WorkFixtures>({
       const logs = path.join(FRONTEND_DIR, "test-results", "logs");
       mkdirSync(logs, { recursive: true });
       const fake = await startFakeAnthropic(path.join(logs, `fake-anthropic-w${workerInfo.workerIndex}.log`));
-      const scratch = mkdtempSync(path.join(tmpdir(), "parley-e2e-work-"));
-      // A home of its own: Claude Code's Bash sources the home's shell start-up files, and a
-      // developer's (pyenv's rehash and its lock) would slow every command down.
-      mkdirSync(path.join(scratch, "home"), { recursive: true });
       const stack = new Stack(
-        {
-          PARLEY_WORK_ENABLED: "1",
-          PARLEY_WORKSPACE_ROOT: path.join(scratch, "workspaces"),
-          CLAUDE_CONFIG_DIR: path.join(scratch, "claude-config"),
-          HOME: path.join(scratch, "home"),
-          ANTHROPIC_BASE_URL: fake.url,
-          ANTHROPIC_API_KEY: "x",
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-          IS_SANDBOX: "1",
-        },
+        workEnv(fake.url),
         `-work-w${workerInfo.workerIndex}`,
       );
       try {
