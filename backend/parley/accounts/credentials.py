@@ -16,12 +16,20 @@ from typing import Literal
 from parley.auth import Caller, verify_claims
 from parley.db import Database, retry_on_reconnect
 from parley.errors import ParleyError, Unauthorized
-from parley.oauth.tokens import is_access_token
 
 from . import keys
 from .hashing import digest
 
 Kind = Literal["session", "key", "token", "oauth"]
+
+# A connected app's access token (`parley.oauth` issues them; checked here like any credential).
+ACCESS_PREFIX = "po_parley_"
+
+
+def is_access_token(token: str) -> bool:
+    return token.startswith(ACCESS_PREFIX)
+
+
 CACHE_MAX = 20_000  # entries; past it the cache starts over (one query per credential)
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Literal
 
+from parley.accounts.credentials import ACCESS_PREFIX
 from parley.accounts.hashing import digest, new_secret
 from parley.db import Database, retry_on_reconnect
 
@@ -21,12 +22,7 @@ from .consent import CODE_KEPT
 # (so the caller can drop what it remembers of the app's tokens).
 Replayed = Literal["replayed"]
 REPLAYED: Replayed = "replayed"
-ACCESS_PREFIX = "po_parley_"
 REFRESH_PREFIX = "pr_parley_"
-
-
-def is_access_token(token: str) -> bool:
-    return token.startswith(ACCESS_PREFIX)
 
 
 @dataclass(frozen=True, slots=True)
