@@ -858,6 +858,7 @@ class PushVapid(SQLModel, table=True):
 
     id: int = Field(sa_column=sa.Column(sa.SmallInteger, primary_key=True))
     private_pem: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    created_at: datetime = _created()
 
 
 class McpCall(SQLModel, table=True):

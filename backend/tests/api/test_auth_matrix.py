@@ -24,8 +24,9 @@ ORIGIN = "http://127.0.0.1:3000"  # the web UI's, as its proxy forwards it
 PUBLIC = {"/api/health", "/api/push/vapid-public-key"}
 # Public on purpose, guarded by a single-use token in the path (tests/push covers it).
 PUBLIC |= {"/api/question-links/{token}"}
-# Sign-in and admin routes are not per-user paths: tests/api/test_accounts.py covers them.
-NOT_PER_USER = ("/api/auth/", "/api/admin/")
+# Sign-in and admin routes are not per-user paths: tests/api/test_accounts.py covers them; the
+# OAuth consent requests are the signed-in person's own by their id (tests/oauth covers them).
+NOT_PER_USER = ("/api/auth/", "/api/admin/", "/api/oauth/")
 NOT_REST = {
     "/docs",
     "/docs/oauth2-redirect",
@@ -143,6 +144,12 @@ async def _seed(server, user: str, db) -> dict[str, int]:
             user,
             user.encode(),
         )
+        app_id = await conn.fetchval(
+            "INSERT INTO oauth_grants (user_id, agent, client_id, client_name)"
+            " VALUES ($1, 'claude-code', 'https://client.example/meta.json', 'An app')"
+            " RETURNING id",
+            user,
+        )
     task = await server.client.post(
         f"/api/{user}/tasks", json={"title": f"{user}'s task"}, headers=headers
     )
@@ -180,6 +187,7 @@ async def _seed(server, user: str, db) -> dict[str, int]:
         "session_id": session_id,
         "key_id": key.json()["id"],
         "passkey_id": passkey_id,
+        "app_id": app_id,
     }
 
 
@@ -328,7 +336,7 @@ OBJECT_ROUTES = [(m, p) for m, p in ROUTES if _object_params(p)]
 def test_every_object_route_is_covered():
     """A route on a new kind of object needs a way to make one, or the 404 matrix is blind."""
     known = {"number", "conversation_id", "run_id", "question_id", "thread_id"}
-    known |= {"session_id", "key_id", "passkey_id", "subscription_id"}
+    known |= {"session_id", "key_id", "passkey_id", "subscription_id", "app_id"}
     unknown = {f"{m} {p}": _object_params(p) for m, p in OBJECT_ROUTES}
     unknown = {route: params for route, params in unknown.items() if set(params) - known}
     assert unknown == {}, "teach _seed() to make these objects for bob, so alice can be refused"
