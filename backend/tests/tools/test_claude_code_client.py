@@ -22,6 +22,7 @@ import pytest
 
 from parley.db import Database
 from tests.conftest import PARLEY, SECRET, eventually, spawn_server, token_for
+from tests.tools.front import Front
 from tests.work.conftest import CLI, needs_cli
 from tests.work.fake_anthropic import (
     FakeAnthropic,
@@ -133,49 +134,6 @@ def claude_p(fake: FakeAnthropic, home: Path, config: Path, prompt: str, *tools:
         stderr=asyncio.subprocess.PIPE,
         start_new_session=True,
     )
-
-
-class Front:
-    """One address in front of the API instances, as a load balancer gives its clients: each
-    new connection goes to the instance `to` names now; an instance's death breaks the
-    connections it had, and the client's next ones reach the other instance."""
-
-    def __init__(self, to: str) -> None:
-        self.to = to
-        self._server: asyncio.Server | None = None
-
-    @property
-    def url(self) -> str:
-        assert self._server is not None
-        return f"http://127.0.0.1:{self._server.sockets[0].getsockname()[1]}"
-
-    async def __aenter__(self) -> Front:
-        self._server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        assert self._server is not None
-        self._server.close()
-
-    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        host, port = self.to.removeprefix("http://").split(":")
-        try:
-            upstream = await asyncio.open_connection(host, int(port))
-        except OSError:
-            writer.close()
-            return
-        await asyncio.gather(_pipe(reader, upstream[1]), _pipe(upstream[0], writer))
-
-
-async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    try:
-        while data := await reader.read(65536):
-            writer.write(data)
-            await writer.drain()
-    except OSError:
-        pass  # the other side died: closing this one is what a client then sees
-    finally:
-        writer.close()
 
 
 async def test_claude_code_gets_the_answer_across_an_api_restart(
