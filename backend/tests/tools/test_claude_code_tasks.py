@@ -30,7 +30,7 @@ from tests.conftest import eventually, spawn_server, token_for
 from tests.tools.front import Front
 from tests.tools.test_claude_code_client import USER, mcp_config, open_question
 from tests.work.conftest import CLI, needs_cli
-from tests.work.fake_anthropic import FakeAnthropic, Reply, mcp_tool, say
+from tests.work.fake_anthropic import FakeAnthropic, mcp_tool, say
 
 pytestmark = [needs_cli, pytest.mark.slow, pytest.mark.timeout(240)]
 
@@ -142,15 +142,12 @@ async def test_interactive_claude_code_gets_the_answer_as_a_task_across_a_kill_9
         spawn_server(migrated, PARLEY_TOOL_WAIT_MAX="2"),
     )
 
-    def model(body: dict[str, Any]) -> Reply:
-        return say("Noted.")
-
     async with Front(to=a) as front:
         mcp = tmp_path / "mcp.json"
         mcp.write_text(json.dumps(mcp_config("http", front.url, migrated)))
         with FakeAnthropic().running() as fake:
             fake.script_for("which colour", mcp_tool("parley", "ask_user", question="Which?"))
-            fake.script_for("which colour", model)
+            fake.script_for("which colour", say("Noted."))  # every later turn
             async with interactive(fake, tmp_path, mcp, "Ask the person which colour"):
                 await eventually(lambda: _polled(front, 1), within=90)
                 assert await open_question(db) is not None
