@@ -19,7 +19,7 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -56,7 +56,11 @@ class Fail:
     message: str = "scripted failure"
 
 
-Scripted = Reply | Fail
+# A reply made from the request when it comes (the tool results the CLI sent so far), the way
+# a model reads a tool's result before choosing its next step. It runs on the server's thread
+# for that request, so it may block (a test holding the model's turn while it restarts Parley).
+Reactive = Callable[[dict[str, Any]], Reply | Fail]
+Scripted = Reply | Fail | Reactive
 
 
 def say(text: str, *, chunks: int = 1, delay: float = 0.0) -> Reply:
@@ -142,7 +146,8 @@ class FakeAnthropic:
                 agent_call = bool(body.get("tools"))
                 with fake._lock:
                     (fake.requests if agent_call else fake.side_requests).append(body)
-                reply = fake._next(body) if agent_call else say("Side reply")
+                scripted = fake._next(body) if agent_call else say("Side reply")
+                reply = scripted if isinstance(scripted, Reply | Fail) else scripted(body)
                 if isinstance(reply, Fail):
                     self._json(
                         reply.status,
@@ -279,6 +284,29 @@ def _events(reply: Reply, body: dict[str, Any]) -> Iterator[dict[str, Any] | flo
         "usage": {"output_tokens": 5},
     }
     yield {"type": "message_stop"}
+
+
+def tool_results(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """The tool results the CLI sent in one request, oldest first."""
+    return [
+        block
+        for message in body.get("messages", [])
+        if isinstance(message.get("content"), list)
+        for block in message["content"]
+        if block.get("type") == "tool_result"
+    ]
+
+
+def result_json(block: dict[str, Any]) -> dict[str, Any]:
+    """What a tool returned (its JSON text) from the CLI's `tool_result` block; {} if not JSON."""
+    content = block.get("content")
+    texts = [content] if isinstance(content, str) else [c.get("text", "") for c in content or []]
+    for text in texts:
+        with contextlib.suppress(ValueError):
+            found = json.loads(text)
+            if isinstance(found, dict):
+                return found
+    return {}
 
 
 def mcp_tool(server: str, tool: str, **arguments: Any) -> Reply:
