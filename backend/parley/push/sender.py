@@ -167,11 +167,13 @@ class Sender:
 
     async def _send(self, rows: list[Claimed]) -> list[tuple[Claimed, Outcome, str | None, float]]:
         allowed = self.settings.push_allowed_hosts
-        refused = [row for row in rows if not host_allowed(row.endpoint, allowed)]
-        sendable = [row for row in rows if host_allowed(row.endpoint, allowed)]
-        results: list[tuple[Claimed, Outcome, str | None, float]] = [
-            (row, Outcome.failed, "endpoint host is not allowed", 0.0) for row in refused
-        ]
+        results: list[tuple[Claimed, Outcome, str | None, float]] = []
+        sendable: list[Claimed] = []
+        for row in rows:  # re-checked at each send: the allowlist may have changed since
+            if host_allowed(row.endpoint, allowed):
+                sendable.append(row)
+            else:
+                results.append((row, Outcome.failed, "endpoint host is not allowed", 0.0))
         # Encrypted a chunk at a time, each chunk posted while the next one is encrypted:
         # the first devices hear of it without waiting for the last one's encryption.
         posting: list[asyncio.Task[tuple[Claimed, Outcome, str | None, float]]] = []
