@@ -15,18 +15,15 @@ import asyncio
 import base64
 import os
 import time
+from pathlib import Path
 from typing import Any
 
+import httptools
 import httpx
-import uvicorn
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Route
 
-from lib import BenchDatabase, ServerProcess, auth, free_port, ms, pct, run_alone
+from lib import BenchDatabase, CpuMeter, ServerProcess, auth, free_port, ms, pct, run_alone
 
 USER = "bench-push"
 
@@ -45,33 +42,52 @@ def _keys() -> dict[str, str]:
 
 
 class PushService:
-    """Receives pushes and notes when each arrived (it does not decrypt: the tests do)."""
+    """Receives pushes and notes when each arrived (it does not decrypt: the tests do).
+
+    A bare HTTP/1.1 server (asyncio protocol + httptools, keep-alive) rather than an ASGI app:
+    it shares the machine with the server it measures, so its own cost per request must be
+    small next to the sender's, or the bench would time the fake push service.
+    """
+
+    _CREATED = b"HTTP/1.1 201 Created\r\ncontent-length: 0\r\n\r\n"
 
     def __init__(self, expected: int) -> None:
         self.expected = expected
         self.arrivals: list[float] = []
         self.done = asyncio.Event()
 
-    async def push(self, request: Request) -> Response:
-        await request.body()
+    def arrived(self) -> None:
         self.arrivals.append(time.perf_counter())
         if len(self.arrivals) >= self.expected:
             self.done.set()
-        return Response(status_code=201)
 
-    def app(self) -> Starlette:
-        return Starlette(routes=[Route("/push/{device}", self.push, methods=["POST"])])
+    def protocol(self) -> asyncio.Protocol:
+        service = self
+
+        class Connection(asyncio.Protocol):
+            def connection_made(self, transport: asyncio.BaseTransport) -> None:
+                assert isinstance(transport, asyncio.Transport)
+                self.transport = transport
+                self.parser = httptools.HttpRequestParser(self)
+
+            def data_received(self, data: bytes) -> None:
+                try:
+                    self.parser.feed_data(data)
+                except httptools.HttpParserError:
+                    self.transport.close()
+
+            def on_message_complete(self) -> None:
+                service.arrived()
+                self.transport.write(PushService._CREATED)
+
+        return Connection()
 
 
 async def measure(
-    server: ServerProcess, port: int, *, devices: int, questions: int
+    server: ServerProcess, port: int, *, devices: int, questions: int, pgdata: Path | None
 ) -> dict[str, Any]:
     service = PushService(devices)
-    config = uvicorn.Config(service.app(), host="127.0.0.1", port=port, log_level="warning")
-    fake = uvicorn.Server(config)
-    serving = asyncio.create_task(fake.serve())
-    while not fake.started:  # noqa: ASYNC110 (uvicorn offers no event for it)
-        await asyncio.sleep(0.01)
+    fake = await asyncio.get_running_loop().create_server(service.protocol, "127.0.0.1", port)
     delays: list[float] = []
     posts: list[float] = []
     try:
@@ -94,6 +110,7 @@ async def measure(
                 for response in made:
                     response.raise_for_status()
             agent = auth(USER, "bench-agent")
+            meter = CpuMeter(server.pid, pgdata).__enter__()
             for n in range(questions):
                 service.arrivals.clear()
                 service.done.clear()
@@ -108,10 +125,24 @@ async def measure(
                 posts.append(stored - began)
                 await asyncio.wait_for(service.done.wait(), 60)
                 delays.extend(at - stored for at in service.arrivals)
+            meter.__exit__()
     finally:
-        fake.should_exit = True
-        await serving
-    return {"devices": devices, "questions": questions, "delays": delays, "posts": posts}
+        fake.close()
+        await fake.wait_closed()
+    pushes = devices * questions
+    return {
+        "devices": devices,
+        "questions": questions,
+        "delays": delays,
+        "posts": posts,
+        # CPU per push (the question's own request included) and how long the server's
+        # threads stood runnable waiting for a core: what a busy machine adds.
+        "server_cpu_per_push": meter.used["server"].cpu / pushes,
+        "postgres_cpu_per_push": meter.used["postgres"].cpu / pushes,
+        "server_runqueue_wait": meter.used["server"].runqueue_wait,
+        "wall": meter.wall,
+        "load": os.getloadavg()[0],
+    }
 
 
 def measure_push(db: BenchDatabase, quick: bool) -> dict[str, Any]:
@@ -121,7 +152,9 @@ def measure_push(db: BenchDatabase, quick: bool) -> dict[str, Any]:
         db, name="push", env={"PARLEY_PUSH_ALLOWED_HOSTS": f"127.0.0.1:{port}"}
     ).start()
     try:
-        return asyncio.run(measure(server, port, devices=devices, questions=questions))
+        return asyncio.run(
+            measure(server, port, devices=devices, questions=questions, pgdata=db.pgdata)
+        )
     finally:
         server.stop()
 
@@ -131,7 +164,10 @@ def show(found: dict[str, Any]) -> None:
     print(
         f"{found['devices']} devices x {found['questions']} questions: stored -> push received"
         f" p50 {ms(pct(d, 50))}, p99 {ms(pct(d, 99))}, max {ms(max(d))};"
-        f" question POST p50 {ms(pct(found['posts'], 50))}"
+        f" question POST p50 {ms(pct(found['posts'], 50))}; server CPU"
+        f" {ms(found['server_cpu_per_push'])}/push (postgres {ms(found['postgres_cpu_per_push'])}),"
+        f" server waited {found['server_runqueue_wait']:.2f} s of {found['wall']:.2f} s"
+        f" for a core; load average {found['load']:.2f}"
     )
 
 

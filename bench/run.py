@@ -1248,11 +1248,16 @@ def section_push(rep: Report, db: BenchDatabase, quick: bool) -> None:
         " device's request."
     )
     rep.add()
-    rep.add("| devices | pushes | p50 | p99 | max | question POST p50 |")
-    rep.add("| ---: | ---: | ---: | ---: | ---: | ---: |")
+    rep.add(
+        "| devices | pushes | p50 | p99 | max | question POST p50 | server CPU / push"
+        " | server's wait for a core | load average |"
+    )
+    rep.add("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     rep.add(
         f"| {found['devices']} | {len(delays)} | {ms(pct(delays, 50))} | {ms(pct(delays, 99))} |"
-        f" {ms(max(delays))} | {ms(pct(posts, 50))} |"
+        f" {ms(max(delays))} | {ms(pct(posts, 50))} | {ms(found['server_cpu_per_push'])} |"
+        f" {found['server_runqueue_wait']:.2f} s of {found['wall']:.2f} s |"
+        f" {found['load']:.2f} |"
     )
     rep.add()
     rep.goal(

@@ -88,6 +88,16 @@ async def claim(conn: asyncpg.Connection, *, limit: int, max_attempts: int) -> l
     return [Claimed(**dict(row)) for row in rows]
 
 
+async def renew(conn: asyncpg.Connection, ids: list[int]) -> None:
+    """Extend the lease on rows this instance claimed and is still sending."""
+    await conn.execute(
+        "UPDATE push_outbox SET lease_until = now() + make_interval(secs => $2)"
+        " WHERE id = ANY($1::bigint[]) AND status = 'pending'",
+        ids,
+        LEASE_SECONDS,
+    )
+
+
 def backoff(attempts: int, *, base: float, retry_after: float | None) -> float:
     """Seconds before the next try: what the service asked for, else doubling with jitter."""
     if retry_after is not None:

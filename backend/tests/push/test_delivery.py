@@ -9,6 +9,7 @@ import time
 from typing import Any
 
 from parley.db import Database
+from parley.push import outbox
 from tests.push.fake_push import FakePushService
 from tests.runs.helpers import Actor
 
@@ -236,3 +237,37 @@ async def test_a_failed_run_notifies_and_a_completed_one_does_not(
         assert push["title"] == "builder's run failed" and push["actions"] == []
         await _both_senders_idle(db)
         assert len(push_service.received) == 1
+
+
+async def test_a_push_outlasting_its_lease_is_not_taken_over_while_its_sender_lives(
+    push_server: Any, push_service: FakePushService, db: Database, monkeypatch: Any
+) -> None:
+    """A slow push service (or a big batch) can keep a claimed row longer than its lease:
+    the sender renews the lease while it is still sending, so the other instance does not
+    take the row over and send the push a second time."""
+    monkeypatch.setattr(outbox, "LEASE_SECONDS", 1.0)
+    async with push_server() as one, push_server() as two:
+        person, agent = Actor(one, "alice"), Actor(two, "alice", "planner")
+        await subscribe(person, push_service, "phone")
+        release = push_service.held["phone"] = asyncio.Event()
+        await agent.ask("/inbox/messages", "Merge the branch?")
+        try:
+            await push_service.wait_for(lambda: push_service.arrived.get("phone") == 1)
+            async with db.connection() as conn:
+                first = await conn.fetchval("SELECT lease_until FROM push_outbox")
+            # Wait until three leases' worth of time has passed the first lease's end, seen
+            # as the row's lease moving on; it must still be the first attempt, never re-sent.
+            deadline = time.monotonic() + 20
+            while True:
+                async with db.connection() as conn:
+                    row = await conn.fetchrow("SELECT lease_until, attempts FROM push_outbox")
+                assert row["attempts"] == 1 and push_service.arrived["phone"] == 1
+                if (row["lease_until"] - first).total_seconds() >= 3.0:
+                    break
+                assert time.monotonic() < deadline, "the lease was never renewed"
+                await asyncio.sleep(0.1)
+        finally:  # a held push keeps its server from stopping
+            release.set()
+        await push_service.wait_for(lambda: push_service.delivered("phone"))
+        await _both_senders_idle(db)
+        assert push_service.arrived["phone"] == 1 and len(push_service.received) == 1
