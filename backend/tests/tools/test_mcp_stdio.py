@@ -292,5 +292,9 @@ async def test_sigterm_still_stops_the_embedded_server(tmp_path: Path) -> None:
 
     process.terminate()
     assert await asyncio.wait_for(process.wait(), timeout=30) == 0
-    assert not (pgdata / "postmaster.pid").exists()
+
+    async def stopped() -> bool:  # the server finishes stopping after `parley mcp` exits
+        return not (pgdata / "postmaster.pid").exists()
+
+    await eventually(stopped, within=60)
     assert json.loads((pgdata / ".handle_pids.json").read_text()) == []
