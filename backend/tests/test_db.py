@@ -57,10 +57,11 @@ async def test_a_write_on_a_dead_connection_is_a_clear_503_and_changes_nothing(s
             waiting[:] = await holder.fetch(
                 "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
                 " AND query LIKE '%task_counters%' AND pid <> pg_backend_pid()"
+                " AND datname = current_database()"  # not another test worker's database
             )
             return len(waiting) == 1
 
-        await eventually(blocked)
+        await eventually(blocked, within=30)
         await holder.execute("SELECT pg_terminate_backend($1)", waiting[0]["pid"])
         refused = await write
     assert refused.status_code == 503, refused.text
