@@ -7,7 +7,8 @@ export const metadata: Metadata = {
   description: "Chat with your task assistant and the agents working for you.",
   applicationName: "Parley",
   appleWebApp: { capable: true, title: "Parley", statusBarStyle: "default" },
-  icons: { apple: "/icons/icon-192.png" },
+  // Declared here with the apple icon: a config `icons` replaces the file convention's link.
+  icons: { icon: { url: "/icon.svg", type: "image/svg+xml" }, apple: "/icons/icon-192.png" },
 };
 
 export const viewport: Viewport = {
