@@ -90,6 +90,7 @@ export function Workspace({ session }: { session: Session }) {
       refreshTasks();
       refreshConversations();
       runs.refresh();
+      setQuestionsVersion((n) => n + 1);
     },
   });
 

@@ -16,7 +16,8 @@ export interface UserEventHandlers {
   onUnread?: (conversationId: number, unread: number) => void;
   /** A question was opened, answered or timed out (wherever it was asked). */
   onQuestion?: (change: { action: string; questionId: number }) => void;
-  /** The stream (re)connected: anything may have changed while it was away. */
+  /** The stream connected without a cursor (first, or after one was lost): anything may have
+   * changed before it started, so the lists are read again. */
   onResync: () => void;
 }
 
@@ -37,14 +38,14 @@ export function useUserEvents(session: Session, handlers: UserEventHandlers): bo
   useEffect(() => {
     const controller = new AbortController();
     let lastId: string | null = null;
-    let connections = 0;
     void followEvents(session, {
       path: () => userPath(session, "/events"),
       lastEventId: () => lastId,
       onOpen: () => {
-        connections += 1;
         setLive(true);
-        if (connections > 1 && lastId === null) onResync();
+        // Without a cursor the stream starts from now: whatever changed between the lists'
+        // first read and this moment (a question asked as the page opened) is read again.
+        if (lastId === null) onResync();
       },
       onEvent: (event, data, id) => {
         if (id) lastId = id;
