@@ -73,7 +73,8 @@ for (const size of SIZES) {
       await expect.soft(result.getByTestId("work-denied")).toHaveText("Denied by you");
       await expect.soft(result.locator("summary")).not.toContainText("Failed");
       await expect.soft(result.locator("summary")).not.toContainText("PreToolUse");
-      await expect(list.getByText("Understood: I left the scratch folder alone.")).toBeVisible({ timeout: 30_000 });
+      // Exactly one copy once the live bubble has handed over to the stored reply.
+      await expect(list.getByText("Understood: I left the scratch folder alone.")).toHaveCount(1, { timeout: 30_000 });
       await expect(page.getByTestId("work-status")).toHaveAttribute("data-status", "idle", { timeout: 15_000 });
       expect.soft((await seen(page)).idleWhileAsking, "the chip read Idle while the permission card waited").toBe(false);
 
