@@ -54,13 +54,18 @@ async def test_a_write_on_a_dead_connection_is_a_clear_503_and_changes_nothing(s
         waiting: list[int] = []
 
         async def blocked() -> bool:
-            waiting[:] = await holder.fetch(
-                "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                " AND query LIKE '%task_counters%' AND pid <> pg_backend_pid()"
-                " AND datname = current_database()"  # not another test worker's database
-            )
+            # Asked on another connection: inside the holder's transaction PostgreSQL would
+            # answer every poll from the snapshot of the first one.
+            assert not write.done(), f"the write did not wait: {write.result().text}"
+            async with db.connection() as watcher:
+                waiting[:] = await watcher.fetch(
+                    "SELECT pid FROM pg_stat_activity"
+                    " WHERE $1::int = ANY(pg_blocking_pids(pid))",
+                    holder_pid,
+                )
             return len(waiting) == 1
 
+        holder_pid = await holder.fetchval("SELECT pg_backend_pid()")
         await eventually(blocked, within=30)
         await holder.execute("SELECT pg_terminate_backend($1)", waiting[0]["pid"])
         refused = await write
