@@ -59,8 +59,7 @@ async def test_a_write_on_a_dead_connection_is_a_clear_503_and_changes_nothing(s
             assert not write.done(), f"the write did not wait: {write.result().text}"
             async with db.connection() as watcher:
                 waiting[:] = await watcher.fetch(
-                    "SELECT pid FROM pg_stat_activity"
-                    " WHERE $1::int = ANY(pg_blocking_pids(pid))",
+                    "SELECT pid FROM pg_stat_activity WHERE $1::int = ANY(pg_blocking_pids(pid))",
                     holder_pid,
                 )
             return len(waiting) == 1
