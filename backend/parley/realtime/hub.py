@@ -196,10 +196,17 @@ class Hub:
         if conversation_id not in self._subscribers:
             return
         self._dirty.add(conversation_id)
-        if conversation_id not in self._pumps:
+        running = self._pumps.get(conversation_id)
+        # A pump whose loop has ended but whose done-callback has not run yet is still in
+        # `_pumps`: it would never see this wake, so a finished one counts as none.
+        if running is None or running.done():
             task = asyncio.create_task(self._pump_loop(conversation_id))
             self._pumps[conversation_id] = task
-            task.add_done_callback(lambda _t: self._pumps.pop(conversation_id, None))
+            task.add_done_callback(lambda t: self._forget_pump(conversation_id, t))
+
+    def _forget_pump(self, conversation_id: int, task: asyncio.Task[None]) -> None:
+        if self._pumps.get(conversation_id) is task:
+            del self._pumps[conversation_id]
 
     def wake_all(self) -> None:
         """After a lost notification connection: anything may have been missed."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -49,3 +50,30 @@ async def test_joining_mid_reply_starts_with_the_text_so_far():
     late = await hub.subscribe(1, after=0)
     hub.publish_live(1, "delta", {"text": "new"})
     assert await late.get() == ("delta", json.dumps({"text": "new"}), None)
+
+
+async def test_a_message_stored_as_the_last_pump_ends_is_still_delivered():
+    """The wake lands after the pump's loop ended but before asyncio ran its done-callback:
+    a pump that still looked registered then would take no wake, and the message would wait
+    for the next one in the conversation (the reader's late-commit test caught this)."""
+    store = Store()
+    hub = Hub(store.fetch)
+    sub = await hub.subscribe(1, after=0)
+    loop = asyncio.get_running_loop()
+    plain_fetch = store.fetch
+
+    def late_message() -> None:
+        store.add("late")
+        hub.message_stored(1)
+
+    async def fetch_then_wake(conversation_id: int, after: int) -> list[dict[str, Any]]:
+        # Queued before the pump task's done-callback, which its return queues next.
+        loop.call_soon(late_message)
+        hub._fetch = plain_fetch
+        return await plain_fetch(conversation_id, after)
+
+    store.add("first")
+    hub._fetch = fetch_then_wake
+    hub.message_stored(1)
+    assert (await asyncio.wait_for(sub.get(), timeout=5))[2] == 1
+    assert (await asyncio.wait_for(sub.get(), timeout=5))[2] == 2
