@@ -794,6 +794,7 @@ class PushOutbox(SQLModel, table=True):
         sa.CheckConstraint("status IN ('pending', 'sent', 'failed')", name="ck_push_outbox_status"),
         sa.Index("ix_push_outbox_due", "next_at", postgresql_where=sa.text("status = 'pending'")),
         sa.Index("ix_push_outbox_ref", "ref", "kind"),
+        sa.Index("ix_push_outbox_xid", "xid"),
     )
 
     id: int | None = Field(
@@ -818,6 +819,7 @@ class PushOutbox(SQLModel, table=True):
     created_at: datetime = _created()
     sent_at: datetime | None = _when()
     last_error: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    xid: int | None = _writer_xid()
 
 
 class QuestionEscalation(SQLModel, table=True):

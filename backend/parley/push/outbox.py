@@ -149,8 +149,10 @@ async def settle(
 
 async def next_due(conn: asyncpg.Connection) -> float | None:
     """Seconds until the next pending push is due (None: nothing pending)."""
+    # Not greatest(0, …) in SQL: GREATEST skips NULLs, so "nothing pending" came back as 0
+    # and an idle sender looked again every 10 ms.
     value: float | None = await conn.fetchval(
-        "SELECT greatest(0, extract(epoch FROM min(greatest(next_at, coalesce(lease_until,"
-        " next_at))) - now()))::float8 FROM push_outbox WHERE status = 'pending'"
+        "SELECT extract(epoch FROM min(greatest(next_at, coalesce(lease_until, next_at)))"
+        " - now())::float8 FROM push_outbox WHERE status = 'pending'"
     )
-    return value
+    return None if value is None else max(0.0, value)

@@ -7,9 +7,9 @@ Posting uses aiohttp rather than httpx: with hundreds of pushes queued, httpx's 
 pool spent milliseconds of CPU per request (it rescans its pool for every request), which
 made the 500th device wait seconds; aiohttp's client costs a small fraction of that.
 
-It wakes when the instance's reader finds a question, run or message event committed on
-any instance (the outbox rows were written in the same transaction), when a retry falls
-due, and every `idle` seconds regardless. Nothing here runs inside a turn or an agent's
+It wakes when the instance's reader finds outbox rows committed on any instance (never for
+the messages and events that notify nobody: a chat turn costs the sender nothing), when a
+retry falls due, and every `idle` seconds regardless. Nothing here runs inside a turn or an agent's
 `ask_user`: a slow or failing push service delays only its own pushes.
 """
 
@@ -31,7 +31,7 @@ from parley.push.encryption import EncryptionError, encrypt
 from parley.push.outbox import Claimed, Outcome
 from parley.push.subscriptions import host_allowed
 from parley.push.vapid import VapidKey
-from parley.realtime.waits import Waits
+from parley.realtime.waits import PUSHES, Waits
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,6 @@ BATCH = 500
 # Posts in flight per instance (and keep-alive connections per push host).
 CONCURRENCY = 16
 ENCRYPT_CHUNK = 25
-WAKE_KINDS = ("question", "run", "message")
 TTL = {"question": 24 * 3600, "reminder": 24 * 3600, "question_closed": 24 * 3600}
 
 
@@ -49,6 +48,7 @@ TTL = {"question": 24 * 3600, "reminder": 24 * 3600, "question_closed": 24 * 360
 class Counters:
     """What the sender did, for tests and the bench."""
 
+    rounds: int = 0  # times it woke and looked for due pushes
     sent: int = 0
     retried: int = 0
     gone: int = 0
@@ -121,8 +121,8 @@ class Sender:
 
     async def _run(self) -> None:
         while True:
-            with contextlib.ExitStack() as stack:
-                woken = [stack.enter_context(self.waits.watch(("kind", k))) for k in WAKE_KINDS]
+            with self.waits.watch(PUSHES) as woken:
+                self.counters.rounds += 1
                 try:
                     await self.send_due()
                     async with self.db.connection() as conn:
@@ -131,7 +131,7 @@ class Sender:
                     log.warning("push sender failed; trying again", exc_info=True)
                     due = None
                 wait = self.idle if due is None else min(self.idle, due + 0.01)
-                await asyncio.wait(woken, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+                await asyncio.wait([woken], timeout=wait)
 
     async def send_due(self) -> int:
         """Send everything due now, batch after batch; returns how many were tried."""

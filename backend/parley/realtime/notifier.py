@@ -32,7 +32,7 @@ import asyncpg
 from parley.db import asyncpg_dsn
 from parley.realtime.hub import Hub
 from parley.realtime.reader import Found, Reader
-from parley.realtime.waits import Waits
+from parley.realtime.waits import PUSHES, Waits
 
 log = logging.getLogger(__name__)
 
@@ -235,6 +235,8 @@ class Notifier:
         if self.waits is not None:
             for user_id, kind, ref in found.events:
                 self.waits.on_event(user_id, kind, ref)
+            if found.pushes:
+                self.waits.wake(PUSHES)
 
     def _send_wake(self) -> bool:
         """The reader found rows written here: the other readers may be backing off."""

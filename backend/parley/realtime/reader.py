@@ -1,5 +1,5 @@
-"""The instance's one reader of what was written: new messages and person events, found by
-snapshot rather than announced by the writers.
+"""The instance's one reader of what was written: new messages, person events and pushes to
+send, found by snapshot rather than announced by the writers.
 
 Writers only append rows; each row carries the id of the transaction that wrote it (`xid`,
 migration 0045). The reader's cursor is the PostgreSQL snapshot of its previous poll
@@ -47,11 +47,17 @@ new_messages AS (
 new_events AS (
     SELECT DISTINCT user_id, kind, ref FROM user_events
     WHERE xid >= $1::text::xid8 OR xid = ANY ($2::text[]::xid8[])
+),
+new_pushes AS (
+    SELECT 1 FROM push_outbox
+    WHERE xid >= $1::text::xid8 OR xid = ANY ($2::text[]::xid8[]) LIMIT 1
 )
 SELECT NULL::pg_snapshot AS snapshot, 'm' AS t, NULL::text AS user_id, NULL::text AS kind,
        conversation_id::bigint AS ref FROM new_messages
 UNION ALL
 SELECT NULL, 'e', user_id, kind, ref FROM new_events
+UNION ALL
+SELECT NULL, 'p', NULL, NULL, NULL FROM new_pushes
 UNION ALL
 SELECT s, 's', NULL, NULL, NULL FROM snap
 """
@@ -72,9 +78,10 @@ class Counters:
 class Found:
     conversations: set[int] = field(default_factory=set)
     events: set[tuple[str, str, int]] = field(default_factory=set)  # user, kind, ref
+    pushes: bool = False  # rows were added to the push outbox
 
     def __bool__(self) -> bool:
-        return bool(self.conversations or self.events)
+        return bool(self.conversations or self.events or self.pushes)
 
 
 def parse_snapshot(value: object) -> Snapshot:
@@ -102,6 +109,8 @@ async def read_new(conn: asyncpg.Connection, cursor: Snapshot) -> tuple[Found, S
             snapshot = parse_snapshot(row["snapshot"])
         elif kind == "m":
             found.conversations.add(int(row["ref"]))
+        elif kind == "p":
+            found.pushes = True
         else:
             found.events.add((row["user_id"], row["kind"], int(row["ref"])))
     return found, snapshot

@@ -19,6 +19,8 @@ log = logging.getLogger(__name__)
 
 # Writers no longer NOTIFY this channel (migration 0045); kept so old wiring still imports.
 EVENTS_CHANNEL = "parley_events"
+# Woken when rows were added to the push outbox (by any instance): the push sender's key.
+PUSHES = ("table", "push_outbox")
 
 
 class Waits:
@@ -58,7 +60,6 @@ class Waits:
         """A person event was committed: wake whoever watches the person or the thing."""
         self.wake(("user", user_id))
         self.wake((kind, ref))
-        self.wake(("kind", kind))  # whoever follows every event of a kind (the push sender)
 
     def on_notification(self, payload: str) -> None:
         """`{"u": user, "k": kind, "r": ref}`: the same as `on_event`, as the JSON payload

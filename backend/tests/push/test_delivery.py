@@ -10,6 +10,7 @@ from typing import Any
 
 from parley.db import Database
 from parley.push import outbox
+from tests.conftest import eventually
 from tests.push.fake_push import FakePushService
 from tests.runs.helpers import Actor
 
@@ -175,6 +176,36 @@ async def test_what_notifies_follows_the_persons_choices(
         assert push["body"] == "Deploy finished"
         await _both_senders_idle(db)
         assert muted and len(push_service.received) == 1
+
+
+async def test_a_chat_turn_costs_the_push_sender_nothing_and_a_question_wakes_it(
+    push_server: Any, push_service: FakePushService
+) -> None:
+    """Messages and person events that notify nobody never wake the sender (it used to
+    make two claims per chat turn); a new outbox row does, from the reader's next poll."""
+    async with push_server() as server:
+        person, agent = Actor(server, "alice"), Actor(server, "alice", "planner")
+        await subscribe(person, push_service, "phone")
+        sender, reader = server.app.state.push.sender, server.app.state.notifier.reader
+        await _polled_twice_more(reader)  # the sender is idle, its start-up round done
+        rounds = sender.counters.rounds
+        for text in ("add a task to buy milk", "list my tasks", "hello"):
+            assert (await server.chat("alice", text)).status_code == 200
+        await _polled_twice_more(reader)  # any wake from those rows was handed out by now
+        assert sender.counters.rounds == rounds
+        run = await agent.start_run("deploy")
+        await agent.ask(f"/runs/{run['id']}/messages", "Ship it?")
+        await push_service.wait_for(lambda: push_service.delivered("phone"))
+        assert sender.counters.rounds > rounds
+
+
+async def _polled_twice_more(reader: Any) -> None:
+    target = reader.counters.polls + 2
+
+    async def polled() -> bool:
+        return bool(reader.counters.polls >= target)
+
+    await eventually(polled)
 
 
 async def test_a_notification_button_answers_with_the_persons_session_and_names_its_device(
