@@ -67,6 +67,9 @@ class Mode:
     # Whether a person makes one with `POST /conversations` (the others are made by what
     # they belong to: the inbox on first use, a run, a delegation).
     person_creates: ClassVar[bool] = False
+    # Whether `turn` checks in its own first statement that the conversation exists and is
+    # the person's: only then may the registry remember the mode and skip its read.
+    turn_checks_conversation: ClassVar[bool] = False
 
     def __init__(self, parts: Parts) -> None:
         self.parts = parts

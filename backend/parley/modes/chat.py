@@ -19,6 +19,7 @@ from parley.schemas import message_json
 class ChatMode(Mode):
     mode: ClassVar[ConversationMode] = ConversationMode.chat
     person_creates: ClassVar[bool] = True
+    turn_checks_conversation: ClassVar[bool] = True
 
     async def turn(
         self, *, user_id: str, conversation_id: int | None, text: str | None, retry: bool

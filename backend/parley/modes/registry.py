@@ -4,6 +4,7 @@ of the conversation it names. Adding a mode is a class here plus a `Conversation
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
@@ -19,6 +20,8 @@ from parley.text import clean_message
 MODES: tuple[type[Mode], ...] = (ChatMode, WorkMode, InboxMode, RunMode, DelegationMode)
 # What `POST /chat` without a conversation makes.
 NEW_CONVERSATION = ConversationMode.chat
+# Conversations whose mode a turn remembers (per process; least recently used dropped).
+REMEMBERED_MODES = 10_000
 
 
 class Modes:
@@ -27,6 +30,11 @@ class Modes:
     def __init__(self, parts: Parts, classes: Iterable[type[Mode]] = MODES) -> None:
         self.parts = parts
         self._modes = of_modes(cls(parts) for cls in classes)
+        # (user, conversation) → mode, for turns only: a mode never changes and ids are never
+        # reused, and only modes whose turn checks in its own first statement that the
+        # conversation still exists and is the person's are remembered, so this saves a
+        # turn a database trip without ever letting it past a deleted conversation.
+        self._turn_modes: OrderedDict[tuple[str, int], ConversationMode] = OrderedDict()
 
     def of(self, mode: ConversationMode | str) -> Mode:
         return self._modes[ConversationMode(mode)]
@@ -57,10 +65,28 @@ class Modes:
             retry=retry,
             max_chars=self.parts.settings.max_message_chars,
         )
-        mode = await self.for_conversation(user_id=user_id, conversation_id=conversation_id)
+        mode = await self.turn_mode(user_id=user_id, conversation_id=conversation_id)
         return await mode.turn(
             user_id=user_id, conversation_id=conversation_id, text=text, retry=retry
         )
+
+    async def turn_mode(self, *, user_id: str, conversation_id: int | None) -> Mode:
+        """`for_conversation` for a turn: read once per conversation and process, when the
+        mode's turn checks the conversation itself (see `_turn_modes`)."""
+        if conversation_id is None:
+            return self.of(NEW_CONVERSATION)
+        key = (user_id, conversation_id)
+        known = self._turn_modes.get(key)
+        if known is not None:
+            self._turn_modes.move_to_end(key)
+            return self.of(known)
+        mode = await self.for_conversation(user_id=user_id, conversation_id=conversation_id)
+        if not mode.turn_checks_conversation:
+            return mode
+        self._turn_modes[key] = mode.mode
+        if len(self._turn_modes) > REMEMBERED_MODES:
+            self._turn_modes.popitem(last=False)
+        return mode
 
     async def states(
         self, *, user_id: str, found: Iterable[tuple[int, ConversationMode | str]]

@@ -23,6 +23,7 @@ POSTABLE = frozenset({"message", "answer"})
 class WorkMode(Mode):
     mode: ClassVar[ConversationMode] = ConversationMode.work
     person_creates: ClassVar[bool] = True
+    turn_checks_conversation: ClassVar[bool] = True
 
     async def turn(
         self, *, user_id: str, conversation_id: int | None, text: str | None, retry: bool

@@ -74,6 +74,39 @@ async def test_another_persons_conversation_is_not_found(world: World) -> None:
     assert refused.value.status == 404
 
 
+@pytest.mark.parametrize("mode", ["chat", "work"])
+async def test_a_turn_reads_its_conversations_mode_once_when_its_mode_checks_the_rest(
+    world: World, mode: str
+) -> None:
+    """The hot path: the chat and work turns check ownership in their own first statement,
+    so the mode read is not repeated on every turn."""
+    world.db.conversations[3] = Conversation("alice", mode)
+    for _ in range(3):
+        found = await world.modes.turn_mode(user_id="alice", conversation_id=3)
+        assert found is world.modes.of(mode)
+    assert len(world.db.statements) == 1
+
+
+@pytest.mark.parametrize("mode", ["inbox", "run", "delegation"])
+async def test_a_mode_whose_turn_reads_nothing_is_read_every_time(world: World, mode: str) -> None:
+    """Their turn refuses without a statement: a deleted conversation must still be a 404
+    there, so their mode is never remembered."""
+    world.db.conversations[3] = Conversation("alice", mode)
+    for _ in range(2):
+        await world.modes.turn_mode(user_id="alice", conversation_id=3)
+    assert len(world.db.statements) == 2
+    del world.db.conversations[3]
+    with pytest.raises(NotFound):
+        await world.modes.turn_mode(user_id="alice", conversation_id=3)
+
+
+async def test_a_remembered_mode_is_never_another_persons(world: World) -> None:
+    world.db.conversations[3] = Conversation("alice", "chat")
+    await world.modes.turn_mode(user_id="alice", conversation_id=3)
+    with pytest.raises(NotFound):
+        await world.modes.turn_mode(user_id="bob", conversation_id=3)
+
+
 @pytest.mark.parametrize(
     ("conversation_id", "message", "retry", "refusal", "field"),
     [
