@@ -22,6 +22,7 @@ import asyncio.events
 import collections
 import cProfile
 import gc
+import os
 import pstats
 import re
 import time
@@ -271,6 +272,8 @@ class Profiler:
         assert self.profile is not None
         self.profile.disable()
         stats = pstats.Stats(self.profile)
+        if dump := os.environ.get("PARLEY_BENCH_PROFILE_DUMP"):  # the raw profile, to read
+            stats.dump_stats(dump)
         by: collections.Counter[str] = collections.Counter()
         for (filename, _line, name), (_cc, _nc, tottime, _ct, callers) in stats.stats.items():  # type: ignore[attr-defined]
             if filename != "~":

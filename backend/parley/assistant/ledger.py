@@ -12,16 +12,25 @@ result after. Three things follow.
   (a retry) gets the earlier result for a call it makes again with the same arguments,
   without running it. Calls that only read (`list_*`, `get_*`, `read_*`) and calls that
   failed (no effect to repeat) run again.
+
+The result is written behind the call, not before the model hears it: nobody reads it
+before the conversation's next tool call (which waits for it here) or a crash (which then
+finds the call without its result, as it would had the crash come a moment earlier), and
+the turn saves a round trip per tool call.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from parley.db import Database
 from parley.errors import TurnInProgress
+
+log = logging.getLogger(__name__)
 
 READ_PREFIXES = ("list_", "get_", "read_")
 UNKNOWN = {"error": "Interrupted before it reported back: it may or may not have happened"}
@@ -68,9 +77,11 @@ class TurnKey:
     retry: bool = False
 
 
-@dataclass(frozen=True)
 class Ledger:
-    db: Database
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        # Results still being written, by conversation.
+        self._writing: dict[int, set[asyncio.Task[None]]] = {}
 
     async def call(
         self,
@@ -81,6 +92,7 @@ class Ledger:
     ) -> Any:
         """Run `run` (the tool call) on the record: answered from an earlier try when
         that try made the same call, else recorded before it runs and after."""
+        await self.settled(key.conversation_id)
         # Only a retry answers a prompt an earlier try did: other turns skip the lookup.
         replayable = key.retry and not tool.startswith(READ_PREFIXES)
         earlier = await self._earlier(key, tool, arguments) if replayable else None
@@ -90,9 +102,26 @@ class Ledger:
             return result
         record = await self._begin(key, tool, arguments)
         result = await run()
-        async with self.db.connection() as conn:
-            await conn.execute(_DONE, record, result)
+        writing = self._writing.setdefault(key.conversation_id, set())
+        task = asyncio.create_task(self._done(record, result))
+        writing.add(task)
+        task.add_done_callback(writing.discard)
         return result
+
+    async def settled(self, conversation_id: int) -> None:
+        """Until the results of the conversation's earlier calls are written."""
+        writing = self._writing.get(conversation_id)
+        if writing:
+            await asyncio.gather(*writing)
+        if not writing:
+            self._writing.pop(conversation_id, None)
+
+    async def _done(self, record: int, result: Any) -> None:
+        try:
+            async with self.db.connection() as conn:
+                await conn.execute(_DONE, record, result)
+        except Exception:  # the call happened: only its record lacks the result
+            log.warning("could not record the result of tool call %s", record, exc_info=True)
 
     async def _earlier(
         self, key: TurnKey, tool: str, arguments: dict[str, Any]
