@@ -12,6 +12,7 @@ from typing import Any
 
 from agents.models.interface import Model
 from fastapi import FastAPI
+from starlette.types import Receive, Scope, Send
 
 from parley.accounts.admin import first_admin_hint
 from parley.accounts.credentials import Credentials
@@ -53,6 +54,7 @@ from parley.oauth.provider import Provider, build_app, oauth_routes
 from parley.push import service as push_service
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
+from parley.realtime.stream import SERVER_SEND
 from parley.realtime.waits import Waits
 from parley.runs.sweeper import sweep_forever
 from parley.serving import LIMITS_STATE_KEY, ConnectionLimits
@@ -65,6 +67,16 @@ log = logging.getLogger(__name__)
 
 # Turns still running when the app shuts down (no request waits for them any more).
 SHUTDOWN_LEFTOVER_SECONDS = 5.0
+
+
+class ParleyApi(FastAPI):
+    """FastAPI, handing the server's own `send` to the conversation streams (`SERVER_SEND`):
+    the outermost layer is the only one that sees it unwrapped."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            scope[SERVER_SEND] = send
+        await super().__call__(scope, receive, send)
 
 
 def create_app(
@@ -165,7 +177,7 @@ def create_app(
             # The connection guard reads its limits from the lifespan state.
             yield {LIMITS_STATE_KEY: ConnectionLimits.from_settings(settings)}
 
-    app = FastAPI(
+    app = ParleyApi(
         title="Parley API",
         version="0.1.0",
         description="Chat with a task assistant; every turn is stored in PostgreSQL.",

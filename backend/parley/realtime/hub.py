@@ -40,13 +40,14 @@ class Frame:
     the first stream that sends it, and shared by the rest (1,000 watchers of a
     conversation cost one encoding per message, not 1,000)."""
 
-    __slots__ = ("_encoded", "data", "event", "message_id")
+    __slots__ = ("_chunk", "_encoded", "data", "event", "message_id")
 
     def __init__(self, event: str, data: str, message_id: int | None = None) -> None:
         self.event = event
         self.data = data
         self.message_id = message_id
         self._encoded: bytes | None = None
+        self._chunk: bytes | None = None
 
     def encoded(self) -> bytes:
         if self._encoded is None:
@@ -56,6 +57,14 @@ class Frame:
                 id=str(self.message_id) if self.message_id else None,
             ).encode()
         return self._encoded
+
+    def chunk(self) -> bytes:
+        """The encoded frame as one HTTP/1.1 chunk (`Transfer-Encoding: chunked`), framed
+        once for every stream written to directly (`realtime.stream`)."""
+        if self._chunk is None:
+            encoded = self.encoded()
+            self._chunk = b"%x\r\n%b\r\n" % (len(encoded), encoded)
+        return self._chunk
 
 
 Sink = Callable[[Frame], "Stalled | None"]

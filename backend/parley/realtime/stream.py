@@ -10,11 +10,14 @@ from typing import Any, cast
 
 import anyio
 from sse_starlette import EventSourceResponse, ServerSentEvent
-from starlette.types import Message, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from parley import events
-from parley.realtime.hub import Frame, Hub, Stalled
+from parley.realtime.hub import Frame, Hub, Sink, Stalled
 
+# Scope key for the ASGI server's own `send`, before any middleware wrapped it (set by the
+# app's outermost layer): an idle stream's frames are written through it straight to the socket.
+SERVER_SEND = "parley.server_send"
 # Seconds a stopped turn gets to store its reply before its stream gives up on it.
 STOP_SECONDS = 2.0
 RESTARTING = {
@@ -106,10 +109,16 @@ class FanOutResponse(EventSourceResponse):
         self.after = after
         self.ping_seconds = ping_seconds
 
+    server_send: Send | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        self.server_send = scope.get(SERVER_SEND)
+        await super().__call__(scope, receive, send)
+
     async def _stream_response(self, send: Send) -> None:
         await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
         sub = await self.hub.subscribe(self.conversation_id, self.after)
-        sink = _direct(send)
+        sink = _to_socket(self.server_send, _direct(send))
         try:
             while True:
                 while (frame := sub.pop()) is not None:
@@ -154,6 +163,30 @@ def _direct(send: Send) -> Callable[[Frame], Stalled | None]:
         except StopIteration:
             return None
         return Stalled(coro, future)
+
+    return write
+
+
+def _to_socket(server_send: Send | None, fallback: Sink) -> Sink:
+    """With uvicorn's HTTP/1.1 (httptools) server, a frame for an idle stream is written to
+    the connection's transport as the chunk uvicorn itself would write, framed once per frame:
+    1,000 watchers of a conversation then cost a socket write each, not a pass of the message
+    through every middleware's `send` (only a 200 stream's body chunks go this way, which every
+    layer passes through untouched). Anything else — another server, a connection whose
+    writes are paused for flow control, or one that is going away — takes `fallback`."""
+    cycle: Any = getattr(server_send, "__self__", None)
+    transport = getattr(cycle, "transport", None)
+    flow = getattr(cycle, "flow", None)
+    if transport is None or flow is None or getattr(cycle, "chunked_encoding", None) is not True:
+        return fallback
+
+    def write(frame: Frame) -> Stalled | None:
+        if flow.write_paused or cycle.disconnected or cycle.response_complete:
+            return fallback(frame)
+        if transport.is_closing():
+            return fallback(frame)
+        transport.write(frame.chunk())
+        return None
 
     return write
 
