@@ -20,47 +20,30 @@ from parley.models import (
     Role,
     columns,
 )
+from parley.schemas import ConversationShown, MessageOut
 from parley.text import clean
 
 MAX_ID = MAX_INT  # conversations.id is a PostgreSQL integer
 DEFAULT_TITLE = "New conversation"
 
 
-@dataclass(slots=True)
-class StoredMessage:
-    """A row of `messages`, as read: plain data, nothing tracked. Its fields are the table's
-    columns (tests/test_models.py checks it), and rows are mapped to it by column name."""
+class StoredMessage(MessageOut):
+    """A row of `messages`, validated by column name: the wire shape (`MessageOut`, the one
+    definition of a message's fields) plus what stays inside the server. Its fields are the
+    table's columns (tests/test_models.py checks it)."""
 
-    id: int
-    conversation_id: int
     user_id: str
-    role: str
-    author: str | None
-    kind: str
-    content: str
-    tool_calls: list[dict[str, Any]] | None
-    error: bool
-    reply_to: int | None
-    meta: dict[str, Any] | None
-    created_at: datetime
     xid: int | None = None  # the writing transaction's id (realtime.reader); not sent out
 
 
 MESSAGE_COLUMNS = columns(Message)
 
 
-@dataclass(slots=True)
-class ConversationRecord:
-    """The columns of `conversations` the API shows (the claim stays inside)."""
+class ConversationRecord(ConversationShown):
+    """A row of `conversations`, validated by column name: the columns the API shows
+    (`ConversationShown`) plus its owner; the claim stays inside."""
 
-    id: int
     user_id: str
-    title: str
-    mode: str
-    version: int
-    created_at: datetime
-    updated_at: datetime
-    last_read_id: int  # the person's read position: messages from others after it are unread
 
 
 CONVERSATION_COLUMNS = columns(Conversation, ConversationRecord, alias="c")
@@ -196,7 +179,7 @@ async def summaries_of(
     return [
         ConversationSummary(
             conversation=ConversationRecord(
-                **{name: row[name] for name in ConversationRecord.__slots__}
+                **{name: row[name] for name in ConversationRecord.model_fields}
             ),
             preview=_preview(row["preview"]),
             last_message_at=row["last_message_at"],

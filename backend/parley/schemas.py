@@ -8,7 +8,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
-from parley.conversations import ConversationRecord
 from parley.models import (
     CONVERSATION_TITLE_MAX,
     DESCRIPTION_MAX,
@@ -92,9 +91,15 @@ class MessageOut(MessageFields):
     created_at: datetime
 
 
+_MESSAGE_OUT = frozenset(MessageOut.model_fields)
+
+
 def message_json(message: Any) -> dict[str, Any]:
-    """A stored message (model or row) as the JSON every API and stream sends."""
-    return MessageOut.model_validate(message).model_dump(mode="json")
+    """A stored message (its record, or a row) as the JSON every API and stream sends: only
+    the wire shape's fields, never what a record keeps inside (its owner, its xid)."""
+    if not isinstance(message, MessageOut):
+        message = MessageOut.model_validate(message)
+    return message.model_dump(mode="json", include=_MESSAGE_OUT)
 
 
 class TaskFields(BaseModel):
@@ -157,7 +162,10 @@ class ConversationFields(BaseModel):
     mode: ConversationMode
 
 
-class ConversationOut(ConversationFields):
+class ConversationShown(ConversationFields):
+    """The stored columns of a conversation the API shows: the one definition the wire shape
+    (`ConversationOut`) and the row record (`conversations.ConversationRecord`) share."""
+
     id: int
     version: int
     created_at: datetime
@@ -165,6 +173,9 @@ class ConversationOut(ConversationFields):
     last_read_id: int = Field(
         description="The person's read position (0: nothing read): an unread divider goes after it"
     )
+
+
+class ConversationOut(ConversationShown):
     preview: str | None
     last_message_at: datetime | None
     unread: int = Field(description="Messages from others after the stored read position")
@@ -177,7 +188,7 @@ def conversation_out(summary: Any, work: dict[str, Any] | None = None) -> Conver
     `parley.work.service.states`), None for a mode without one."""
     c = summary.conversation
     state = None if work is None else WorkState.model_validate(work)
-    stored = {name: getattr(c, name) for name in _CONVERSATION_COLUMNS}
+    stored = c.model_dump(include=_SHOWN)
     return ConversationOut(
         **stored,
         preview=summary.preview,
@@ -187,9 +198,7 @@ def conversation_out(summary: Any, work: dict[str, Any] | None = None) -> Conver
     )
 
 
-_CONVERSATION_COLUMNS = [
-    name for name in ConversationOut.model_fields if name in ConversationRecord.__slots__
-]
+_SHOWN = frozenset(ConversationShown.model_fields)
 
 
 class WorkEndResponse(BaseModel):

@@ -205,7 +205,7 @@ async def post_in(
         )
     except asyncpg.PostgresError as exc:
         raise refusal(exc) from exc
-    return Posted(StoredMessage(**{c: row[c] for c in StoredMessage.__slots__}), row["answered"])
+    return Posted(StoredMessage(**{c: row[c] for c in StoredMessage.model_fields}), row["answered"])
 
 
 async def wait_for_messages(

@@ -117,7 +117,7 @@ def _not_found(question_id: int) -> NotFound:
     return NotFound(f"Question {question_id} not found", question_id=question_id)
 
 
-_FIELDS = StoredMessage.__slots__
+_FIELDS = StoredMessage.model_fields
 _Q_COLUMNS = ", ".join(f"q.{c} AS q_{c}" for c in _FIELDS)
 _A_COLUMNS = ", ".join(f"a.{c} AS a_{c}" for c in _FIELDS)
 _SELECT = f"""
