@@ -4,9 +4,11 @@ kept as a SHA-256 digest; its `pk_parley_` prefix lets secret scanners recognise
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
 from datetime import datetime
 
+from pydantic import ConfigDict
+
+from parley.accounts.schemas import AgentKeyOut
 from parley.auth import validate_agent_name
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
@@ -18,14 +20,10 @@ PREFIX = "pk_parley_"
 MAX_KEYS = 100  # per person: more is a leak in the making, not a use
 
 
-@dataclass(slots=True, frozen=True)
-class KeyRecord:
-    id: int
-    agent: str
-    prefix: str
-    created_at: datetime
-    expires_at: datetime | None
-    last_used_at: datetime | None
+class KeyRecord(AgentKeyOut):
+    """A row of `agent_keys` (its digest left out), validated by column name: the wire shape."""
+
+    model_config = ConfigDict(frozen=True)
 
 
 _COLUMNS = "id, agent, prefix, created_at, expires_at, last_used_at"

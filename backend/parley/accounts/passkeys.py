@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 import asyncpg
 import webauthn
+from pydantic import ConfigDict
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 from webauthn.helpers.exceptions import WebAuthnException
 from webauthn.helpers.structs import (
@@ -22,17 +22,17 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
+from parley.accounts.schemas import PasskeyOut
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound, ParleyError, Unauthorized
 from parley.models import MAX_BIGINT
 
 
-@dataclass(slots=True, frozen=True)
-class PasskeyRecord:
-    id: int
-    name: str
-    created_at: datetime
-    last_used_at: datetime | None
+class PasskeyRecord(PasskeyOut):
+    """A row of `passkeys` (its key material left out), validated by column name: the wire
+    shape."""
+
+    model_config = ConfigDict(frozen=True)
 
 
 @retry_on_reconnect

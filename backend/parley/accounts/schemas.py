@@ -76,11 +76,17 @@ class InviteInfo(BaseModel):
     user_id: str | None
 
 
-class SessionOut(BaseModel):
+class SessionShown(BaseModel):
+    """A web session as the API shows it: the one definition the wire shape (`SessionOut`)
+    and the row record (`sessions.SessionRecord`) share."""
+
     id: int
     device: str
     created_at: datetime
     last_seen_at: datetime
+
+
+class SessionOut(SessionShown):
     current: bool
 
 

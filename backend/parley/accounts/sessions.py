@@ -4,9 +4,11 @@ finds nothing."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
+from pydantic import ConfigDict
+
+from parley.accounts.schemas import SessionShown
 from parley.db import Database, retry_on_reconnect
 from parley.errors import NotFound
 from parley.models import MAX_BIGINT
@@ -16,12 +18,10 @@ from .hashing import digest, new_secret
 DEVICE_MAX = 200
 
 
-@dataclass(slots=True, frozen=True)
-class SessionRecord:
-    id: int
-    device: str
-    created_at: datetime
-    last_seen_at: datetime
+class SessionRecord(SessionShown):
+    """A row of `web_sessions` (its digest left out), validated by column name."""
+
+    model_config = ConfigDict(frozen=True)
 
 
 async def start(db: Database, *, user_id: str, device: str, lifetime: timedelta) -> str:

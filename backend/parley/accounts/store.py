@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
 
 import asyncpg
+from pydantic import ConfigDict
 
+from parley.accounts.schemas import AccountOut
 from parley.auth import validate_user_id
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound, ParleyError
@@ -17,12 +18,12 @@ from .hashing import PASSWORD_MAX, PASSWORD_MIN
 EMAIL_RE = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,255}$")
 
 
-@dataclass(slots=True, frozen=True)
-class AccountRecord:
-    user_id: str
-    email: str | None
+class AccountRecord(AccountOut):
+    """A row of `accounts`, validated by column name: the wire shape plus what never leaves
+    the server (the password's hash, the disabled and revoked times)."""
+
+    model_config = ConfigDict(frozen=True)
     password_hash: str | None
-    is_admin: bool
     disabled_at: datetime | None
     tokens_revoked_at: datetime | None
 

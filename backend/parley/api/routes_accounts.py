@@ -23,16 +23,7 @@ router = APIRouter(prefix="/api/{user_id}", tags=["accounts"])
 async def list_sessions(principal: PersonPrincipal, db: DbDep) -> list[SessionOut]:
     """Signed-in browsers, most recently seen first; `current` is this one."""
     found = await sessions.listed(db, user_id=principal.caller.user_id)
-    return [
-        SessionOut(
-            id=s.id,
-            device=s.device,
-            created_at=s.created_at,
-            last_seen_at=s.last_seen_at,
-            current=s.id == principal.session_id,
-        )
-        for s in found
-    ]
+    return [SessionOut(**s.model_dump(), current=s.id == principal.session_id) for s in found]
 
 
 @router.delete("/sessions/{session_id}", status_code=204, responses=ERRORS(*AUTHED))
@@ -43,17 +34,6 @@ async def end_session(
     await sessions.end_one(db, user_id=principal.caller.user_id, session_id=session_id)
     credentials.forget()
     return Response(status_code=204)
-
-
-def _key(record: keys.KeyRecord) -> AgentKeyOut:
-    return AgentKeyOut(
-        id=record.id,
-        agent=record.agent,
-        prefix=record.prefix,
-        created_at=record.created_at,
-        expires_at=record.expires_at,
-        last_used_at=record.last_used_at,
-    )
 
 
 @router.post(
@@ -70,12 +50,12 @@ async def create_agent_key(
     record, secret = await keys.create(
         db, user_id=principal.caller.user_id, agent=body.agent, expires_at=body.expires_at
     )
-    return AgentKeyCreated(**_key(record).model_dump(), secret=secret)
+    return AgentKeyCreated(**record.model_dump(), secret=secret)
 
 
 @router.get("/agent-keys", response_model=list[AgentKeyOut], responses=ERRORS(*AUTHED))
 async def list_agent_keys(principal: PersonPrincipal, db: DbDep) -> list[AgentKeyOut]:
-    return [_key(k) for k in await keys.listed(db, user_id=principal.caller.user_id)]
+    return list(await keys.listed(db, user_id=principal.caller.user_id))
 
 
 @router.delete("/agent-keys/{key_id}", status_code=204, responses=ERRORS(*AUTHED))
@@ -90,10 +70,7 @@ async def revoke_agent_key(
 
 @router.get("/passkeys", response_model=list[PasskeyOut], responses=ERRORS(*AUTHED))
 async def list_passkeys(principal: PersonPrincipal, db: DbDep) -> list[PasskeyOut]:
-    return [
-        PasskeyOut(id=p.id, name=p.name, created_at=p.created_at, last_used_at=p.last_used_at)
-        for p in await passkeys.listed(db, user_id=principal.caller.user_id)
-    ]
+    return list(await passkeys.listed(db, user_id=principal.caller.user_id))
 
 
 @router.delete("/passkeys/{passkey_id}", status_code=204, responses=ERRORS(*AUTHED))

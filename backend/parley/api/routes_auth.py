@@ -40,8 +40,11 @@ from parley.work.cli import availability
 router = APIRouter(prefix="/api", tags=["auth"])
 
 
+_ACCOUNT_OUT = set(AccountOut.model_fields)
+
+
 def _account(account: AccountRecord) -> AccountOut:
-    return AccountOut(user_id=account.user_id, email=account.email, is_admin=account.is_admin)
+    return AccountOut(**account.model_dump(include=_ACCOUNT_OUT))
 
 
 async def sign_in(

@@ -64,18 +64,7 @@ async def decide_request(
     responses=ERRORS(*AUTHED),
 )
 async def list_connected_apps(principal: PersonPrincipal, db: DbDep) -> list[ConnectedAppOut]:
-    return [
-        ConnectedAppOut(
-            id=a.id,
-            agent=a.agent,
-            client_id=a.client_id,
-            client_name=a.client_name,
-            client_host=a.client_host,
-            created_at=a.created_at,
-            last_used_at=a.last_used_at,
-        )
-        for a in await apps.listed(db, user_id=principal.caller.user_id)
-    ]
+    return list(await apps.listed(db, user_id=principal.caller.user_id))
 
 
 @router.delete("/api/{user_id}/connected-apps/{app_id}", status_code=204, responses=ERRORS(*AUTHED))

@@ -45,9 +45,7 @@ async def register_verify(body: PasskeyVerify, person: SignedInPerson, db: DbDep
     found = await passkeys.register(
         db, user_id=person.caller.user_id, credential=body.credential, name=body.name
     )
-    return PasskeyOut(
-        id=found.id, name=found.name, created_at=found.created_at, last_used_at=found.last_used_at
-    )
+    return found
 
 
 @router.post("/login/options", response_model=dict[str, Any], responses=ERRORS(403))

@@ -4,24 +4,19 @@ next call is refused by every instance within the credential cache's staleness).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
+from pydantic import ConfigDict
 
 from parley.db import Database, retry_on_reconnect
 from parley.errors import NotFound
 
 from .consent import client_host
+from .schemas import ConnectedAppOut
 
 
-@dataclass(slots=True, frozen=True)
-class AppRecord:
-    id: int
-    agent: str
-    client_id: str
-    client_name: str
-    client_host: str
-    created_at: datetime
-    last_used_at: datetime | None
+class AppRecord(ConnectedAppOut):
+    """A connected app as listed: the wire shape."""
+
+    model_config = ConfigDict(frozen=True)
 
 
 @retry_on_reconnect

@@ -12,7 +12,6 @@ delegation row (SKIP LOCKED) and then the run row, which keeps to the same order
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -28,23 +27,13 @@ from parley.runs.rules import (
     ThreadFacts,
     advance,
 )
+from parley.runs.schemas import DelegationShown
 
 
-@dataclass(slots=True)
-class DelegationRecord:
-    thread_id: int
-    parent_run_id: int | None
-    child_run_id: int | None
-    parent_agent: str
-    child_agent: str
-    task: str
-    status: str
-    result: str | None
-    timeout_at: datetime
-    created_at: datetime
-    claimed_at: datetime | None
-    closed_at: datetime | None
-    acked_at: datetime | None
+class DelegationRecord(DelegationShown):
+    """A row of `delegations`, validated by column name: the columns the API shows plus the
+    claim's lease, which stays inside."""
+
     lease_until: datetime | None
 
     @property

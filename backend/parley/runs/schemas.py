@@ -129,7 +129,10 @@ class ThreadClose(BaseModel):
     model_config = REQUEST
 
 
-class DelegationOut(BaseModel):
+class DelegationShown(BaseModel):
+    """The stored columns of a delegation the API shows: the one definition the wire shape
+    (`DelegationOut`) and the row record (`lifecycle.DelegationRecord`) share."""
+
     thread_id: int
     parent_run_id: int | None
     child_run_id: int | None
@@ -148,9 +151,15 @@ class DelegationOut(BaseModel):
         default=None,
         description="When the child first acted in the thread; until then its claim may lapse",
     )
+
+
+class DelegationOut(DelegationShown):
     open_question: MessageOut | None = Field(
         default=None, description="The child's question waiting for an answer, if any"
     )
+
+
+_DELEGATION_SHOWN = frozenset(DelegationShown.model_fields)
 
 
 class NextDelegation(BaseModel):
@@ -159,7 +168,7 @@ class NextDelegation(BaseModel):
 
 def delegation_json(record: Any, open_question: Any = None) -> dict[str, Any]:
     """A `delegations.DelegationRecord` (and its open question) as the wire shape."""
-    fields = {name: getattr(record, name) for name in record.__slots__}
+    fields = record.model_dump(include=_DELEGATION_SHOWN)
     out = DelegationOut(**fields, open_question=None).model_dump(mode="json")
     out["open_question"] = message_json(open_question) if open_question is not None else None
     return out
