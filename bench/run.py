@@ -650,7 +650,7 @@ def section_burst(rep: Report, db: BenchDatabase, quick: bool) -> None:
         f"`PARLEY_MODEL_DELAY=1`, message `{PLAIN_MESSAGE}` (one model call, so ≥ 1 s per turn). {n} users, "
         f"one conversation and one keep-alive connection each (the lean client, as for the turn cost: its ~0.2 ms "
         f"of CPU a request leaves the machine to the server), all {n} turns sent at once; {rounds} rounds. "
-        "Goals: the median round finishes within 2 s (issue 8), within 1.3 s (issue 22)."
+        "Goals: the median round finishes within 2 s, and within 1.3 s (the write path's stricter goal)."
     )
     rep.add()
     rows: list[tuple[str, int, dict[str, Any]]] = []
