@@ -53,17 +53,19 @@ async def test_a_parent_waiting_on_its_child_is_not_silent(make_server: Any) -> 
         architect, coder = Actor(server, "alice", "architect"), Actor(server, "alice", "coder")
         run = await architect.start_run()
         rest_thread = await delegate(architect, run, "Over REST")
-        mcp_thread = await delegate(architect, run, "Over MCP")
-        rest_child = (await claimed(coder, rest_thread))["child_run_id"]
-        mcp_child = (await claimed(coder, mcp_thread))["child_run_id"]
-        # The parent's only calls are its waits, each longer than the silence timeout.
+        # From here the parent's only calls are its waits, each longer than the silence
+        # timeout, begun before the child claims anything (so no quiet gap of the test's own
+        # making precedes them, however slow the machine).
         rest_wait = asyncio.create_task(
             architect.ok("GET", f"/delegations/{rest_thread}", params={"wait": 30})
         )
+        mcp_thread = await delegate(architect, run, "Over MCP")
         async with mcp_client(server.base_url, token_for("alice", agent="architect")) as client:
             mcp_wait = asyncio.create_task(
                 client.call_tool("wait_for_child", {"thread_id": mcp_thread, "timeout_s": 30})
             )
+            rest_child = (await claimed(coder, rest_thread))["child_run_id"]
+            mcp_child = (await claimed(coder, mcp_thread))["child_run_id"]
             await asyncio.gather(
                 _child_reports_until(coder, rest_child, 4 * SILENCE),
                 _child_reports_until(coder, mcp_child, 4 * SILENCE),
@@ -87,9 +89,13 @@ async def test_a_wait_keeps_the_run_alive_only_until_its_own_deadline(make_serve
         architect, coder = Actor(server, "alice", "architect"), Actor(server, "alice", "coder")
         run = await architect.start_run()
         thread = await delegate(architect, run, "Slow")
+        # The parent waits at once (no quiet gap before it, however slow the machine).
+        waiting = asyncio.create_task(
+            architect.ok("GET", f"/delegations/{thread}", params={"wait": 3 * SILENCE})
+        )
         child = (await claimed(coder, thread))["child_run_id"]
-        working = asyncio.create_task(_child_reports_until(coder, child, 12 * SILENCE))
-        waited = await architect.ok("GET", f"/delegations/{thread}", params={"wait": 2 * SILENCE})
+        working = asyncio.create_task(_child_reports_until(coder, child, 14 * SILENCE))
+        waited = await waiting
         assert waited["status"] == "claimed"  # the wait ran its course
         assert (await architect.ok("GET", f"/runs/{run['id']}"))["status"] == "running"
 
