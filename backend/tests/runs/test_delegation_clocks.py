@@ -12,7 +12,9 @@ from tests.runs.helpers import Actor, claimed, delegate
 from tests.tools.results import data
 from tests.tools.test_mcp_http import mcp_client
 
-SILENCE = 1.0
+# Long enough that a heavily loaded machine never leaves a parent quiet that long between
+# two of the test's own calls (at 1 s a doubly loaded run saw it happen).
+SILENCE = 2.0
 
 
 def at(stamp: str) -> datetime:
