@@ -198,9 +198,14 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const mine = action.messages.filter((m) => m.conversation_id === state.conversationId);
       if (mine.length === 0) return state;
       const remoteSeen = Math.max(state.remoteSeen, ...mine.map((m) => m.id));
-      // An echo of what this tab's own stream delivered changes nothing else.
-      if (mine.every((m) => m.id <= state.ownLast)) return remoteSeen === state.remoteSeen ? state : { ...state, remoteSeen };
-      return { ...chatReducer(state, { type: "upsert", messages: mine }), remoteSeen };
+      // An echo of what this tab's own stream delivered changes nothing else. Judged message by
+      // message, not by id: the turn's own stream does not carry every message of the turn (a
+      // work session's permission question is stored beside it), so one with a lower id than
+      // what the own stream already brought can still be new here.
+      const known = new Set(state.messages.map((m) => m.id));
+      const fresh = mine.filter((m) => !known.has(m.id));
+      if (fresh.length === 0) return remoteSeen === state.remoteSeen ? state : { ...state, remoteSeen };
+      return { ...chatReducer(state, { type: "upsert", messages: fresh }), remoteSeen };
     }
     case "remote-open": {
       const remoteSeen = Math.max(state.remoteSeen, action.after ?? 0);

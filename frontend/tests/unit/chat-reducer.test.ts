@@ -193,6 +193,21 @@ describe("chatReducer", () => {
       expect(echoed.remoteSeen).toBe(4);
     });
 
+    it("shows a message only the event stream brings, even after the own stream brought a later one", () => {
+      // A work session's permission question (5) is stored beside the turn's own stream, which
+      // has already brought the tool step stored after it (6).
+      const question = message(5, "assistant", { kind: "question", author: "claude", meta: { permission: { tool: "Bash", input: {} } } });
+      const state = run(loaded([message(1, "user"), message(2, "assistant")]), [
+        { type: "send-start", text: "clean up", at: 0 },
+        { type: "upsert", messages: [message(3, "user")] },
+        { type: "upsert", messages: [message(4, "assistant", { author: "claude" }), message(6, "assistant", { author: "claude" })] },
+        { type: "remote-message", messages: [message(3, "user"), message(4, "assistant", { author: "claude" })] },
+        { type: "remote-message", messages: [question] },
+      ]);
+      expect(state.messages.map((m) => m.id)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(state.messages.find((m) => m.id === 5)?.kind).toBe("question");
+    });
+
     it("shows what is written elsewhere once the event stream has caught up with the turn", () => {
       const state = run(loaded([message(1, "user"), message(2, "assistant")]), [
         ...ownTurn,
