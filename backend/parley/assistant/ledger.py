@@ -102,10 +102,9 @@ class Ledger:
             return result
         record = await self._begin(key, tool, arguments)
         result = await run()
-        writing = self._writing.setdefault(key.conversation_id, set())
         task = asyncio.create_task(self._done(record, result))
-        writing.add(task)
-        task.add_done_callback(writing.discard)
+        self._writing.setdefault(key.conversation_id, set()).add(task)
+        task.add_done_callback(lambda t: self._written(key.conversation_id, t))
         return result
 
     async def settled(self, conversation_id: int) -> None:
@@ -113,8 +112,15 @@ class Ledger:
         writing = self._writing.get(conversation_id)
         if writing:
             await asyncio.gather(*writing)
-        if not writing:
-            self._writing.pop(conversation_id, None)
+
+    def _written(self, conversation_id: int, task: asyncio.Task[None]) -> None:
+        """A result is written: a conversation with none left in flight is forgotten, so
+        the map holds only conversations with a write under way."""
+        writing = self._writing.get(conversation_id)
+        if writing is not None:
+            writing.discard(task)
+            if not writing:
+                del self._writing[conversation_id]
 
     async def _done(self, record: int, result: Any) -> None:
         try:

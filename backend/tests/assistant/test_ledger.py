@@ -56,6 +56,8 @@ async def test_the_model_hears_a_result_before_it_is_written_and_the_next_call_w
     assert db.log == [("begin", (1, "add_task")), ("begin", (2, "add_task"))]
     db.results_written.set()
     assert await second == {"done": "b"}
+    await asyncio.gather(*(task for tasks in list(ledger._writing.values()) for task in tasks))
+    assert ledger._writing == {}  # nothing in flight: no conversation is kept
     await ledger.settled(1)
     await ledger.settled(2)
     ones = [
