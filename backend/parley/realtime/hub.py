@@ -7,11 +7,18 @@ duplicated notification therefore costs at most a query, never a message.
 
 Live events (text deltas, tool calls of a reply being written) are not stored. The hub
 keeps the current reply's text so far, so a subscriber who joins mid-reply starts with it.
+
+A reply written on another instance arrives only while someone here watches (the notifier
+asks for it when the first subscriber comes), so its events carry their place in the reply:
+which reply, and where in it (a delta's text offset, a tool event's index). The writer
+replays what it has when asked; an event already had is skipped and one past a gap waits
+for that replay, so a subscriber joining mid-reply gets every part once, in order.
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 from collections import deque
@@ -30,6 +37,7 @@ log = logging.getLogger(__name__)
 
 Fetch = Callable[[int, int], Awaitable[list[dict[str, Any]]]]
 PAGE = 500
+REPLAY_CHARS = 1000  # text per replayed delta: within NOTIFY's 8 kB however it is escaped
 
 
 Item = tuple[str, str, int | None]  # (event, JSON data, message id)
@@ -151,10 +159,25 @@ class Subscriber:
 
 @dataclass
 class InFlight:
+    reply: str  # which reply this is: a number here, "instance/number" for another's
+    remote: bool = False  # written on another instance (known only while watched here)
     # The text so far as its deltas: appending to one string would copy it on every delta,
     # quadratic in the length of a long reply. Joined only when someone joins mid-reply.
     text: list[str] = field(default_factory=list)
+    length: int = 0  # characters in `text`: the offset of the next delta
     tools: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a live event sits in its reply, for the instances it is forwarded to."""
+
+    reply: str
+    at: int  # a delta's text offset, a tool event's index
+
+
+# What another instance needs to catch up on a reply: (event, JSON data, its place).
+Replay = list[tuple[str, str, Place]]
 
 
 class Hub:
@@ -165,12 +188,24 @@ class Hub:
         self._locks: dict[int, asyncio.Lock] = {}
         self._dirty: set[int] = set()
         self._pumps: dict[int, asyncio.Task[None]] = {}
+        self._replies = itertools.count(1)
+        # Told when this process starts (True) or stops watching a conversation: the first
+        # subscriber came, the last one left. Set by the notifier, which then asks the other
+        # instances for the conversation's live events, or tells them to stop sending them.
+        self.on_watch: Callable[[int, bool], None] = lambda _conversation_id, _on: None
 
     async def subscribe(self, conversation_id: int, after: int) -> Subscriber:
         """Register, catch up on stored messages after `after`, then take the live state."""
         sub = Subscriber(conversation_id=conversation_id, last_id=after)
-        self._subscribers.setdefault(conversation_id, set()).add(sub)
-        await self._pump_now(conversation_id)
+        subs = self._subscribers.setdefault(conversation_id, set())
+        subs.add(sub)
+        if len(subs) == 1:
+            self.on_watch(conversation_id, True)
+        try:
+            await self._pump_now(conversation_id)
+        except BaseException:
+            self.unsubscribe(sub)
+            raise
         # No await from here on: the snapshot and switching on live delivery are atomic.
         current = self._inflight.get(conversation_id)
         if current is not None:
@@ -193,10 +228,19 @@ class Hub:
 
     def unsubscribe(self, sub: Subscriber) -> None:
         subs = self._subscribers.get(sub.conversation_id)
-        if subs is not None:
+        if subs is not None and sub in subs:
             subs.discard(sub)
             if not subs:
                 del self._subscribers[sub.conversation_id]
+                current = self._inflight.get(sub.conversation_id)
+                if current is not None and current.remote:
+                    # No longer sent here: its end would never arrive to clear it.
+                    del self._inflight[sub.conversation_id]
+                self.on_watch(sub.conversation_id, False)
+
+    def watching(self) -> list[int]:
+        """The conversations someone here watches (announced again to a new instance)."""
+        return list(self._subscribers)
 
     # -- stored messages -------------------------------------------------------------
 
@@ -248,22 +292,88 @@ class Hub:
 
     # -- live events ---------------------------------------------------------------
 
-    def publish_live(self, conversation_id: int, event: str, data: dict[str, Any]) -> None:
-        """A delta, tool call or tool result of the reply being written; `turn_end` clears it."""
+    def publish_live(self, conversation_id: int, event: str, data: dict[str, Any]) -> Place | None:
+        """A delta, tool call or tool result of a reply written here; `turn_end` clears it.
+        Returns the event's place in the reply, for forwarding it."""
         if event == events.TURN_END:
             self._inflight.pop(conversation_id, None)
-            return
-        current = self._inflight.setdefault(conversation_id, InFlight())
+            return None
+        current = self._inflight.get(conversation_id)
+        if current is None or current.remote:
+            current = self._inflight[conversation_id] = InFlight(reply=str(next(self._replies)))
         subs = self._subscribers.get(conversation_id)
         if event == events.DELTA:
-            current.text.append(data.get("text", ""))
+            text = data.get("text", "")
+            place = Place(current.reply, current.length)
+            current.text.append(text)
+            current.length += len(text)
             if not subs:
-                return  # nobody watching here: no encoding on the turn's hot path
+                return place  # nobody watching here: no encoding on the turn's hot path
             encoded = json.dumps(data)
         else:
+            place = Place(current.reply, len(current.tools))
             encoded = json.dumps(data)
             current.tools.append((event, encoded))
-        frame = Frame(event, encoded)
+        self._to_live(subs, Frame(event, encoded))
+        return place
+
+    def publish_remote(
+        self, conversation_id: int, event: str, data: dict[str, Any], place: Place | None
+    ) -> None:
+        """A live event of a reply written on another instance (`place.reply` names the
+        instance too), applied at its place: once, in order, whatever arrives twice or early.
+        An event without a place (from an older instance) is taken as the next one."""
+        if event == events.TURN_END:
+            current = self._inflight.get(conversation_id)
+            if current is not None and current.remote:
+                del self._inflight[conversation_id]
+            return
+        current = self._inflight.get(conversation_id)
+        if current is not None and not current.remote:
+            return  # a reply is being written here: this instance holds the turn
+        reply = place.reply if place is not None else current.reply if current else "?"
+        if current is None or current.reply != reply:
+            if place is not None and place.at > 0:
+                return  # joined mid-reply: the writer's replay brings the start
+            current = self._inflight[conversation_id] = InFlight(reply=reply, remote=True)
+        subs = self._subscribers.get(conversation_id)
+        if event == events.DELTA:
+            text = data.get("text", "")
+            at = place.at if place is not None else current.length
+            if at > current.length:
+                return  # a gap: the replay brings it
+            text = text[current.length - at :]
+            if not text:
+                return  # already had
+            current.text.append(text)
+            current.length += len(text)
+            encoded = json.dumps({"text": text})
+        else:
+            if place is not None and place.at != len(current.tools):
+                return  # had already, or past a gap
+            encoded = json.dumps(data)
+            current.tools.append((event, encoded))
+        if subs:
+            self._to_live(subs, Frame(event, encoded))
+
+    def replay(self, conversation_id: int) -> Replay:
+        """The reply being written here, as the events another instance needs to catch up
+        (its watcher came mid-reply): the tool events, then the text in pieces."""
+        current = self._inflight.get(conversation_id)
+        if current is None or current.remote:
+            return []
+        out: Replay = [
+            (event, encoded, Place(current.reply, index))
+            for index, (event, encoded) in enumerate(current.tools)
+        ]
+        text = "".join(current.text)
+        for start in range(0, len(text), REPLAY_CHARS):
+            piece = json.dumps({"text": text[start : start + REPLAY_CHARS]})
+            out.append((events.DELTA, piece, Place(current.reply, start)))
+        return out
+
+    @staticmethod
+    def _to_live(subs: set[Subscriber] | None, frame: Frame) -> None:
         for sub in subs or ():
             if sub.live:
                 sub.put_frame(frame)

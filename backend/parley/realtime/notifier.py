@@ -10,10 +10,14 @@ database restart) it is re-opened after a fixed delay (`retry_seconds`, tried ag
 again); the reader resumes from its cursor and every watched conversation and wait is
 re-read from its own: nothing is skipped.
 
-Live events go to the database only while another instance is there to read them: alone,
-an instance would pay a NOTIFY round trip per reply (and PostgreSQL its fan-out) to send
-them to itself. Instances find each other by their LISTEN connections' application_name,
-and a new one says hello on connecting, so the others start forwarding at once.
+Live events go to the database only for conversations someone on another instance
+watches: each instance announces the conversations it starts and stops watching (and all
+of them to a new instance, which says hello on connecting), and a writer forwards a reply's
+events only while another instance watches it. Asked mid-reply, the writer first replays
+what it has; every forwarded event carries its place in the reply, so the watcher's hub
+takes each part once (`Hub.publish_remote`). Unwatched replies cost no NOTIFY at all, alone
+or beside other instances. Instances find each other by their LISTEN connections'
+application_name.
 """
 
 from __future__ import annotations
@@ -29,8 +33,9 @@ from typing import Any
 
 import asyncpg
 
+from parley import events
 from parley.db import asyncpg_dsn
-from parley.realtime.hub import Hub
+from parley.realtime.hub import REPLAY_CHARS, Hub, Place
 from parley.realtime.reader import Found, Reader
 from parley.realtime.waits import PUSHES, Waits
 
@@ -40,6 +45,7 @@ LIVE_CHANNEL = "parley_live"
 APPLICATION_NAME = "parley-listen"
 _COUNT_INSTANCES = "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1"
 MAX_PAYLOAD = 7900  # PostgreSQL's NOTIFY limit is 8000 bytes
+WATCH_BATCH = 500  # conversation ids per announcement note
 
 
 class Notifier:
@@ -65,6 +71,9 @@ class Notifier:
         self.reader = reader or Reader(self._deliver)
         self.reader.deliver = self._deliver
         self.reader.send_wake = self._send_wake
+        self.hub.on_watch = self._on_watch
+        # Conversations watched on other instances, and by which (their instance ids).
+        self.watched_elsewhere: dict[int, set[str]] = {}
         self.channels = channels or {}
         self.on_reconnect = on_reconnect
         self.instance = uuid.uuid4().hex
@@ -108,38 +117,62 @@ class Notifier:
                 )
 
     def publish_live(self, conversation_id: int, event: str, data: dict[str, Any]) -> None:
-        """Deliver here at once, and to the other instances through the database."""
-        self.hub.publish_live(conversation_id, event, data)
-        if not self.peers:
-            return
-        payload = json.dumps(
-            {
-                "instance": self.instance,
-                "conversation_id": conversation_id,
-                "event": event,
-                "data": data,
-            }
-        )
+        """Deliver here at once, and to the instances that watch the conversation."""
+        place = self.hub.publish_live(conversation_id, event, data)
+        if self.peers and conversation_id in self.watched_elsewhere:
+            self._forward(conversation_id, event, json.dumps(data), place)
+
+    def _forward(self, conversation_id: int, event: str, data: str, place: Place | None) -> None:
+        where = "" if place is None else f',"reply":"{place.reply}","at":{place.at}'
+        head = f'{{"instance":"{self.instance}","conversation_id":{conversation_id}'
+        payload = f'{head},"event":{json.dumps(event)}{where},"data":{data}}}'
         if len(payload.encode()) > MAX_PAYLOAD:
+            text = json.loads(data).get("text") if event == events.DELTA else None
+            if isinstance(text, str) and place is not None and len(text) > REPLAY_CHARS:
+                for start in range(0, len(text), REPLAY_CHARS):  # a long delta in pieces
+                    piece = json.dumps({"text": text[start : start + REPLAY_CHARS]})
+                    self._forward(
+                        conversation_id, event, piece, Place(place.reply, place.at + start)
+                    )
+                return
             # Too big for NOTIFY (a large tool result): other instances get the bare event.
-            slim = {k: v for k, v in data.items() if k in ("call_id", "tool")}
-            payload = json.dumps(
-                {
-                    "instance": self.instance,
-                    "conversation_id": conversation_id,
-                    "event": event,
-                    "data": slim,
-                }
-            )
-        self._outbox.append(payload)
+            bare = {k: v for k, v in json.loads(data).items() if k in ("call_id", "tool")}
+            payload = f'{head},"event":{json.dumps(event)}{where},"data":{json.dumps(bare)}}}'
+        self._queue(payload)
+
+    def _queue(self, note: str) -> None:
+        self._outbox.append(note)
         self._outbox_ready.set()
+
+    def _on_watch(self, conversation_id: int, on: bool) -> None:
+        """The hub's first watcher of a conversation came, or its last one left."""
+        if self.peers:
+            self._announce([conversation_id], on=on)
+
+    def _announce(self, conversation_ids: list[int], *, on: bool = True) -> None:
+        key = "watch" if on else "unwatch"
+        for start in range(0, len(conversation_ids), WATCH_BATCH):
+            ids = conversation_ids[start : start + WATCH_BATCH]
+            self._queue(json.dumps({"instance": self.instance, key: ids}))
+
+    def _watched_by(self, instance: str, conversation_ids: list[int], *, on: bool) -> None:
+        """Another instance's announcement. A new watcher of a reply being written here
+        gets what the reply has so far first (in order before anything sent after it)."""
+        for conversation_id in conversation_ids:
+            if on:
+                self.watched_elsewhere.setdefault(conversation_id, set()).add(instance)
+                for event, data, place in self.hub.replay(conversation_id):
+                    self._forward(conversation_id, event, data, place)
+            elif (watchers := self.watched_elsewhere.get(conversation_id)) is not None:
+                watchers.discard(instance)
+                if not watchers:
+                    del self.watched_elsewhere[conversation_id]
 
     def forward_stop(self, conversation_id: int) -> None:
         """Ask every other instance to stop the turn it runs in this conversation."""
-        self._outbox.append(
+        self._queue(
             json.dumps({"instance": self.instance, "conversation_id": conversation_id, "stop": 1})
         )
-        self._outbox_ready.set()
 
     async def _listen(self) -> None:
         first = True
@@ -161,6 +194,8 @@ class Notifier:
                 await conn.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, hello)
                 await self.reader.start(conn)
                 self._conn = conn
+                if self.peers:  # what this instance watches, anew (a restarted peer forgot)
+                    self._announce(self.hub.watching())
                 self.connected.set()
                 if not first:
                     self.reader.counters.reconnects += 1
@@ -228,6 +263,8 @@ class Notifier:
     async def _count_peers(self, conn: asyncpg.Connection) -> None:
         """Also the probe of the connection: a dead one fails here."""
         self.peers = await conn.fetchval(_COUNT_INSTANCES, APPLICATION_NAME) > 1
+        if not self.peers:
+            self.watched_elsewhere.clear()  # their watchers went with them
 
     def _deliver(self, found: Found) -> None:
         for conversation_id in found.conversations:
@@ -242,27 +279,40 @@ class Notifier:
         """The reader found rows written here: the other readers may be backing off."""
         if not self.peers:
             return False
-        self._outbox.append(json.dumps({"instance": self.instance, "wake": 1}))
-        self._outbox_ready.set()
+        self._queue(json.dumps({"instance": self.instance, "wake": 1}))
         return True
 
     def _on_live(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         if self.instance in payload[:64]:
             return  # our own batch, already delivered here
-        self.peers = True  # another instance wrote it: forward ours from now on
         try:
             for note in json.loads(payload):
-                if note["instance"] == self.instance:
+                instance = note["instance"]
+                if instance == self.instance:
                     continue
+                if not self.peers or "hello" in note:
+                    # Another instance is there: tell it what is watched here.
+                    self.peers = True
+                    self._announce(self.hub.watching())
                 if "wake" in note:
                     self.reader.woken()
+                elif "watch" in note or "unwatch" in note:
+                    on = "watch" in note
+                    ids = [int(i) for i in note["watch" if on else "unwatch"]]
+                    self._watched_by(instance, ids, on=on)
+                elif "conversation_id" not in note:
                     continue
-                if "conversation_id" not in note:
-                    continue
-                if "stop" in note:
+                elif "stop" in note:
                     self.on_stop(int(note["conversation_id"]))
                 else:
-                    self.hub.publish_live(int(note["conversation_id"]), note["event"], note["data"])
+                    place = (
+                        Place(f"{instance}/{note['reply']}", int(note["at"]))
+                        if "reply" in note
+                        else None
+                    )
+                    self.hub.publish_remote(
+                        int(note["conversation_id"]), note["event"], note["data"], place
+                    )
         except (ValueError, KeyError, TypeError):
             log.warning("bad live payload: %r", payload)
 

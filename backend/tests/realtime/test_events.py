@@ -206,14 +206,23 @@ async def test_a_reply_being_written_on_one_instance_streams_live_on_another(mak
     assert text == stored == reply
 
 
-async def test_a_lone_instance_keeps_live_events_off_the_database(make_server, migrated):
-    """Alone, nobody else could read them; once a second instance starts, they flow."""
+async def test_live_events_reach_the_database_only_for_a_watcher_elsewhere(make_server, migrated):
+    """Alone, nobody else could read them; beside another instance, only once someone there
+    watches the conversation (then the reply streams there, whole)."""
 
     async def instances() -> int:
         count = await probe.fetchval(
             "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1", APPLICATION_NAME
         )
         return int(count)
+
+    async def none_live(conversation_id: int) -> None:
+        # NOTIFYs arrive in commit order: once a marker sent after the reply is here, any
+        # live event of that reply would be here too.
+        marker = json.dumps([{"marker": len(received)}])
+        await probe.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, marker)
+        await eventually(lambda: _arrived(received, marker))
+        assert [n for n in _live_notes(received) if n["conversation_id"] == conversation_id] == []
 
     received: list[str] = []
     probe = await asyncpg.connect(asyncpg_dsn(migrated))
@@ -223,15 +232,16 @@ async def test_a_lone_instance_keeps_live_events_off_the_database(make_server, m
         async with make_server() as alone:
             conversation_id = await _conversation(alone)
             assert (await alone.chat("alice", "hello", conversation_id)).status_code == 200
-            # NOTIFYs arrive in commit order: once a marker sent after the reply is here,
-            # any live event of that reply would be here too.
-            await probe.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, '[{"marker": 1}]')
-            await eventually(lambda: _arrived(received, '[{"marker": 1}]'))
-            assert _live_notes(received) == []  # (its hello on starting is all there is)
-            async with make_server():
+            await none_live(conversation_id)  # (its hello on starting is all there is)
+            async with make_server() as other:
                 await eventually(lambda: _equals(instances(), 2))
                 assert (await alone.chat("alice", "hello", conversation_id)).status_code == 200
-                await eventually(lambda: _has_delta(received, conversation_id))
+                await none_live(conversation_id)  # nobody watches it there
+                async with watch(other.client, "alice", conversation_id) as stream:
+                    turn = asyncio.create_task(alone.chat("alice", "hello there", conversation_id))
+                    text, stored = await _rest_of_reply(stream)
+                    assert text == stored == (await turn).json()["response"]
+                assert await _has_delta(received, conversation_id)
     finally:
         await probe.close()
 

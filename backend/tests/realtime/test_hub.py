@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from parley.realtime.hub import Hub
+from parley.realtime.hub import Hub, Place
 
 pytestmark = pytest.mark.unit
 
@@ -77,3 +77,75 @@ async def test_a_message_stored_as_the_last_pump_ends_is_still_delivered():
     hub.message_stored(1)
     assert (await asyncio.wait_for(sub.get(), timeout=5))[2] == 1
     assert (await asyncio.wait_for(sub.get(), timeout=5))[2] == 2
+
+
+def _queued(sub: Any) -> list[tuple[str, Any]]:
+    frames = []
+    while (frame := sub.pop()) is not None:
+        frames.append((frame.event, json.loads(frame.data)))
+    return frames
+
+
+def _text(frames: list[tuple[str, Any]]) -> str:
+    return "".join(data["text"] for event, data in frames if event == "delta")
+
+
+async def test_a_reply_from_another_instance_is_applied_at_its_place_once():
+    """Forwarded events arrive twice, early, or overlapping (a replay beside live events):
+    the watcher gets each character and each tool event exactly once, in order."""
+    writer, watcher = Hub(Store().fetch), Hub(Store().fetch)
+    sent: list[tuple[str, dict[str, Any], Any]] = []
+
+    def write(event: str, data: dict[str, Any]) -> None:
+        sent.append((event, data, writer.publish_live(7, event, data)))
+
+    for word in ("Adding ", "the ", "task"):
+        write("delta", {"text": word})
+    write("tool_call", {"call_id": "c1", "tool": "add_task"})
+    sub = await watcher.subscribe(7, after=0)
+    # Live events from past the watcher's start (it asked mid-reply) wait for the replay.
+    write("delta", {"text": ": milk"})
+    watcher.publish_remote(7, *sent[-1][:2], _elsewhere(sent[-1][2]))
+    assert _queued(sub) == []
+    for event, data, place in writer.replay(7):
+        watcher.publish_remote(7, event, json.loads(data), _elsewhere(place))
+    for event, data, place in sent:  # everything again, already had
+        watcher.publish_remote(7, event, data, _elsewhere(place))
+    write("delta", {"text": "."})
+    watcher.publish_remote(7, *sent[-1][:2], _elsewhere(sent[-1][2]))
+    frames = _queued(sub)
+    assert _text(frames) == "Adding the task: milk."
+    assert [f for f in frames if f[0] == "tool_call"] == [
+        ("tool_call", {"call_id": "c1", "tool": "add_task"})
+    ]
+    # The next reply starts afresh; the writer's own replies are never overwritten by
+    # another instance's events.
+    watcher.publish_remote(7, "turn_end", {}, None)
+    watcher.publish_remote(7, "delta", {"text": "Next"}, _elsewhere(Place("2", 0)))
+    assert _text(_queued(sub)) == "Next"
+    writer.publish_remote(7, "delta", {"text": "foreign"}, _elsewhere(Place("9", 0)))
+    assert writer.text_so_far(7) == "Adding the task: milk."
+
+
+async def test_a_watcher_that_leaves_forgets_the_other_instances_reply():
+    """Its end is no longer sent here: kept, it would show a later watcher a reply that
+    finished long ago."""
+    hub = Hub(Store().fetch)
+    watching: list[tuple[int, bool]] = []
+    hub.on_watch = lambda conversation_id, on: watching.append((conversation_id, on))
+    first = await hub.subscribe(3, after=0)
+    second = await hub.subscribe(3, after=0)
+    hub.publish_remote(3, "delta", {"text": "half a rep"}, _elsewhere(Place("1", 0)))
+    hub.unsubscribe(first)
+    hub.unsubscribe(second)
+    hub.unsubscribe(second)  # twice: still one announcement
+    assert watching == [(3, True), (3, False)]
+    assert hub.text_so_far(3) == ""
+    hub.publish_live(4, "delta", {"text": "mine"})  # a reply written here is kept unwatched
+    late = await hub.subscribe(4, after=0)
+    assert _text(_queued(late)) == "mine"
+
+
+def _elsewhere(place: Place) -> Place:
+    """A place as the watcher's notifier names it: the writer's instance, then its reply."""
+    return Place(f"writer/{place.reply}", place.at)
