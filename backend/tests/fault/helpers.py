@@ -14,8 +14,6 @@ import httpx
 from parley.db import Database
 from tests.conftest import token_for
 
-RECOVERY_GOAL = 5.0  # seconds from recovery to an accepted turn
-
 
 def auth(user: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token_for(user)}"}
