@@ -106,6 +106,13 @@ async def chat_load(
     }
 
 
+def load(server: ServerProcess, db: BenchDatabase, **kwargs: Any) -> dict[str, Any]:
+    """`chat_load` against a bench server, counting its CPU and PostgreSQL's."""
+    return asyncio.run(
+        chat_load(server.base_url, server_pid=server.pid, pgdata=db.pgdata, **kwargs)
+    )
+
+
 def paired_ratios(
     db: BenchDatabase, message: str, *, quick: bool, progress: Callable[[str], None]
 ) -> list[dict[str, Any]]:
@@ -120,18 +127,15 @@ def paired_ratios(
         for i in range(1 if quick else 5):
             f = uvloop.run(measure_floor(message, warmup=20, turns=turns))
             runs = {
-                lean: asyncio.run(
-                    chat_load(
-                        server.base_url,
-                        concurrency=1,
-                        turns_per_worker=turns,
-                        warmup_per_worker=20,
-                        message=message,
-                        tag=f"pair{i}",
-                        server_pid=server.pid,
-                        pgdata=db.pgdata,
-                        lean=lean,
-                    )
+                lean: load(
+                    server,
+                    db,
+                    concurrency=1,
+                    turns_per_worker=turns,
+                    warmup_per_worker=20,
+                    message=message,
+                    tag=f"pair{i}",
+                    lean=lean,
                 )
                 for lean in (True, False)
             }

@@ -360,6 +360,12 @@ class ServerProcess:
                 continue
         return total
 
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
             return

@@ -101,7 +101,7 @@ def section_floor(rep: Report, quick: bool) -> dict[str, Any]:
 
 
 def section_http(rep: Report, db: BenchDatabase, quick: bool) -> dict[str, Any]:
-    from chat_load import chat_load
+    from chat_load import load
 
     rep.begin("1")
     rep.add("## 1. Chat turns through HTTP (`POST /api/{user}/chat`, JSON, offline model)")
@@ -121,18 +121,15 @@ def section_http(rep: Report, db: BenchDatabase, quick: bool) -> dict[str, Any]:
     try:
         for concurrency, message, lean, warmup, turns in plan:
             tag = "tool" if message == TOOL_MESSAGE else "plain"
-            r = asyncio.run(
-                chat_load(
-                    server.base_url,
-                    concurrency=concurrency,
-                    turns_per_worker=turns,
-                    warmup_per_worker=warmup,
-                    message=message,
-                    tag=tag,
-                    server_pid=server.pid,
-                    pgdata=db.pgdata,
-                    lean=lean,
-                )
+            r = load(
+                server,
+                db,
+                concurrency=concurrency,
+                turns_per_worker=turns,
+                warmup_per_worker=warmup,
+                message=message,
+                tag=tag,
+                lean=lean,
             )
             r["message"] = message
             results.append(r)
@@ -184,7 +181,7 @@ def section_http(rep: Report, db: BenchDatabase, quick: bool) -> dict[str, Any]:
 def section_scaleout(rep: Report, db: BenchDatabase, quick: bool) -> None:
     """The same closed-loop load on one process and on `--workers 2`: scaling out must add no
     contention (server CPU per turn about the same) and turn the CPU it is given into turns."""
-    from chat_load import chat_load
+    from chat_load import load
 
     rep.begin("1b")
     rep.add("### One process vs two workers")
@@ -195,22 +192,16 @@ def section_scaleout(rep: Report, db: BenchDatabase, quick: bool) -> None:
     rows = []
     for pair in range(pairs):
         for label, args in (("1 process", []), ("`--workers 2`", ["--workers", "2"])):
-            server = ServerProcess(db, name=f"scale-{len(rows)}", args=args).start()
-            try:
-                r = asyncio.run(
-                    chat_load(
-                        server.base_url,
-                        concurrency=concurrency,
-                        turns_per_worker=turns,
-                        warmup_per_worker=warmup,
-                        message=TOOL_MESSAGE,
-                        tag=f"scale{len(rows)}",
-                        server_pid=server.pid,
-                        pgdata=db.pgdata,
-                    )
+            with ServerProcess(db, name=f"scale-{len(rows)}", args=args) as server:
+                r = load(
+                    server,
+                    db,
+                    concurrency=concurrency,
+                    turns_per_worker=turns,
+                    warmup_per_worker=warmup,
+                    message=TOOL_MESSAGE,
+                    tag=f"scale{len(rows)}",
                 )
-            finally:
-                server.stop()
             r["label"] = label
             r["pair"] = pair + 1
             r["per_cpu"] = r["throughput"] / max(r["server_cpu_util"], 1e-9)
@@ -669,8 +660,7 @@ def section_burst(rep: Report, db: BenchDatabase, quick: bool) -> None:
     slow = {"PARLEY_MODEL_DELAY": "1"}
 
     def run_config(label: str, env: dict[str, str], args: list[str] | None, rounds: int) -> None:
-        server = ServerProcess(db, name=f"burst{len(verdicts)}", env=env, args=args).start()
-        try:
+        with ServerProcess(db, name=f"burst{len(verdicts)}", env=env, args=args) as server:
             res = asyncio.run(
                 burst(
                     server.base_url,
@@ -681,8 +671,6 @@ def section_burst(rep: Report, db: BenchDatabase, quick: bool) -> None:
                     pgdata=db.pgdata,
                 )
             )
-        finally:
-            server.stop()
         for i, r in enumerate(res):
             rows.append((label, i + 1, r))
             say(
