@@ -37,7 +37,9 @@ log = logging.getLogger(__name__)
 
 Fetch = Callable[[int, int], Awaitable[list[dict[str, Any]]]]
 PAGE = 500
-REPLAY_CHARS = 1000  # text per replayed delta: within NOTIFY's 8 kB however it is escaped
+# Text per forwarded piece of a reply: within NOTIFY's 8 kB however it is escaped (JSON
+# takes up to 12 bytes for one character: a surrogate pair of \uXXXX escapes).
+REPLAY_CHARS = 600
 
 
 Item = tuple[str, str, int | None]  # (event, JSON data, message id)
