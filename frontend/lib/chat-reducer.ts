@@ -153,7 +153,10 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return state.sending ? { ...state, stopping: true } : state;
     case "delta": {
       // A work session stores each step as it goes, which ends the live bubble; the next
-      // step's text starts a new one.
+      // step's text starts a new one. But when the event stream brought a step stored before
+      // this tab's own stream got to it, the own stream's last deltas are that step's text,
+      // already on screen as the stored message: they start no bubble.
+      if (state.live === null && ownStreamBehind(state)) return state;
       const live = state.live ?? (state.sending ? { text: "", toolCalls: [] } : null);
       return live ? { ...state, live: { ...live, text: live.text + action.text } } : state;
     }
@@ -205,7 +208,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const known = new Set(state.messages.map((m) => m.id));
       const fresh = mine.filter((m) => !known.has(m.id));
       if (fresh.length === 0) return remoteSeen === state.remoteSeen ? state : { ...state, remoteSeen };
-      return { ...chatReducer(state, { type: "upsert", messages: fresh }), remoteSeen };
+      // `ownLast` stays what the own stream delivered: that is how its late deltas are known.
+      return { ...chatReducer(state, { type: "upsert", messages: fresh }), remoteSeen, ownLast: state.ownLast };
     }
     case "remote-open": {
       const remoteSeen = Math.max(state.remoteSeen, action.after ?? 0);
@@ -216,6 +220,15 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case "forked":
       return { ...initialChatState(action.id), origin: action.from };
   }
+}
+
+/**
+ * While sending: the newest stored message is a step of the reply that the event stream brought
+ * and this tab's own turn stream has not delivered yet (it lags behind under load).
+ */
+function ownStreamBehind(state: ChatState): boolean {
+  const last = state.messages.at(-1);
+  return state.sending && last !== undefined && last.role !== "user" && last.id > state.ownLast;
 }
 
 /** The event stream has not yet caught up with what this tab's own turn stream delivered. */

@@ -208,6 +208,24 @@ describe("chatReducer", () => {
       expect(state.messages.find((m) => m.id === 5)?.kind).toBe("question");
     });
 
+    it("does not show a step's text twice when the event stream brings it stored before the own stream's last deltas", () => {
+      const step = message(4, "assistant", { content: "The check is finished.", author: "claude" });
+      const state = run(loaded([message(1, "user"), message(2, "assistant")]), [
+        { type: "send-start", text: "run the check", at: 0 },
+        { type: "upsert", messages: [message(3, "user")] },
+        { type: "delta", text: "The check " },
+        { type: "remote-message", messages: [step] }, // stored, and here before the rest of its text
+        { type: "delta", text: "is finished." }, // the own stream, behind
+      ]);
+      expect(state.live).toBeNull();
+      const caughtUp = run(state, [
+        { type: "upsert", messages: [step] }, // the own stream gets to the stored step
+        { type: "delta", text: "Next step" }, // the next step's text: a new bubble
+      ]);
+      expect(caughtUp.live?.text).toBe("Next step");
+      expect(caughtUp.messages.map((m) => m.id)).toEqual([1, 2, 3, 4]);
+    });
+
     it("shows what is written elsewhere once the event stream has caught up with the turn", () => {
       const state = run(loaded([message(1, "user"), message(2, "assistant")]), [
         ...ownTurn,
