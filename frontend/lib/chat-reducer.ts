@@ -115,27 +115,8 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       // Only messages of the open conversation: late answers for one the user left are dropped.
       const mine = action.messages.filter((m) => m.conversation_id === state.conversationId);
       if (mine.length === 0) return state;
-      // Only messages not seen before end the pending/live bubbles: a late reload of earlier
-      // messages must not hide the reply being written now.
-      const known = new Set(state.messages.map((m) => m.id));
-      const fresh = mine.filter((m) => !known.has(m.id));
-      const storedUser = fresh.some((m) => m.role === "user");
-      const storedReply = fresh.some((m) => m.role === "assistant");
-      // A reply written elsewhere ends when its stored copy arrives, even if this tab already
-      // had that copy (from its own turn's stream): the event stream's deltas can lag behind it.
-      const newest = state.messages.at(-1)?.id ?? 0;
-      const replyStored = mine.some((m) => m.role !== "user" && m.id >= newest);
-      // A new message from the person starts a new reply: text held from before it is stale.
-      const newTurn = storedUser && state.messages.at(-1)?.role !== "user";
       const ownLast = state.sending ? Math.max(state.ownLast, ...mine.map((m) => m.id)) : state.ownLast;
-      return {
-        ...state,
-        ownLast,
-        messages: merge(state.messages, mine),
-        pendingUser: storedUser ? null : state.pendingUser,
-        live: storedReply ? null : state.live,
-        remoteLive: replyStored || newTurn ? null : state.remoteLive,
-      };
+      return { ...stored(state, mine), ownLast };
     }
     case "adopt":
       return state.conversationId === action.id ? state : { ...state, conversationId: action.id };
@@ -209,7 +190,7 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       const fresh = mine.filter((m) => !known.has(m.id));
       if (fresh.length === 0) return remoteSeen === state.remoteSeen ? state : { ...state, remoteSeen };
       // `ownLast` stays what the own stream delivered: that is how its late deltas are known.
-      return { ...chatReducer(state, { type: "upsert", messages: fresh }), remoteSeen, ownLast: state.ownLast };
+      return { ...stored(state, fresh), remoteSeen };
     }
     case "remote-open": {
       const remoteSeen = Math.max(state.remoteSeen, action.after ?? 0);
@@ -220,6 +201,29 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
     case "forked":
       return { ...initialChatState(action.id), origin: action.from };
   }
+}
+
+/** Stored messages of the open conversation merged in, ending the bubbles they complete. */
+function stored(state: ChatState, mine: Message[]): ChatState {
+  // Only messages not seen before end the pending/live bubbles: a late reload of earlier
+  // messages must not hide the reply being written now.
+  const known = new Set(state.messages.map((m) => m.id));
+  const fresh = mine.filter((m) => !known.has(m.id));
+  const storedUser = fresh.some((m) => m.role === "user");
+  const storedReply = fresh.some((m) => m.role === "assistant");
+  // A reply written elsewhere ends when its stored copy arrives, even if this tab already
+  // had that copy (from its own turn's stream): the event stream's deltas can lag behind it.
+  const newest = state.messages.at(-1)?.id ?? 0;
+  const replyStored = mine.some((m) => m.role !== "user" && m.id >= newest);
+  // A new message from the person starts a new reply: text held from before it is stale.
+  const newTurn = storedUser && state.messages.at(-1)?.role !== "user";
+  return {
+    ...state,
+    messages: merge(state.messages, mine),
+    pendingUser: storedUser ? null : state.pendingUser,
+    live: storedReply ? null : state.live,
+    remoteLive: replyStored || newTurn ? null : state.remoteLive,
+  };
 }
 
 /**
