@@ -37,9 +37,6 @@ log = logging.getLogger(__name__)
 
 Fetch = Callable[[int, int], Awaitable[list[dict[str, Any]]]]
 PAGE = 500
-# Text per forwarded piece of a reply: within NOTIFY's 8 kB however it is escaped (JSON
-# takes up to 12 bytes for one character: a surrogate pair of \uXXXX escapes).
-REPLAY_CHARS = 600
 
 
 Item = tuple[str, str, int | None]  # (event, JSON data, message id)
@@ -360,7 +357,7 @@ class Hub:
 
     def replay(self, conversation_id: int) -> Replay:
         """The reply being written here, as the events another instance needs to catch up
-        (its watcher came mid-reply): the tool events, then the text in pieces."""
+        (its watcher came mid-reply): the tool events, then the text so far as one delta."""
         current = self._inflight.get(conversation_id)
         if current is None or current.remote:
             return []
@@ -368,10 +365,9 @@ class Hub:
             (event, encoded, Place(current.reply, index))
             for index, (event, encoded) in enumerate(current.tools)
         ]
-        text = "".join(current.text)
-        for start in range(0, len(text), REPLAY_CHARS):
-            piece = json.dumps({"text": text[start : start + REPLAY_CHARS]})
-            out.append((events.DELTA, piece, Place(current.reply, start)))
+        if current.text:
+            text = json.dumps({"text": "".join(current.text)})
+            out.append((events.DELTA, text, Place(current.reply, 0)))
         return out
 
     @staticmethod

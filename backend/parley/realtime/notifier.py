@@ -35,7 +35,7 @@ import asyncpg
 
 from parley import events
 from parley.db import asyncpg_dsn
-from parley.realtime.hub import REPLAY_CHARS, Hub, Place
+from parley.realtime.hub import Hub, Place
 from parley.realtime.reader import Found, Reader
 from parley.realtime.waits import PUSHES, Waits
 
@@ -46,6 +46,9 @@ APPLICATION_NAME = "parley-listen"
 _COUNT_INSTANCES = "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1"
 MAX_PAYLOAD = 7900  # PostgreSQL's NOTIFY limit is 8000 bytes
 WATCH_BATCH = 500  # conversation ids per announcement note
+# Text per forwarded piece of a long delta: within NOTIFY's 8 kB however it is escaped (JSON
+# takes up to 12 bytes for one character: a surrogate pair of \uXXXX escapes).
+PIECE_CHARS = 600
 
 
 class Notifier:
@@ -128,9 +131,9 @@ class Notifier:
         payload = f'{head},"event":{json.dumps(event)}{where},"data":{data}}}'
         if len(payload.encode()) > MAX_PAYLOAD:
             text = json.loads(data).get("text") if event == events.DELTA else None
-            if isinstance(text, str) and place is not None and len(text) > REPLAY_CHARS:
-                for start in range(0, len(text), REPLAY_CHARS):  # a long delta in pieces
-                    piece = json.dumps({"text": text[start : start + REPLAY_CHARS]})
+            if isinstance(text, str) and place is not None and len(text) > PIECE_CHARS:
+                for start in range(0, len(text), PIECE_CHARS):  # a long delta in pieces
+                    piece = json.dumps({"text": text[start : start + PIECE_CHARS]})
                     self._forward(
                         conversation_id, event, piece, Place(place.reply, place.at + start)
                     )

@@ -164,16 +164,18 @@ async def test_a_watcher_that_comes_mid_reply_gets_the_whole_reply_once(migrated
 
 async def test_a_long_delta_crosses_in_pieces(migrated, db):
     """Past NOTIFY's 8 kB a delta goes in pieces, each at its place (escaped characters
-    take up to 12 bytes each)."""
+    take up to 12 bytes each): a live one, and the replay of a long reply so far."""
     async with _instances(migrated, db) as (writer, other):
         await _peers(writer, other)
         conversation_id = await conversations.create_conversation(db, user_id="alice")
+        before = "\U0001f600" * 3000 + 'é"\n\x01' * 1000  # written before anyone watched
+        writer.publish_live(conversation_id, "delta", {"text": before})
         sub = await other.hub.subscribe(conversation_id, 0)
         await _known(writer, conversation_id, True)
         long = "\U0001f600" * 5000 + 'é"\n\x01' * 2000 + "END"
         writer.publish_live(conversation_id, "delta", {"text": long})
         text, _tools = await _text_until(sub, "END")
-    assert text == long
+    assert text == before + long
 
 
 async def test_a_new_instance_hears_what_the_others_watch(migrated, db):
