@@ -1,0 +1,1 @@
+"""Attacks on Parley's doors, one module per door (see specs/security.md)."""
