@@ -5,7 +5,8 @@ The SDK parses redirect URIs with pydantic's URL type, which normalises them the
 browser does: it drops tabs and newlines, lowercases the scheme and host, resolves `..`. Checked
 after that, `java\\tscript:` would already be `javascript:`, and `HTTPS://App.example/cb` would
 match `https://app.example/cb`. So each redirect URI is checked here as the client sent it
-(`redirects.check`), and only then handed to the SDK, which then parses it into itself.
+(`redirects.check`, which also wants the normal form), and only then handed to the SDK, whose
+parsing then changes nothing.
 """
 
 from __future__ import annotations
