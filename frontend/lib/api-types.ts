@@ -1322,7 +1322,9 @@ export interface paths {
         put?: never;
         /**
          * Decide Request
-         * @description Allow (the client then acts as `agent`, never as the person) or deny, once.
+         * @description Allow (the client then acts as `agent`, never as the person) or deny, once. The page
+         *     posts a plain form and the answer is the redirect itself, so the web UI never takes a URL
+         *     from a response and navigates to it; only a redirect URI the rules accept is used.
          */
         post: operations["decide_request_api_oauth_requests__request__post"];
         delete?: never;
@@ -1499,15 +1501,21 @@ export interface components {
             /** Last Used At */
             last_used_at: string | null;
         };
-        /** ConsentDecision */
+        /**
+         * ConsentDecision
+         * @description The consent page's form (`application/x-www-form-urlencoded`): the button pressed.
+         */
         ConsentDecision: {
             /**
              * Agent
              * @description Required when allowing
              */
             agent?: string | null;
-            /** Allow */
-            allow: boolean;
+            /**
+             * Decision
+             * @enum {string}
+             */
+            decision: "allow" | "deny";
         };
         /**
          * ConsentRequest
@@ -1521,25 +1529,23 @@ export interface components {
             agent: string;
             /**
              * Client Host
-             * @description The host of the client's id URL, else of its redirect
+             * @description The host of the client's id URL, else of its redirect (never user info)
              */
             client_host: string;
             /** Client Id */
             client_id: string;
             /** Client Name */
             client_name: string;
+            /**
+             * Redirect Kind
+             * @description web: an https site; loopback: a program on the person's own computer; native: an app on their device (a private-use scheme)
+             * @enum {string}
+             */
+            redirect_kind: "web" | "loopback" | "native";
             /** Redirect Uri */
             redirect_uri: string;
             /** Resource */
             resource: string;
-        };
-        /** ConsentResult */
-        ConsentResult: {
-            /**
-             * Redirect To
-             * @description Where the browser goes next: the client's redirect
-             */
-            redirect_to: string;
         };
         /** ConversationCreate */
         ConversationCreate: {
@@ -7445,17 +7451,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ConsentDecision"];
+                "application/x-www-form-urlencoded": components["schemas"]["ConsentDecision"];
             };
         };
         responses: {
-            /** @description Successful Response */
-            200: {
+            /** @description To the client: its redirect URI with code, state and iss, or with error=access_denied */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConsentResult"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Missing, invalid or expired bearer token */
