@@ -24,7 +24,7 @@ from tests.accounts.conftest import CLIENT_ID, CLIENT_SECRET, OidcProvider, oidc
 from tests.accounts.helpers import PASSWORD, bearer, browser, make_key, signup
 from tests.accounts.test_oidc import parley_with_oidc, sign_in_through
 from tests.conftest import PARLEY, free_port, on_loopback, settings_for, spawn_server
-from tests.push.test_escalation import Inbox, smtp_server
+from tests.fakes.smtp import Inbox, smtp_server
 
 VICTIM = {"sub": "victim-1", "email": "victim@example.com", "email_verified": True}
 
