@@ -123,15 +123,6 @@ async def find_by_verified_email(db: Database, *, email: str) -> AccountRecord |
     return _record(row)
 
 
-@retry_on_reconnect
-async def find_by_oidc_subject(db: Database, *, subject: str) -> AccountRecord | None:
-    async with db.connection() as conn:
-        row = await conn.fetchrow(
-            f"SELECT {_COLUMNS} FROM accounts WHERE oidc_subject = $1", subject
-        )
-    return _record(row)
-
-
 # Tables whose rows a user id owns: an id with rows here belongs to somebody already, and only
 # an invite naming it (or the operator) may claim it.
 _HAS_DATA = """SELECT EXISTS (SELECT 1 FROM conversations WHERE user_id = $1)
