@@ -168,6 +168,8 @@ class Settings(BaseSettings):
     smtp_from: str = Field(default="parley@localhost", alias="PARLEY_SMTP_FROM")
     # How long an emailed link to a question opens it (once).
     question_link_minutes: float = Field(default=30.0, gt=0, alias="PARLEY_QUESTION_LINK_MINUTES")
+    # How long an emailed link that verifies an account's email works (once).
+    email_link_minutes: float = Field(default=60.0, gt=0, alias="PARLEY_EMAIL_LINK_MINUTES")
 
     @field_validator("data_dir")
     @classmethod

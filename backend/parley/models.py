@@ -580,12 +580,22 @@ class Account(SQLModel, table=True):
     account claims the data already stored under it. No secret is kept in clear."""
 
     __tablename__ = "accounts"
+    # One account per verified email; an unverified one (typed, not proven) blocks nobody.
+    __table_args__ = (
+        sa.Index(
+            "ux_accounts_verified_email",
+            "email",
+            unique=True,
+            postgresql_where=sa.text("email_verified_at IS NOT NULL"),
+        ),
+    )
 
     user_id: str = Field(max_length=USER_ID_MAX, primary_key=True)
-    # Lower-cased on the way in: unique regardless of how it was typed.
-    email: str | None = Field(
-        default=None, sa_column=sa.Column(sa.Text, nullable=True, unique=True)
-    )
+    # Normalised on the way in (`accounts.store.clean_email`): the same however it was typed.
+    email: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    # When its person proved they receive mail there (a link, an invite, the identity
+    # provider); None: unverified, so it neither signs in nor joins a single sign-on.
+    email_verified_at: datetime | None = _when()
     # Argon2id (PHC string); None for an account that signs in only by OIDC, passkey or dev.
     password_hash: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     is_admin: bool = Field(

@@ -23,3 +23,5 @@ export type NewPushDevice = JsonOf<paths["/api/{user_id}/push-subscriptions"]["p
 export type NotificationPrefs = JsonOf<paths["/api/{user_id}/notification-preferences"]["get"]["responses"][200]>;
 export type NotificationKind = "question" | "run_failed" | "message" | "email_reminders";
 export type VapidKey = JsonOf<paths["/api/push/vapid-public-key"]["get"]["responses"][200]>;
+/** The account's email and whether its person proved they receive mail there. */
+export type EmailState = JsonOf<paths["/api/auth/email"]["put"]["responses"][200]>;

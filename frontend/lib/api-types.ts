@@ -1050,6 +1050,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change Email
+         * @description Sets (or, with null, removes) the account's email. A new one is unverified until its
+         *     link is used; 409 `email_taken` when another account verified it.
+         */
+        put: operations["change_email_api_auth_email_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/email/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Verification
+         * @description Mails a link to the account's email that verifies it: once, for
+         *     PARLEY_EMAIL_LINK_MINUTES, opened signed in to this account. At most one a minute (429);
+         *     404 `email_not_configured` without PARLEY_SMTP_URL.
+         */
+        post: operations["send_verification_api_auth_email_verification_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/email/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify Email
+         * @description Uses an emailed link's token: 403 `wrong_account` when the link is another account's
+         *     (it stays usable), 404 `link_expired` when used, expired or for a former email.
+         */
+        post: operations["verify_email_api_auth_email_verify_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/invites/{token}": {
         parameters: {
             query?: never;
@@ -1081,8 +1145,9 @@ export interface paths {
         put?: never;
         /**
          * Login
-         * @description Sets the session cookie. Any wrong name, email or password is the same 401
-         *     `invalid_credentials`; repeated failures answer 429 with `Retry-After`.
+         * @description Sets the session cookie. `login` with '@' is an account's verified email (never a user
+         *     id), else a user id. Any wrong name, email or password (or an email not verified) is the
+         *     same 401 `invalid_credentials`; repeated failures answer 429 with `Retry-After`.
          */
         post: operations["login_api_auth_login_post"];
         delete?: never;
@@ -1138,11 +1203,37 @@ export interface paths {
         /**
          * Oidc Callback
          * @description Where the provider sends the browser back: signs in (session cookie) and goes on to
-         *     `next`; on failure, to `/?auth_error=<code>`.
+         *     `next` (with `auth_notice=sso_new_account` when it made a new account although one here
+         *     has the identity's user name or email); on failure, to `/?auth_error=<code>`. A link
+         *     flow signs nobody in: it goes on to `next` with `sso_link=linked` or `sso_link=<code>`.
          */
         get: operations["oidc_callback_api_auth_oidc_callback_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Oidc Link
+         * @description Starts linking a single sign-on identity to the signed-in account: the UI sends the
+         *     browser to `redirect_to` (the provider), which comes back to the callback, which links
+         *     the identity (refused if it is another account's) and returns to `next` with
+         *     `?sso_link=linked` or `?sso_link=<error code>`. 409 `sso_already_linked` when the
+         *     account has one.
+         */
+        post: operations["oidc_link_api_auth_oidc_link_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1281,7 +1372,9 @@ export interface paths {
         put?: never;
         /**
          * Signup
-         * @description A new account (open sign-up, or with an admin's invite), signed in at once.
+         * @description A new account (open sign-up, or with an admin's invite), signed in at once. The user
+         *     id never holds '@'; an invite's email is the account's (verified), and a different one
+         *     in the body is 403 `invite_email_mismatch`.
          */
         post: operations["signup_api_auth_signup_post"];
         delete?: never;
@@ -1441,6 +1534,12 @@ export interface components {
         AuthConfig: {
             /** Dev Login */
             dev_login: boolean;
+            /**
+             * Email Verification
+             * @description Whether this server can mail a link that verifies an email
+             * @default false
+             */
+            email_verification: boolean;
             /** Oidc */
             oidc: boolean;
             /** Oidc Name */
@@ -1680,6 +1779,29 @@ export interface components {
             /** User Id */
             user_id: string;
         };
+        /** EmailChange */
+        EmailChange: {
+            /**
+             * Email
+             * @description null removes it
+             */
+            email: string | null;
+        };
+        /** EmailState */
+        EmailState: {
+            /** Email */
+            email: string | null;
+            /** Email Verified */
+            email_verified: boolean;
+        };
+        /** EmailVerify */
+        EmailVerify: {
+            /**
+             * Token
+             * @description From the emailed link
+             */
+            token: string;
+        };
         /** ErrorBody */
         ErrorBody: {
             /** Code */
@@ -1776,8 +1898,18 @@ export interface components {
             agent: string | null;
             /** Email */
             email: string | null;
+            /**
+             * Email Verified
+             * @description Only a verified email signs in by email or lets single sign-on join
+             */
+            email_verified: boolean;
             /** Is Admin */
             is_admin: boolean;
+            /**
+             * Sso Linked
+             * @description Whether a single sign-on identity is linked
+             */
+            sso_linked: boolean;
             /** User Id */
             user_id: string;
             /**
@@ -1871,6 +2003,22 @@ export interface components {
         /** NextDelegation */
         NextDelegation: {
             delegation: components["schemas"]["DelegationOut"] | null;
+        };
+        /** OidcLinkRequest */
+        OidcLinkRequest: {
+            /**
+             * Next
+             * @description Where to come back
+             */
+            next?: string | null;
+        };
+        /** OidcLinkStarted */
+        OidcLinkStarted: {
+            /**
+             * Redirect To
+             * @description The identity provider: send the browser there
+             */
+            redirect_to: string;
         };
         /** PasskeyLogin */
         PasskeyLogin: {
@@ -6782,6 +6930,254 @@ export interface operations {
             };
         };
     };
+    change_email_api_auth_email_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailChange"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailState"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    send_verification_api_auth_email_verification_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailState"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The model or a tool failed; the error is stored in the conversation */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    verify_email_api_auth_email_verify_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailVerify"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailState"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     invite_info_api_auth_invites__token__get: {
         parameters: {
             query?: never;
@@ -7001,6 +7397,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    oidc_link_api_auth_oidc_link_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OidcLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcLinkStarted"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };

@@ -26,6 +26,7 @@ from parley.api import (
     routes_conversations,
     routes_delegations,
     routes_edits,
+    routes_email,
     routes_events,
     routes_messages,
     routes_oauth,
@@ -190,6 +191,7 @@ def create_app(
     app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
     for module in (
         routes_auth,
+        routes_email,
         routes_accounts,
         routes_admin,
         routes_passkeys,

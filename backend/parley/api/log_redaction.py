@@ -1,13 +1,15 @@
 """Keeps secrets that travel in URLs out of the access log: an invite's token and an OAuth
 authorization request's (in their paths) and an OIDC callback's code and state (in its
-query)."""
+query). An email verification link's token is in the web UI's path (`/verify-email/…`) and
+then a POST body, so the API never logs it; the path is cut out here too, should such a link
+ever reach the API's own address."""
 
 from __future__ import annotations
 
 import logging
 import re
 
-_INVITE = re.compile(r"(/api/auth/invites/|/api/oauth/requests/)[^/?\s]+")
+_INVITE = re.compile(r"(/api/auth/invites/|/api/oauth/requests/|/verify-email/)[^/?\s]+")
 _CALLBACK = re.compile(r"(/api/auth/oidc/callback)\?\S*")
 
 

@@ -4,19 +4,15 @@ restart), a reminder push, then an email whose link opens the question once."""
 from __future__ import annotations
 
 import asyncio
-import email
 import re
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
-
-from aiosmtpd.controller import Controller
 
 from parley.db import Database
 from parley.push import escalation
 from parley.runs import questions
-from tests.conftest import free_port, token_for
+from tests.conftest import token_for
+from tests.fakes.smtp import smtp_server
 from tests.push.fake_push import FakePushService
 from tests.push.test_delivery import subscribe
 from tests.runs.helpers import Actor
@@ -122,28 +118,6 @@ async def test_on_timeout_deny_survives_a_restart_and_is_applied_once(
         assert state["answer"]["author"] == "parley:timeout" and state["answer"]["content"] == "no"
         await _race_deciders(db)
         assert third and len(await answers_to(db, question)) == 1
-
-
-class Inbox:
-    """A local SMTP server (aiosmtpd) keeping what it receives."""
-
-    def __init__(self) -> None:
-        self.messages: list[email.message.Message] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.messages.append(email.message_from_bytes(envelope.content))
-        return "250 OK"
-
-
-@contextmanager
-def smtp_server() -> Iterator[tuple[Inbox, int]]:
-    inbox, port = Inbox(), free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield inbox, port
-    finally:
-        controller.stop()
 
 
 async def test_a_reminder_push_then_an_email_whose_link_opens_the_question_once(
