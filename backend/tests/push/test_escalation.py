@@ -127,7 +127,8 @@ async def test_a_reminder_push_then_an_email_whose_link_opens_the_question_once(
         async with push_server(PARLEY_SMTP_URL=f"smtp://127.0.0.1:{port}", **FAST) as server:
             async with db.connection() as conn:
                 await conn.execute(
-                    "INSERT INTO accounts (user_id, email) VALUES ('alice', 'alice@example.com')"
+                    "INSERT INTO accounts (user_id, email, email_verified_at)"
+                    " VALUES ('alice', 'alice@example.com', now())"
                 )
             person = Actor(server, "alice")
             await subscribe(person, push_service, "phone")
@@ -175,3 +176,39 @@ async def test_a_reminder_push_then_an_email_whose_link_opens_the_question_once(
             await push_service.wait_for(lambda: len(push_service.delivered("phone")) == 3)
             assert push_service.delivered("phone")[2]["kind"] == "question_closed"
             assert len(mailbox.messages) == 1
+
+
+async def test_a_reminder_email_goes_only_to_a_verified_address(
+    push_server: Any, push_service: FakePushService, db: Database
+) -> None:
+    """Anyone may type someone else's address into their own account: an unverified one gets
+    the reminder push's next step taken, but no email and no link."""
+    with smtp_server() as (mailbox, port):
+        async with push_server(PARLEY_SMTP_URL=f"smtp://127.0.0.1:{port}", **FAST) as server:
+            async with db.connection() as conn:
+                await conn.execute(
+                    "INSERT INTO accounts (user_id, email) VALUES ('mallory', 'bob@example.com')"
+                )
+            async with mcp_client(server.base_url, token_for("mallory", agent="ops")) as client:
+                asking = asyncio.create_task(
+                    client.call_tool("ask_user", {"question": "Ship it?", "remind_after": 0.01})
+                )
+                deadline = time.monotonic() + 30
+                while True:
+                    async with db.connection() as conn:
+                        row = await conn.fetchrow(
+                            "SELECT question_id, stage FROM question_escalations"
+                            " WHERE user_id = 'mallory'"
+                        )
+                    if row is not None and row["stage"] == 2:
+                        break
+                    assert time.monotonic() < deadline, "the email step was never taken"
+                    await asyncio.sleep(0.05)
+                async with db.connection() as conn:
+                    links = await conn.fetchval(
+                        "SELECT count(*) FROM auth_challenges WHERE purpose = $1",
+                        escalation.LINK_PURPOSE,
+                    )
+                # The link is made in the step's own transaction, so none now means no email.
+                assert links == 0 and mailbox.messages == []
+                asking.cancel()
