@@ -12,9 +12,15 @@ import platformdirs
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from parley import addresses
+
 # Used only when PARLEY_AUTH_SECRET is unset: tokens then die with the process, which is
 # what a local try-out wants and what a deployment must override.
 _EPHEMERAL_SECRET = secrets.token_urlsafe(32)
+
+
+def _entries(raw: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in raw.split(",") if p.strip())
 
 
 class Settings(BaseSettings):
@@ -120,7 +126,8 @@ class Settings(BaseSettings):
     )
     session_days: float = Field(default=30.0, gt=0, alias="PARLEY_SESSION_DAYS")
     invite_days: float = Field(default=7.0, gt=0, alias="PARLEY_INVITE_DAYS")
-    # Peers whose X-Forwarded-For is believed (the web UI's proxy): addresses or networks.
+    # Peers whose X-Forwarded-For is believed (the web UI's proxy): addresses or networks,
+    # comma-separated. The client is the right-most X-Forwarded-For entry that is not one.
     trusted_proxies_raw: str = Field(default="127.0.0.1/8,::1", alias="PARLEY_TRUSTED_PROXIES")
     # Failed sign-ins allowed before each further one makes the account (or address) wait,
     # doubling from login_delay seconds up to login_delay_max.
@@ -186,6 +193,16 @@ class Settings(BaseSettings):
                 return "postgresql+asyncpg://" + value[len(prefix) :]
         return value
 
+    @field_validator("trusted_proxies_raw")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        """A typo here would silently trust nobody (or, worse, somebody else): refuse it."""
+        try:
+            addresses.networks(_entries(value))
+        except ValueError as error:
+            raise ValueError(f"PARLEY_TRUSTED_PROXIES: {error}") from None
+        return value
+
     @property
     def model_name(self) -> str:
         """The model actually served: offline unless a key (or a local server) says otherwise."""
@@ -213,8 +230,8 @@ class Settings(BaseSettings):
         return origins[0] if origins else self.public_url.rstrip("/")
 
     @property
-    def trusted_proxies(self) -> list[str]:
-        return [p.strip() for p in self.trusted_proxies_raw.split(",") if p.strip()]
+    def trusted_proxies(self) -> tuple[addresses.Network, ...]:
+        return addresses.networks(_entries(self.trusted_proxies_raw))
 
     @property
     def push_allowed_hosts(self) -> list[str]:

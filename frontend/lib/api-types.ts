@@ -1352,7 +1352,8 @@ export interface paths {
         put?: never;
         /**
          * Change Password
-         * @description Sets a new password and ends the person's other web sessions.
+         * @description Sets a new password and ends the person's other web sessions. A wrong current
+         *     password counts against the sign-in limits (429 with `Retry-After` past them).
          */
         post: operations["change_password_api_auth_password_post"];
         delete?: never;
@@ -7758,6 +7759,15 @@ export interface operations {
             };
             /** @description Invalid input */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -85,35 +85,38 @@ async def login(
     db: Database, *, settings: Settings, login: str, password: str, address: str
 ) -> AccountRecord:
     """The account whose user id or email is `login`, if `password` is its password. Every
-    failure is the same 401 after the same work; failures make the next attempts wait."""
-    keys = [throttle.account_key(login), throttle.address_key(address)]
-    await throttle.check(db, keys=keys)
+    failure is the same 401 after the same work. The attempt is counted before the password
+    is looked at (throttle.reserve), so concurrent guesses are limited like sequential ones."""
+    reservation = await throttle.reserve(db, settings=settings, login=login, address=address)
     account = await store.find_by_login(db, login=login.strip()) if login.strip() else None
     ok = await verify_password(password, account.password_hash if account else None)
     if account is None or not ok or account.disabled:
-        await throttle.failed(
-            db,
-            limits={
-                keys[0]: settings.login_free_attempts,
-                keys[1]: settings.address_free_attempts,
-            },
-            delay=settings.login_delay,
-            delay_max=settings.login_delay_max,
-        )
+        await throttle.failed(db, reservation)
         raise InvalidCredentials("Wrong user name, email or password")
-    await throttle.succeeded(db, key=keys[0])
+    await throttle.succeeded(db, reservation)
     return account
 
 
 async def change_password(
-    db: Database, *, user_id: str, current_password: str, new_password: str
+    db: Database,
+    *,
+    settings: Settings,
+    user_id: str,
+    current_password: str,
+    new_password: str,
+    address: str,
 ) -> None:
+    """Checking the current password is one more door to guess it through (a session left
+    open on someone else's screen): it shares the account's and the address's sign-in
+    limits, reserved before the check like a sign-in."""
     account = await store.get(db, user_id=user_id)
     if account is None:
         raise ParleyError("This user has no account", code="no_account", status=404)
     check_password(new_password, field="new_password")
-    if account.password_hash is not None and not await verify_password(
-        current_password, account.password_hash
-    ):
-        raise InvalidCredentials("The current password is wrong")
+    if account.password_hash is not None:
+        reservation = await throttle.reserve(db, settings=settings, login=user_id, address=address)
+        if not await verify_password(current_password, account.password_hash):
+            await throttle.failed(db, reservation)
+            raise InvalidCredentials("The current password is wrong")
+        await throttle.succeeded(db, reservation)
     await store.set_password(db, user_id=user_id, password_hash=await hash_password(new_password))

@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Cookie, Request, Response
 
+from parley import addresses
 from parley.accounts import invites, service, sessions, store
 from parley.accounts.schemas import (
     AccountOut,
@@ -26,7 +27,6 @@ from parley.api.web_session import (
     check_origin,
     clear_cookie,
     client_address,
-    is_loopback,
     lifetime,
     set_cookie,
 )
@@ -145,17 +145,25 @@ async def me(principal: PrincipalDep, db: DbDep) -> MeOut:
     )
 
 
-@router.post("/auth/password", status_code=204, responses=ERRORS(401, 403, 404, 422))
+@router.post("/auth/password", status_code=204, responses=ERRORS(401, 403, 404, 422, 429))
 async def change_password(
-    body: PasswordChange, principal: SignedInPerson, db: DbDep, credentials: CredentialsDep
+    body: PasswordChange,
+    request: Request,
+    principal: SignedInPerson,
+    db: DbDep,
+    settings: SettingsDep,
+    credentials: CredentialsDep,
 ) -> Response:
-    """Sets a new password and ends the person's other web sessions."""
+    """Sets a new password and ends the person's other web sessions. A wrong current
+    password counts against the sign-in limits (429 with `Retry-After` past them)."""
     user_id = principal.caller.user_id
     await service.change_password(
         db,
+        settings=settings,
         user_id=user_id,
         current_password=body.current_password,
         new_password=body.new_password,
+        address=client_address(request, settings),
     )
     await sessions.end_others(db, user_id=user_id, keep=principal.session_id)
     credentials.forget()
@@ -179,7 +187,7 @@ async def dev_login(
 ) -> DevLoginOut:
     """Signs in as any name (making its account if it has none) when PARLEY_DEV_LOGIN=1, from
     this machine only; 404 otherwise. Sets the session cookie; the token is for scripts."""
-    if not settings.dev_login or not is_loopback(client_address(request, settings)):
+    if not settings.dev_login or not addresses.is_loopback(client_address(request, settings)):
         raise NotFound("Dev login is disabled")
     check_origin(request, settings, required=False)
     user_id = validate_new_user_id(body.user_id.strip())
