@@ -3,7 +3,7 @@ counts the attempt against its account and its address, atomically on every inst
 says how long to wait (a burst of concurrent attempts got past the old check-then-count)
 
 Revision ID: 0055
-Revises: 0052
+Revises: 0054
 Create Date: 2026-11-30
 """
 
@@ -14,7 +14,7 @@ from alembic import op
 from parley.sql import apply
 
 revision: str = "0055"
-down_revision: str | None = "0052"
+down_revision: str | None = "0054"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
