@@ -112,12 +112,12 @@ async def main(quick: bool) -> None:
                 ANTHROPIC_BASE_URL=fake.url,
                 ANTHROPIC_API_KEY="x",
                 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-                CLAUDE_CONFIG_DIR=str(tmp / "claude-config"),
             )
             settings = Settings(
                 PARLEY_AUTH_SECRET=SECRET,
                 PARLEY_WORK_ENABLED=True,
                 PARLEY_WORKSPACE_ROOT=tmp / "workspaces",
+                PARLEY_DATA_DIR=tmp / "data",
                 PARLEY_WORK_MAX_SESSIONS=sessions + 1,
                 PARLEY_RATE_LIMIT_PER_MINUTE=0,
                 ANTHROPIC_API_KEY="x",

@@ -79,6 +79,8 @@ class FakeAnthropic:
         self._keyed: dict[str, deque[Scripted]] = {}
         self.requests: list[dict[str, Any]] = []  # the agent's calls (with tools)
         self.side_requests: list[dict[str, Any]] = []
+        # The credential every Messages request came with (x-api-key, else Authorization).
+        self.credentials: list[str | None] = []
         self.default: Scripted = say("(no scripted reply)")
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
@@ -145,6 +147,9 @@ class FakeAnthropic:
                     return
                 agent_call = bool(body.get("tools"))
                 with fake._lock:
+                    fake.credentials.append(
+                        self.headers.get("x-api-key") or self.headers.get("authorization")
+                    )
                     (fake.requests if agent_call else fake.side_requests).append(body)
                 scripted = fake._next(body) if agent_call else say("Side reply")
                 reply = scripted if isinstance(scripted, Reply | Fail) else scripted(body)
