@@ -24,10 +24,10 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import h11
 import httpx
+import psutil
 
 from parley.config import Settings
 from parley.db import Database
@@ -93,6 +93,17 @@ def _error(status: int, kind: str, message: str) -> tuple[int, bytes]:
     return status, json.dumps(body).encode()
 
 
+def _private_folder() -> Path:
+    """The instance's folder for its sockets: short (a socket path has ~100 bytes) and private
+    (0700). Folders of instances that died without cleaning up (kill -9) go first."""
+    prefix = "parley-relay-"
+    for stale in Path(tempfile.gettempdir()).glob(prefix + "*-*"):
+        pid = stale.name[len(prefix) :].split("-", 1)[0]
+        if pid.isdigit() and not psutil.pid_exists(int(pid)):
+            shutil.rmtree(stale, ignore_errors=True)
+    return Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-"))
+
+
 def _only_for(path: Path, uid: int | None) -> None:
     if uid is not None:
         os.chown(path, uid, uid)
@@ -137,8 +148,7 @@ class Relay:
         """A new channel: its socket listening (only `uid`, or the server's user, may connect
         to it) and its token."""
         if self._folder is None:
-            # Short (a socket path has ~100 bytes) and private (0700) to this instance.
-            self._folder = Path(await asyncio.to_thread(tempfile.mkdtemp, prefix="parley-relay-"))
+            self._folder = await asyncio.to_thread(_private_folder)
         channel = Channel(
             user_id=user_id,
             conversation_id=conversation_id,
@@ -242,11 +252,12 @@ class Relay:
         head: h11.Request,
         body: bytes,
     ) -> None:
-        target = urlsplit(head.target.decode("latin-1"))
+        # The target as sent, split only at "?": no absolute or "//host" form, no decoding.
+        path, _, query = head.target.decode("latin-1").partition("?")
         refusal = None
         if not channel.accepts(presented_token(list(head.headers))):
             refusal = _error(401, "authentication_error", "Not this session's relay token")
-        elif head.method != b"POST" or target.path not in ALLOWED:
+        elif head.method != b"POST" or path not in ALLOWED:
             refusal = _error(404, "not_found_error", "The model relay passes on messages only")
         if refusal is not None:
             status, data = refusal
@@ -254,7 +265,7 @@ class Relay:
             return
         headers = [(n, v) for n, v in head.headers if n.lower() not in _REQUEST_DROPPED]
         headers += [(b"accept-encoding", b"identity"), *self.credentials()]
-        url = self.upstream + target.path + (f"?{target.query}" if target.query else "")
+        url = self.upstream + path + (f"?{query}" if query else "")
         try:
             upstream = await self._http().send(
                 self._http().build_request("POST", url, headers=headers, content=body),
@@ -265,7 +276,7 @@ class Relay:
             status, data = _error(502, "api_error", "The model relay could not reach the API")
             await self._send_whole(conn, writer, status, data)
             return
-        await self._stream(channel, conn, writer, upstream, counted=target.path == "/v1/messages")
+        await self._stream(channel, conn, writer, upstream, counted=path == "/v1/messages")
 
     async def _stream(
         self,

@@ -130,7 +130,8 @@ def command(layout: Layout, inner: list[str]) -> list[str]:
         args.mount("--bind", str(layout.relay_socket), RELAY_SOCKET)
     args.mount("--bind", str(layout.home), HOME)
     args.mount("--bind", str(layout.workspace), str(layout.workspace))
-    args.args += ["--chdir", str(layout.cwd), "--"]
+    # The root's own tmpfs (the folders made for mount points) takes no writes either.
+    args.args += ["--remount-ro", "/", "--chdir", str(layout.cwd), "--"]
     if layout.uid is not None:
         args.args += [
             "setpriv",

@@ -79,8 +79,9 @@ class FakeAnthropic:
         self._keyed: dict[str, deque[Scripted]] = {}
         self.requests: list[dict[str, Any]] = []  # the agent's calls (with tools)
         self.side_requests: list[dict[str, Any]] = []
-        # The credential every Messages request came with (x-api-key, else Authorization).
+        # The credential and the path of every POST (x-api-key, else Authorization).
         self.credentials: list[str | None] = []
+        self.paths: list[str] = []
         self.default: Scripted = say("(no scripted reply)")
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
@@ -142,14 +143,16 @@ class FakeAnthropic:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b"{}"
                 body = json.loads(raw or b"{}")
+                with fake._lock:
+                    fake.credentials.append(
+                        self.headers.get("x-api-key") or self.headers.get("authorization")
+                    )
+                    fake.paths.append(self.path)
                 if not self.path.startswith("/v1/messages") or "count_tokens" in self.path:
                     self._json(200, {"input_tokens": 10})
                     return
                 agent_call = bool(body.get("tools"))
                 with fake._lock:
-                    fake.credentials.append(
-                        self.headers.get("x-api-key") or self.headers.get("authorization")
-                    )
                     (fake.requests if agent_call else fake.side_requests).append(body)
                 scripted = fake._next(body) if agent_call else say("Side reply")
                 reply = scripted if isinstance(scripted, Reply | Fail) else scripted(body)
