@@ -33,11 +33,37 @@ async def enter(
     tag: str,
 ) -> Jailed:
     uid = await identity.uid_for(db, settings, user_id=user_id)
-    folder = cli.user_folder(settings, user_id)
-    home = await asyncio.to_thread(
-        identity.prepare, settings, folder=folder, user_id=user_id, uid=uid
-    )
     channel = await relay.open(user_id=user_id, conversation_id=conversation_id, uid=uid)
+    try:
+        argv = await asyncio.to_thread(
+            _command,
+            settings,
+            user_id=user_id,
+            uid=uid,
+            cwd=cwd,
+            claude=claude,
+            relay_socket=channel.socket,
+        )
+    except BaseException:
+        await relay.close(channel)
+        raise
+    env = cli.environment(settings, tag=tag, token=channel.token)
+    return Jailed(argv=argv, env=env, channel=channel)
+
+
+def _command(
+    settings: Settings,
+    *,
+    user_id: str,
+    uid: int | None,
+    cwd: Path,
+    claude: list[str],
+    relay_socket: Path,
+) -> list[str]:
+    """The person's folders made ready, and the full command line. Blocking: walks the
+    folders and looks at the host's paths."""
+    folder = cli.user_folder(settings, user_id)
+    home = identity.prepare(settings, folder=folder, user_id=user_id, uid=uid)
     python, _prefix = sandbox.python_runtime()
     layout = sandbox.Layout(
         bwrap=shutil.which(settings.bwrap_path) or settings.bwrap_path,
@@ -45,12 +71,8 @@ async def enter(
         cwd=cwd,
         home=home,
         readonly=sandbox.readonly_paths(Path(claude[0])),
-        relay_socket=channel.socket,
+        relay_socket=relay_socket,
         forwarder=sandbox.forwarder_file(),
         uid=uid,
     )
-    return Jailed(
-        argv=sandbox.command(layout, sandbox.forwarded(python, claude)),
-        env=cli.environment(settings, tag=tag, token=channel.token),
-        channel=channel,
-    )
+    return sandbox.command(layout, sandbox.forwarded(python, claude))

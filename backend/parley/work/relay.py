@@ -37,6 +37,10 @@ log = logging.getLogger(__name__)
 
 ALLOWED = {"/v1/messages", "/v1/messages/count_tokens"}
 MAX_BODY = 32 << 20  # the Messages API's own request limit
+# Per session process: the connections it may hold open (a request body is held whole
+# before it goes on), and how long one may sit idle between requests. More are closed.
+MAX_CONNECTIONS = 16
+IDLE_SECONDS = 120.0
 _CHUNK = 65536
 # Never passed on, either way: hop-by-hop fields, the body's framing (set again here), and
 # credentials (the session's token in, the operator's key out; cookies neither way).
@@ -195,6 +199,9 @@ class Relay:
     async def _connection(
         self, channel: Channel, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
+        if len(channel.writers) >= MAX_CONNECTIONS or not channel.open:
+            writer.close()
+            return
         channel.writers.add(writer)
         conn = h11.Connection(h11.SERVER, max_incomplete_event_size=64 * 1024)
         try:
@@ -228,7 +235,11 @@ class Relay:
         while True:
             event = conn.next_event()
             if event is h11.NEED_DATA:
-                data = await reader.read(_CHUNK)
+                try:
+                    async with asyncio.timeout(IDLE_SECONDS):
+                        data = await reader.read(_CHUNK)
+                except TimeoutError:
+                    return None
                 conn.receive_data(data)
                 if not data and head is None:
                     return None

@@ -16,7 +16,7 @@ import pytest
 
 from parley.db import Database
 from parley.work import usage
-from parley.work.relay import Channel, Relay
+from parley.work.relay import MAX_CONNECTIONS, Channel, Relay
 from parley.work.usage import Meter, Tokens
 from tests.conftest import Server, eventually, settings_for
 from tests.work.conftest import OPERATOR_KEY
@@ -250,6 +250,32 @@ async def test_a_burst_of_requests_is_each_passed_on_and_counted(
     )
     assert [a.status_code for a in answers] == [200] * 10
     await counted_as(db, "ann", {4: {"input": 120, "output": 50, "requests": 10}})
+
+
+async def test_a_session_holds_a_bounded_number_of_connections(
+    relay: Relay, fake_api: FakeAnthropic
+) -> None:
+    """Each held connection is a file descriptor of the server's: a sandbox opening
+    thousands would starve everyone's. Past the cap it is closed at once."""
+    channel = await relay.open(user_id="mallory", conversation_id=1, uid=None)
+    held = [await asyncio.open_unix_connection(str(channel.socket)) for _ in range(MAX_CONNECTIONS)]
+
+    async def registered() -> bool:
+        return len(channel.writers) == MAX_CONNECTIONS
+
+    await eventually(registered)
+    reader, writer = await asyncio.open_unix_connection(str(channel.socket))
+    assert await reader.read() == b""  # closed without an answer
+    writer.close()
+    held[0][1].close()
+
+    async def one_freed() -> bool:
+        return len(channel.writers) < MAX_CONNECTIONS
+
+    await eventually(one_freed)
+    assert (await post(channel)).status_code == 200
+    for _, held_writer in held[1:]:
+        held_writer.close()
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a socket to another uid takes root")

@@ -50,9 +50,8 @@ def binds(argv: list[str]) -> dict[str, list[tuple[str, str]]]:
     return found
 
 
-pytestmark = pytest.mark.unit
 
-
+@pytest.mark.unit
 def test_the_sandbox_has_namespaces_of_its_own_and_dies_with_the_server() -> None:
     args = options(sandbox.command(layout(), ["claude"]))
     for flag in ("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net"):
@@ -64,6 +63,7 @@ def test_the_sandbox_has_namespaces_of_its_own_and_dies_with_the_server() -> Non
     assert "--share-net" not in args and "--unshare-all" not in args
 
 
+@pytest.mark.unit
 def test_the_only_writable_places_are_the_persons_folder_home_tmp_and_relay_socket() -> None:
     argv = sandbox.command(layout(), ["claude"])
     found = binds(argv)
@@ -91,6 +91,7 @@ def test_the_only_writable_places_are_the_persons_folder_home_tmp_and_relay_sock
     assert args[args.index("--chdir") + 1] == str(ROOT / "mallory" / "site")
 
 
+@pytest.mark.unit
 def test_no_other_persons_folder_nor_the_data_directory_is_in_the_sandbox() -> None:
     argv = sandbox.command(layout(), ["claude"])
     sources = [src for pairs in binds(argv).values() for src, _ in pairs]
@@ -100,6 +101,7 @@ def test_no_other_persons_folder_nor_the_data_directory_is_in_the_sandbox() -> N
     assert not [s for s in sources if s == "/" or s == "/proc" or s.startswith("/proc/")]
 
 
+@pytest.mark.unit
 def test_the_parents_of_each_mount_point_are_made_open_before_it() -> None:
     """bwrap copies a host parent's mode (/root is 0700): the person's uid could not reach
     the Python runtime below it. Each parent is made 0755 first."""
@@ -120,6 +122,7 @@ def test_the_parents_of_each_mount_point_are_made_open_before_it() -> None:
     assert made("/home") < args.index(sandbox.HOME)
 
 
+@pytest.mark.unit
 def test_as_root_the_sandbox_drops_to_the_persons_uid_with_no_privileges_left() -> None:
     argv = sandbox.command(layout(uid=1_000_004), ["claude", "--verbose"])
     inner = argv[argv.index("--") + 1 :]
@@ -139,6 +142,7 @@ def test_as_root_the_sandbox_drops_to_the_persons_uid_with_no_privileges_left() 
     assert "--unshare-user" not in options(argv)
 
 
+@pytest.mark.unit
 def test_not_as_root_the_sandbox_is_a_user_namespace_with_none_further_inside() -> None:
     argv = sandbox.command(layout(uid=None), ["claude"])
     assert "--unshare-user" in options(argv) and "--disable-userns" in options(argv)
@@ -146,6 +150,7 @@ def test_not_as_root_the_sandbox_is_a_user_namespace_with_none_further_inside() 
     assert "setpriv" not in argv
 
 
+@pytest.mark.unit
 def test_claude_starts_behind_the_forwarder_on_isolated_python() -> None:
     assert sandbox.forwarded("/py/bin/python3", ["/c/claude", "-p"]) == [
         "/py/bin/python3",
@@ -167,6 +172,7 @@ def test_a_missing_or_failing_bwrap_makes_work_mode_unusable() -> None:
     assert sandbox.problem(settings_for()) is None  # the real one, here
 
 
+@pytest.mark.unit
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving files to another uid takes root")
 def test_a_persons_folder_is_made_theirs_without_following_any_link(tmp_path: Path) -> None:
     """mallory's folder holds links to bob's folder and to a file of the server's, and a
