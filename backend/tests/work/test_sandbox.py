@@ -50,7 +50,6 @@ def binds(argv: list[str]) -> dict[str, list[tuple[str, str]]]:
     return found
 
 
-
 @pytest.mark.unit
 def test_the_sandbox_has_namespaces_of_its_own_and_dies_with_the_server() -> None:
     args = options(sandbox.command(layout(), ["claude"]))
