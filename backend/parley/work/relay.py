@@ -108,6 +108,11 @@ def _private_folder() -> Path:
     return Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-"))
 
 
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.unlink()
+
+
 def _only_for(path: Path, uid: int | None) -> None:
     if uid is not None:
         os.chown(path, uid, uid)
@@ -174,8 +179,7 @@ class Relay:
             channel.server.close()
         for writer in list(channel.writers):
             writer.close()
-        with contextlib.suppress(OSError):
-            channel.socket.unlink()
+        await asyncio.to_thread(_remove, channel.socket)
 
     async def shutdown(self) -> None:
         for channel in list(self._channels):
