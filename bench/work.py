@@ -32,14 +32,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "backend"))
 
 import httpx  # noqa: E402
-from claude_agent_sdk._internal.transport.subprocess_cli import (  # noqa: E402
-    SubprocessCLITransport,
-)
 from parley.api.app import create_app  # noqa: E402
 from parley.auth import mint_token  # noqa: E402
 from parley.config import Settings  # noqa: E402
 from parley.db import EmbeddedPostgres  # noqa: E402
 from parley.migrate import upgrade  # noqa: E402
+from parley.work.transport import ProcessTransport  # noqa: E402
 from tests.conftest import free_port, on_loopback  # noqa: E402
 from tests.work.fake_anthropic import FakeAnthropic, say  # noqa: E402
 
@@ -48,8 +46,9 @@ LINE_SEEN: dict[str, float] = {}
 
 
 def stamp_stdout_lines() -> None:
-    """Record when each text delta's stdout line reaches Parley through the SDK."""
-    original = SubprocessCLITransport.read_messages
+    """Record when each text delta's stdout line reaches Parley (its transport, which the
+    SDK's client reads)."""
+    original = ProcessTransport.read_messages
 
     async def read_messages(self: Any) -> Any:
         async for data in original(self):
@@ -58,7 +57,7 @@ def stamp_stdout_lines() -> None:
                 LINE_SEEN[event.get("delta", {}).get("text", "")] = time.monotonic()
             yield data
 
-    SubprocessCLITransport.read_messages = read_messages  # type: ignore[method-assign]
+    ProcessTransport.read_messages = read_messages  # type: ignore[method-assign]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -112,12 +111,12 @@ async def main(quick: bool) -> None:
                 ANTHROPIC_BASE_URL=fake.url,
                 ANTHROPIC_API_KEY="x",
                 CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-                CLAUDE_CONFIG_DIR=str(tmp / "claude-config"),
             )
             settings = Settings(
                 PARLEY_AUTH_SECRET=SECRET,
                 PARLEY_WORK_ENABLED=True,
                 PARLEY_WORKSPACE_ROOT=tmp / "workspaces",
+                PARLEY_DATA_DIR=tmp / "data",
                 PARLEY_WORK_MAX_SESSIONS=sessions + 1,
                 PARLEY_RATE_LIMIT_PER_MINUTE=0,
                 ANTHROPIC_API_KEY="x",
@@ -135,7 +134,9 @@ async def run_figures(port: int, fake: FakeAnthropic, *, deltas: int, sessions: 
     token = mint_token(secret=SECRET, user_id="bench-work", ttl_seconds=3600)
     headers = {"Authorization": f"Bearer {token}"}
 
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", headers=headers) as http:
+    async with httpx.AsyncClient(
+        base_url=f"http://127.0.0.1:{port}", headers=headers, timeout=120
+    ) as http:
 
         async def new_session() -> int:
             created = await http.post("/api/bench-work/conversations", json={"mode": "work"})

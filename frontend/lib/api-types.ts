@@ -952,6 +952,27 @@ export interface paths {
         patch: operations["update_task_api__user_id__tasks__number__patch"];
         trace?: never;
     };
+    "/api/{user_id}/work/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Usage
+         * @description Per conversation (the most recent first) and in all; a deleted conversation's stay,
+         *     without a title: what was spent stays spent.
+         */
+        get: operations["get_usage_api__user_id__work_usage_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/invites": {
         parameters: {
             query?: never;
@@ -1706,6 +1727,43 @@ export interface components {
             /** Title */
             title: string;
         };
+        /** ConversationUsage */
+        ConversationUsage: {
+            /**
+             * Cache Creation Input Tokens
+             * @default 0
+             */
+            cache_creation_input_tokens: number;
+            /**
+             * Cache Read Input Tokens
+             * @default 0
+             */
+            cache_read_input_tokens: number;
+            /** Conversation Id */
+            conversation_id: number;
+            /**
+             * Input Tokens
+             * @default 0
+             */
+            input_tokens: number;
+            /**
+             * Output Tokens
+             * @default 0
+             */
+            output_tokens: number;
+            /**
+             * Requests
+             * @default 0
+             */
+            requests: number;
+            /** Title */
+            title: string | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
         /** DelegationCreate */
         DelegationCreate: {
             /**
@@ -2431,6 +2489,34 @@ export interface components {
              */
             text?: string | null;
         };
+        /** TokenCounts */
+        TokenCounts: {
+            /**
+             * Cache Creation Input Tokens
+             * @default 0
+             */
+            cache_creation_input_tokens: number;
+            /**
+             * Cache Read Input Tokens
+             * @default 0
+             */
+            cache_read_input_tokens: number;
+            /**
+             * Input Tokens
+             * @default 0
+             */
+            input_tokens: number;
+            /**
+             * Output Tokens
+             * @default 0
+             */
+            output_tokens: number;
+            /**
+             * Requests
+             * @default 0
+             */
+            requests: number;
+        };
         /** ToolCallRecord */
         ToolCallRecord: {
             /** Parameters */
@@ -2500,6 +2586,15 @@ export interface components {
             status: "starting" | "working" | "waiting_permission" | "idle" | "ended";
             /** Workspace */
             workspace?: string | null;
+        };
+        /**
+         * WorkUsageResponse
+         * @description What the person's work sessions used of the model, per conversation and in all.
+         */
+        WorkUsageResponse: {
+            /** Conversations */
+            conversations: components["schemas"]["ConversationUsage"][];
+            total: components["schemas"]["TokenCounts"];
         };
     };
     responses: never;
@@ -6648,6 +6743,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TaskOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_usage_api__user_id__work_usage_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkUsageResponse"];
                 };
             };
             /** @description Missing, invalid or expired bearer token */

@@ -39,6 +39,7 @@ from parley.api import (
     routes_search,
     routes_tasks,
     routes_work,
+    routes_work_usage,
 )
 from parley.api.middleware import BodyLimit, JsonErrors
 from parley.assistant.ledger import Ledger
@@ -210,6 +211,7 @@ def create_app(
         routes_search,
         routes_delegations,
         routes_work,
+        routes_work_usage,
     ):
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents

@@ -30,6 +30,7 @@ from parley.runs.questions import Decision
 from parley.schemas import message_json
 from parley.work import cli, ownership, proctree, store
 from parley.work.ownership import Owner
+from parley.work.relay import Relay
 from parley.work.session import (
     Ended,
     Outcome,
@@ -97,8 +98,14 @@ class WorkManager:
         self.owner = Owner.here()
         self.instance = self.owner.instance
         self.sessions: dict[int, Session] = {}
+        self.relay = Relay(db=db, settings=settings)
         self.services = Services(
-            db=db, settings=settings, notifier=notifier, waits=waits, owner=self.owner
+            db=db,
+            settings=settings,
+            notifier=notifier,
+            waits=waits,
+            owner=self.owner,
+            relay=self.relay,
         )
         self._shutting_down = False
         self._starting: dict[int, asyncio.Lock] = {}
@@ -137,6 +144,7 @@ class WorkManager:
         for task in self._loops:
             task.cancel()
         await asyncio.gather(*self._loops, return_exceptions=True)
+        await self.relay.shutdown()
 
     async def _keep(self, step: Any, every: float) -> None:
         """Run `step` every `every` seconds for the instance's life; a failure (the database
@@ -383,7 +391,7 @@ class WorkManager:
         row = await store.get_session(self.db, conversation_id=conversation_id)
         assert row is not None
         last_message_id = await store.last_message_id(self.db, conversation_id=conversation_id)
-        found = cli.availability(self.settings)
+        found = await asyncio.to_thread(cli.availability, self.settings)  # may probe bwrap
         if not found.usable or found.cli is None:
             reason = found.reason or "Work mode is not available"
             await store.end_run(

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +36,7 @@ from parley import events
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database
+from parley.errors import ParleyError
 from parley.events import Emit
 from parley.models import RunStatus
 from parley.realtime.notifier import Notifier
@@ -44,9 +44,10 @@ from parley.realtime.waits import Waits
 from parley.runs import questions
 from parley.runs.questions import Decision
 from parley.schemas import message_json
-from parley.work import cli, ownership, permissions, proctree, store
+from parley.work import cli, jail, ownership, permissions, proctree, sandbox, store
 from parley.work.events import CallLog, delta_text, outputs
 from parley.work.ownership import Owner
+from parley.work.relay import Relay
 from parley.work.status import IllegalMove, WorkStatus, move
 from parley.work.transport import ProcessTransport
 
@@ -152,6 +153,7 @@ class Services:
     notifier: Notifier
     waits: Waits  # permission questions are waited for like any question
     owner: Owner
+    relay: Relay  # how its sandboxed process reaches the model
     launch: Launch = ProcessTransport
 
 
@@ -176,6 +178,7 @@ class Session:
         self.waits = services.waits
         self.owner = services.owner
         self.launch = services.launch
+        self.relay = services.relay
         self.conversation_id = conversation_id
         self.user_id = user_id
         self.run_id = run_id
@@ -308,7 +311,12 @@ class Session:
                 prompt.future.set_exception(SessionFailed(reason))
 
     async def _serve(self) -> None:
-        transport = self._transport(cli.command(self.settings, self.cli, resume=self.session_id))
+        try:
+            transport = await self._transport(
+                cli.command(self.settings, self.cli, resume=self.session_id)
+            )
+        except ParleyError as exc:  # no uid left, a home that is not a folder
+            raise SessionFailed(f"Claude Code could not start: {exc.message}") from exc
         client = ClaudeSDKClient(self._options(), transport=transport)
         self.client = client
         try:
@@ -328,14 +336,28 @@ class Session:
             with contextlib.suppress(Exception):
                 await client.disconnect()
 
-    def _transport(self, argv: list[str], *, stdin: bool = True) -> ProcessTransport:
-        return self.launch(
-            argv,
+    async def _transport(self, claude: list[str], *, stdin: bool = True) -> ProcessTransport:
+        """`claude` in its person's sandbox, reaching the model through a relay channel of
+        its own that closes when the process is gone."""
+        jailed = await jail.enter(
+            db=self.db,
+            settings=self.settings,
+            relay=self.relay,
+            user_id=self.user_id,
+            conversation_id=self.conversation_id,
             cwd=self.cwd,
-            env=cli.environment(self.settings, tag=self.tag),
-            on_stderr=self._on_stderr,
-            stdin=stdin,
+            claude=claude,
+            tag=self.tag,
         )
+        try:
+            transport = self.launch(
+                jailed.argv, cwd=Path("/"), env=jailed.env, on_stderr=self._on_stderr, stdin=stdin
+            )
+        except BaseException:
+            await self.relay.close(jailed.channel)
+            raise
+        transport.cleanups.append(lambda: self.relay.close(jailed.channel))
+        return transport
 
     async def _started(self, transport: ProcessTransport) -> None:
         """Record the process in the run and in the lease (pid and start time: what the
@@ -638,7 +660,7 @@ class Session:
         assert self.session_id is not None
         settings_json = permissions.resume_settings(
             self.settings,
-            python=sys.executable,
+            python=sandbox.python_runtime()[0],  # the sandbox's, at the same path
             tool_use_id=decision.tool_use_id,
             decision=decision.answer,
             allowed=self.allowed_tools,
@@ -649,7 +671,7 @@ class Session:
         await self._set_status(WorkStatus.working)
         if decision.tool:  # its tool_use was stored before it parked; its result comes now
             self._calls.use(decision.tool_use_id, decision.tool, decision.tool_input)
-        transport = self._transport(command, stdin=False)
+        transport = await self._transport(command, stdin=False)
         await transport.connect()
         try:
             await self._started(transport)

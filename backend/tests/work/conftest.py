@@ -15,6 +15,8 @@ from tests.conftest import Server, eventually
 from tests.work.fake_anthropic import FakeAnthropic
 
 CLI = bundled_cli()
+# The operator's model key in every work test: the fake API sees it, no session ever does.
+OPERATOR_KEY = "sk-ant-operator-key-of-the-tests"
 needs_cli = pytest.mark.skipif(CLI is None, reason="claude-agent-sdk's bundled CLI is missing")
 
 
@@ -39,17 +41,18 @@ def claude_home(tmp_path: Path) -> Path:
 def claude_env(
     fake_api: FakeAnthropic, tmp_path: Path, claude_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> dict[str, Any]:
-    """The environment a session's process inherits, and the settings that go with it."""
+    """The server's environment and settings for work sessions: the fake API is the model
+    relay's upstream, "x" the operator's key (only the relay ever holds it), and the data
+    directory (every person's Claude Code home) is the test's own."""
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_api.url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "x")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", OPERATOR_KEY)
     monkeypatch.setenv("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
     monkeypatch.setenv("HOME", str(claude_home))
     return {
         "PARLEY_WORK_ENABLED": True,
         "PARLEY_WORKSPACE_ROOT": tmp_path / "workspaces",
-        "ANTHROPIC_API_KEY": "x",
-        "CLAUDE_CONFIG_DIR": tmp_path / "claude-config",
+        "PARLEY_DATA_DIR": tmp_path / "data",
+        "ANTHROPIC_API_KEY": OPERATOR_KEY,
     }
 
 

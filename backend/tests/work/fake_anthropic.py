@@ -79,6 +79,9 @@ class FakeAnthropic:
         self._keyed: dict[str, deque[Scripted]] = {}
         self.requests: list[dict[str, Any]] = []  # the agent's calls (with tools)
         self.side_requests: list[dict[str, Any]] = []
+        # The credential and the path of every POST (x-api-key, else Authorization).
+        self.credentials: list[str | None] = []
+        self.paths: list[str] = []
         self.default: Scripted = say("(no scripted reply)")
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
@@ -140,6 +143,11 @@ class FakeAnthropic:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b"{}"
                 body = json.loads(raw or b"{}")
+                with fake._lock:
+                    fake.credentials.append(
+                        self.headers.get("x-api-key") or self.headers.get("authorization")
+                    )
+                    fake.paths.append(self.path)
                 if not self.path.startswith("/v1/messages") or "count_tokens" in self.path:
                     self._json(200, {"input_tokens": 10})
                     return
