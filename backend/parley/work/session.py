@@ -311,6 +311,20 @@ class Session:
                 prompt.future.set_exception(SessionFailed(reason))
 
     async def _serve(self) -> None:
+        if self.session_id and not await asyncio.to_thread(
+            jail.has_transcript,
+            self.settings,
+            user_id=self.user_id,
+            session_id=self.session_id,
+        ):
+            # Resuming it would only fail, now and at every later prompt: start afresh, and
+            # say so, since Claude Code no longer remembers what was said before.
+            self.session_id = None
+            await self._store(
+                "Claude Code could not find this conversation's earlier session, so it starts"
+                " a new one: it does not remember what was said before.",
+                {"type": "notice", "reason": "session_not_found"},
+            )
         try:
             transport = await self._transport(
                 cli.command(self.settings, self.cli, resume=self.session_id)
