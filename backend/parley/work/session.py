@@ -245,7 +245,7 @@ class Session:
         """End the session and every process it started."""
         self.ending = status
         self.end_error = error
-        await asyncio.to_thread(proctree.kill_tree, self.pid, self.tag)
+        await asyncio.to_thread(proctree.kill_tree, self.pid, self.tag, spare=self.pid)
         task = self.task
         if task is None or task.done() or task is asyncio.current_task():
             return
@@ -281,7 +281,7 @@ class Session:
 
     async def _finish(self, outcome: RunStatus, error: str | None) -> Outcome:
         if self.ending is None:
-            await asyncio.to_thread(proctree.kill_tree, self.pid, self.tag)
+            await asyncio.to_thread(proctree.kill_tree, self.pid, self.tag, spare=self.pid)
         try:
             if self._deferred is not None:
                 return Parked(self._deferred)
