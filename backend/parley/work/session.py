@@ -56,6 +56,12 @@ log = logging.getLogger(__name__)
 logging.getLogger("claude_agent_sdk._internal.query").setLevel(logging.CRITICAL)
 
 CONNECT_SECONDS = 30.0
+# What Claude Code says when it is asked to resume a session it has no transcript of.
+NO_TRANSCRIPT = "No conversation found with session ID"
+STARTS_AFRESH = (
+    "Claude Code had no record of this session's earlier turns (it was ended before it saved"
+    " them), so this session starts afresh."
+)
 # Stored, with `meta.prompts`, for the person's prompts a session ends without answering
 # (when no error of its own says why), by how it ended.
 UNANSWERED = {
@@ -391,15 +397,8 @@ class Session:
                 prompt.future.set_exception(SessionFailed(reason))
 
     async def _serve(self) -> None:
-        transport = self._launch(cli.command(self.settings, self.cli, resume=self.session_id))
-        client = ClaudeSDKClient(self._options(), transport=transport)
-        self.client = client
         try:
-            try:
-                async with asyncio.timeout(CONNECT_SECONDS):
-                    await client.connect()
-            except Exception as exc:
-                raise SessionFailed(self._start_error(exc)) from exc
+            client, transport = await self._connect()
             await self._started(transport)
             exited = asyncio.create_task(transport.wait())
             try:
@@ -407,9 +406,33 @@ class Session:
             finally:
                 exited.cancel()
         finally:
-            self.client = None
-            with contextlib.suppress(Exception):
-                await client.disconnect()
+            connected, self.client = self.client, None
+            if connected is not None:
+                with contextlib.suppress(Exception):
+                    await connected.disconnect()
+
+    async def _connect(self) -> tuple[ClaudeSDKClient, ProcessTransport]:
+        """Start the process and connect to it. A session id Claude Code has no transcript of
+        (its first turn was cut before Claude Code wrote any, or its files are gone) is
+        forgotten and the session starts afresh, and the conversation says so: otherwise
+        every later message of the conversation would fail to start it."""
+        while True:
+            transport = self._launch(cli.command(self.settings, self.cli, resume=self.session_id))
+            client = self.client = ClaudeSDKClient(self._options(), transport=transport)
+            try:
+                async with asyncio.timeout(CONNECT_SECONDS):
+                    await client.connect()
+                return client, transport
+            except Exception as exc:
+                self.client = None
+                with contextlib.suppress(Exception):
+                    await client.disconnect()
+                lost = any(NO_TRANSCRIPT in line for line in self._stderr)
+                if not (self.session_id and lost):
+                    raise SessionFailed(self._start_error(exc)) from exc
+            self.session_id, self._stderr = None, []
+            await store.update_session(self.db, self.conversation_id, session_id=None)
+            await self._store(STARTS_AFRESH, {"type": "status"})
 
     def _launch(self, argv: list[str], *, stdin: bool = True) -> ProcessTransport:
         self._transport = self.launch(
@@ -514,10 +537,8 @@ class Session:
                 self.notifier.publish_live(self.conversation_id, events.DELTA, {"text": text})
             return
         if isinstance(message, SystemMessage) and message.subtype == "init":
-            session_id = message.data.get("session_id")
-            if session_id and session_id != self.session_id:
-                self.session_id = session_id
-                await store.update_session(self.db, self.conversation_id, session_id=session_id)
+            # Its id is kept from the turn's result on (`_on_result`), not from here: a session
+            # ended this early may have no transcript yet to resume.
             return
         if isinstance(message, ResultMessage) and not _defers(message):
             # Idle before the result is stored: whoever sees the result sees the session free.
