@@ -305,13 +305,13 @@ class Session:
         return True
 
     async def kill(self, status: RunStatus, error: str | None = None, *, wait: bool = True) -> None:
-        """End the session and every process it started: SIGKILL now, then the task sees it
-        through (waits for the tree to be gone, stores how it ended); with `wait`, until
-        it has."""
+        """End the session and every process it started: its process group gets SIGKILL now,
+        then the task sees it through (kills and waits for the rest of the tree, stores how
+        it ended); with `wait`, until it has."""
         self.close(status, error)
-        await asyncio.to_thread(
-            proctree.kill_tree, self._live_pid(), self.tag, spare=self.pid, wait=False
-        )
+        pid = self._live_pid()
+        if pid is not None:
+            proctree.kill_group(pid)
         task = self.task
         if task is None or task.done() or task is asyncio.current_task():
             return
@@ -328,7 +328,7 @@ class Session:
         collected its exit the pid may be another process's (the tag still finds what it
         left)."""
         transport = self._transport
-        return self.pid if transport is not None and transport.is_ready() else None
+        return transport.pid if transport is not None and transport.is_ready() else None
 
     # -- the owner task ------------------------------------------------------------
 
@@ -355,7 +355,8 @@ class Session:
 
     async def _finish(self, outcome: RunStatus, error: str | None) -> Outcome:
         # Everything is gone before the lease is: a session started next cannot meet it.
-        await asyncio.to_thread(proctree.kill_tree, self._live_pid(), self.tag, spare=self.pid)
+        started = self._transport.pid if self._transport is not None else None
+        await asyncio.to_thread(proctree.kill_tree, self._live_pid(), self.tag, spare=started)
         reason = error or UNANSWERED.get(outcome, "The work session ended before answering.")
         try:
             if self._deferred is not None:
