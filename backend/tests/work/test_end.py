@@ -211,3 +211,46 @@ async def test_a_session_whose_transcript_is_gone_starts_afresh_instead_of_faili
         row = await store.get_session(db, conversation_id=conversation)
         assert row is not None and row.session_id is not None  # the new session's own id
         assert unanswered(found) == []
+
+
+async def test_a_prompt_whose_holder_lets_go_without_it_is_taken_over(
+    work_server: Any, fake_api: FakeAnthropic, db: Database
+) -> None:
+    """The note to the holder came too late (its session was gone): the instance the prompt
+    was sent to starts the session itself once the holder lets go, and answers it."""
+    fake_api.default = echo(PROMPT)
+    async with work_server() as a, work_server() as b:
+        conversation = await new_work(a, "ann")
+        assert (await a.chat("ann", "p01 the code word is fig", conversation)).status_code == 200
+        assert (await end(a, conversation)).json() == {"ended": True}
+
+        async def let_go() -> bool:
+            return await ownership.holder(db, conversation_id=conversation) is None
+
+        await eventually(let_go, within=30)
+        async with db.connection() as conn:  # an instance elsewhere that never acts on notes
+            await conn.execute(
+                """UPDATE work_sessions SET owner = 'elsewhere/1', host = 'elsewhere',
+                lease_expires_at = now() + interval '1 hour' WHERE conversation_id = $1""",
+                conversation,
+            )
+        reply = asyncio.create_task(b.chat("ann", "p02 and the code word?", conversation))
+
+        async def stored() -> bool:
+            found = await messages(a, "ann", conversation)
+            return any(m["content"].startswith("p02") for m in found)
+
+        await eventually(stored, within=30)
+        assert not reply.done()  # followed: the holder has not answered it
+        async with db.connection() as conn:
+            await conn.execute(
+                "UPDATE work_sessions SET owner = NULL, lease_expires_at = NULL"
+                " WHERE conversation_id = $1",
+                conversation,
+            )
+        answered = await reply
+        assert answered.status_code == 200, answered.text
+        assert answered.json()["response"] == "echo p02"
+        assert "the code word is fig" in fake_api.texts_sent(-1)
+        assert await ownership.holder(db, conversation_id=conversation) == b.app.state.work.instance
+        assert unanswered(await messages(a, "ann", conversation)) == []
