@@ -358,14 +358,15 @@ class Session:
         started = self._transport.pid if self._transport is not None else None
         await asyncio.to_thread(proctree.kill_tree, self._live_pid(), self.tag, spare=started)
         reason = error or UNANSWERED.get(outcome, "The work session ended before answering.")
+        waiting = self._take_waiting()
         try:
             if self._deferred is not None:
                 # Prompts queued behind the deferred call: the person moved on, the next
-                # session denies the call and answers them.
-                while not self.queue.empty():
-                    self.carried.append(self.queue.get_nowait())
+                # session denies the call and answers them (before any that came later).
+                self.carried[:0] = waiting
+                waiting = []  # carried, not failed
                 return Parked(self._deferred)
-            unanswered = [p.message_id for p in self._waiting() if p.message_id is not None]
+            unanswered = [p.message_id for p in waiting if p.message_id is not None]
             failed = outcome is RunStatus.failed and error
             await store.end_run(
                 self.db,
@@ -381,21 +382,17 @@ class Session:
             return Ended(outcome, error)
         finally:
             # Only now does a waiting client get its answer: the failure is on record first.
-            self._fail_waiting(reason)
+            for prompt in waiting:
+                if not prompt.future.done():
+                    prompt.future.set_exception(SessionFailed(reason))
 
-    def _waiting(self) -> list[Prompt]:
-        """The prompts it has taken and not answered: the current one, then the queue."""
+    def _take_waiting(self) -> list[Prompt]:
+        """The prompts it has taken and not answered, in order: the current one, then the
+        queue (emptied: the session takes no prompts any more)."""
         waiting = [self.current] if self.current is not None else []
-        waiting += list(self.queue._queue)  # type: ignore[attr-defined]  # a peek, in order
-        return [p for p in waiting if not p.future.done()]
-
-    def _fail_waiting(self, reason: str) -> None:
-        if self.current is not None and not self.current.future.done():
-            self.current.future.set_exception(SessionFailed(reason))
         while not self.queue.empty():
-            prompt = self.queue.get_nowait()
-            if not prompt.future.done():
-                prompt.future.set_exception(SessionFailed(reason))
+            waiting.append(self.queue.get_nowait())
+        return [p for p in waiting if not p.future.done()]
 
     async def _serve(self) -> None:
         try:
