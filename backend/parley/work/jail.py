@@ -4,7 +4,6 @@ relay channel of its own, the bwrap command line and the environment inside."""
 from __future__ import annotations
 
 import asyncio
-import glob
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,14 +49,6 @@ async def enter(
         raise
     env = cli.environment(settings, tag=tag, token=channel.token)
     return Jailed(argv=argv, env=env, channel=channel)
-
-
-def has_transcript(settings: Settings, *, user_id: str, session_id: str) -> bool:
-    """Whether the person's Claude Code home holds the session's transcript, which
-    `--resume` needs (the CLI refuses to start without it). A session from before sessions
-    had homes of their own, or whose home was removed, has none. Blocking: looks on disk."""
-    projects = settings.work_homes / user_id / ".claude" / "projects"
-    return any(projects.glob(f"*/{glob.escape(session_id)}.jsonl"))
 
 
 def _command(

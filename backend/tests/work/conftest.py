@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 import pytest
 
 from parley.work.cli import bundled_cli
-from parley.work.proctree import tree
+from parley.work.proctree import TAG, tree
 from tests.conftest import Server, eventually
 from tests.work.fake_anthropic import FakeAnthropic
 
@@ -188,3 +190,31 @@ async def result_of(
 
 def claude_processes(pid: int) -> list[int]:
     return [p.pid for p in tree(pid)]
+
+
+def tagged_alive(tags: set[str]) -> set[str]:
+    """Which of these session tags a live process (not a zombie) still carries: what a
+    session's process and everything it started have in their environment."""
+    found = set()
+    for proc in psutil.process_iter():
+        with contextlib.suppress(psutil.Error):
+            tag = proc.environ().get(TAG)
+            if tag in tags and proc.status() != psutil.STATUS_ZOMBIE:
+                found.add(tag)
+    return found
+
+
+def unanswered(found: list[dict[str, Any]]) -> list[int]:
+    """The person's prompts among these messages that no closing message answers: none of
+    the results or errors names them (`meta.prompts`)."""
+    closed = {
+        prompt
+        for m in found
+        if m["kind"] == "output" and of_type(m) in ("result", "error")
+        for prompt in (m["meta"] or {}).get("prompts", [])
+    }
+    return [
+        m["id"]
+        for m in found
+        if m["role"] == "user" and m["kind"] == "message" and m["id"] not in closed
+    ]

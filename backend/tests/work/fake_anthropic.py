@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import threading
 import time
 import uuid
@@ -65,6 +66,25 @@ Scripted = Reply | Fail | Reactive
 
 def say(text: str, *, chunks: int = 1, delay: float = 0.0) -> Reply:
     return Reply([Text(text, chunks, delay)])
+
+
+def echo(
+    pattern: str, *, slow: str | None = None, chunks: int = 60, delay: float = 0.25
+) -> Reactive:
+    """A reply made from the person's latest turn: "echo <what `pattern` matched>" (so a
+    test knows which prompt an answer is to); a turn that also says `slow` is answered
+    in `chunks` pieces, `delay` seconds apart (a reply still under way)."""
+
+    def reply(body: dict[str, Any]) -> Reply:
+        turns = [m for m in body.get("messages", []) if m.get("role") == "user"]
+        said = json.dumps(turns[-1].get("content", "")) if turns else ""
+        found = re.findall(pattern, said)
+        text = f"echo {found[-1] if found else '?'}"
+        if slow and slow in said:
+            return say(" ".join([text] * chunks), chunks=chunks, delay=delay)
+        return say(text)
+
+    return reply
 
 
 def bash(command: str, *, then: str | None = None) -> Reply:
