@@ -316,6 +316,8 @@ class Session:
         pid = self._live_pid()
         if pid is not None:
             proctree.kill_group(pid)
+        if self._transport is not None:
+            await self._transport.clean_up()  # its relay token is refused from now on
         task = self.task
         if task is None or task.done() or task is asyncio.current_task():
             return

@@ -140,16 +140,18 @@ class ProcessTransport(Transport):
                 start_new_session=True,  # its own group: a kill of the group never reaches us
             )
         except BaseException:
-            await self._clean_up()
+            await self.clean_up()
             raise
         self._stderr_task = asyncio.create_task(self._drain_stderr())
         self._exit_task = asyncio.create_task(self._after_exit(self.process))
 
     async def _after_exit(self, process: asyncio.subprocess.Process) -> None:
         await process.wait()
-        await self._clean_up()
+        await self.clean_up()
 
-    async def _clean_up(self) -> None:
+    async def clean_up(self) -> None:
+        """Run the cleanups now, once (also when the process is only known to be killed: a
+        session ended by Parley revokes its relay token at once, not when the kill lands)."""
         cleanups, self.cleanups = self.cleanups, []
         for cleanup in cleanups:
             try:
@@ -213,7 +215,7 @@ class ProcessTransport(Transport):
         killed; every wait is bounded."""
         process = self.process
         if process is None:
-            await self._clean_up()
+            await self.clean_up()
             return
         await self.end_input()
         if process.returncode is None:
@@ -230,7 +232,7 @@ class ProcessTransport(Transport):
                 await self._stderr_task
         if self._exit_task is not None and not self._exit_task.done():
             self._exit_task.cancel()
-        await self._clean_up()
+        await self.clean_up()
 
     def is_ready(self) -> bool:
         return self.process is not None and self.process.returncode is None
