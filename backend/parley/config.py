@@ -141,6 +141,12 @@ class Settings(BaseSettings):
     address_free_attempts: int = Field(default=30, ge=1, alias="PARLEY_ADDRESS_FREE_ATTEMPTS")
     login_delay: float = Field(default=1.0, gt=0, alias="PARLEY_LOGIN_DELAY")
     login_delay_max: float = Field(default=300.0, gt=0, alias="PARLEY_LOGIN_DELAY_MAX")
+    # Words no password may be little more than, besides "parley", the user id and the
+    # email's local part (accounts/passwords.py): the team's or company's name, comma-separated.
+    password_words_raw: str = Field(default="", alias="PARLEY_PASSWORD_WORDS")
+    # A Pwned Passwords range API (https://api.pwnedpasswords.com/range) new passwords are
+    # looked up in (5 hex digits of their SHA-1 leave the server); empty: no such lookup.
+    breached_passwords_url: str = Field(default="", alias="PARLEY_BREACHED_PASSWORDS_URL")
     # How stale an instance's view of a credential may be (a revoked key, an ended session).
     credential_cache_seconds: float = Field(
         default=0.5, ge=0, le=1.0, alias="PARLEY_CREDENTIAL_CACHE_SECONDS"
@@ -240,6 +246,10 @@ class Settings(BaseSettings):
     @property
     def web_origins(self) -> list[str]:
         return [o.strip().rstrip("/") for o in self.web_origins_raw.split(",") if o.strip()]
+
+    @property
+    def password_words(self) -> tuple[str, ...]:
+        return _entries(self.password_words_raw)
 
     @property
     def web_origin(self) -> str:

@@ -7,9 +7,9 @@ from parley.config import Settings
 from parley.db import Database
 from parley.errors import Forbidden, ParleyError, Unauthorized
 
-from . import invites, store, throttle
+from . import invites, passwords, store, throttle
 from .hashing import hash_password, verify_password
-from .store import AccountRecord, UserIdTaken, check_password, clean_email
+from .store import AccountRecord, UserIdTaken, clean_email
 
 
 class InvalidCredentials(Unauthorized):
@@ -32,15 +32,24 @@ async def signup(
     one: only when sign-up is open, only for an id nobody has used, and the email, if any,
     is unverified."""
     validate_new_user_id(user_id)
-    check_password(password)
     email = clean_email(email)
+    invited_email = None
     if invite is None:
         if settings.signup != "open":
             raise Forbidden("Sign-up needs an invite from an admin", code="signup_closed")
         if await store.has_data(db, user_id=user_id):
             raise UserIdTaken("That user name is taken")
     else:
-        _same_email(await invites.find(db, token=invite), email)  # before the costly hash
+        found = await invites.find(db, token=invite)
+        _same_email(found, email)  # before the costly hash
+        invited_email = found.email
+    passwords.check(
+        password,
+        user_id=user_id,
+        email=email or invited_email,
+        extra_words=settings.password_words,
+    )
+    await passwords.breached(password, settings=settings)
     password_hash = await hash_password(password)
     async with db.transaction() as conn:
         is_admin = verified = False
@@ -112,11 +121,18 @@ async def change_password(
     account = await store.get(db, user_id=user_id)
     if account is None:
         raise ParleyError("This user has no account", code="no_account", status=404)
-    check_password(new_password, field="new_password")
+    passwords.check(
+        new_password,
+        user_id=user_id,
+        email=account.email,
+        extra_words=settings.password_words,
+        field="new_password",
+    )
     if account.password_hash is not None:
         reservation = await throttle.reserve(db, settings=settings, login=user_id, address=address)
         if not await verify_password(current_password, account.password_hash):
             await throttle.failed(db, reservation)
             raise InvalidCredentials("The current password is wrong")
         await throttle.succeeded(db, reservation)
+    await passwords.breached(new_password, settings=settings, field="new_password")
     await store.set_password(db, user_id=user_id, password_hash=await hash_password(new_password))

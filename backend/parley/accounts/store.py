@@ -14,8 +14,6 @@ from parley.auth import validate_new_user_id
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound, ParleyError
 
-from .hashing import PASSWORD_MAX, PASSWORD_MIN
-
 EMAIL_RE = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,255}$")
 
 
@@ -69,15 +67,6 @@ def clean_email(email: str | None) -> str | None:
                 details=[{"field": "email"}],
             ) from exc
     return f"{local}@{domain}"
-
-
-def check_password(password: str, field: str = "password") -> str:
-    if not isinstance(password, str) or not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise InvalidInput(
-            f"The password must be {PASSWORD_MIN} to {PASSWORD_MAX} characters",
-            details=[{"field": field}],
-        )
-    return password
 
 
 class UserIdTaken(ParleyError):
