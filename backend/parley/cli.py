@@ -221,6 +221,12 @@ def build_parser() -> argparse.ArgumentParser:
         ("revoke-tokens", "refuse every `parley token` JWT issued for NAME so far"),
     ):
         user_sub.add_parser(action, help=text).add_argument("name")
+    sign_out = user_sub.add_parser(
+        "sign-out", help="end every web session of NAME (not disabled: they may sign in again)"
+    )
+    who = sign_out.add_mutually_exclusive_group(required=True)
+    who.add_argument("name", nargs="?")
+    who.add_argument("--everyone", action="store_true", help="every person's sessions")
     user.set_defaults(func=cmd_user)
 
     mcp = sub.add_parser(

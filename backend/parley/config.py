@@ -130,7 +130,12 @@ class Settings(BaseSettings):
     web_origins_raw: str = Field(
         default="http://127.0.0.1:3000,http://localhost:3000", alias="PARLEY_WEB_ORIGINS"
     )
+    # A web session's absolute lifetime, and how long it lasts unused (ASVS 7.3).
     session_days: float = Field(default=30.0, gt=0, alias="PARLEY_SESSION_DAYS")
+    session_idle_days: float = Field(default=7.0, gt=0, alias="PARLEY_SESSION_IDLE_DAYS")
+    # How recent a sign-in must be to change how the account signs in, make an agent key or
+    # connect an app, or end other sessions (ASVS 7.5): else 403 `reauth_required`.
+    reauth_minutes: float = Field(default=10.0, gt=0, alias="PARLEY_REAUTH_MINUTES")
     invite_days: float = Field(default=7.0, gt=0, alias="PARLEY_INVITE_DAYS")
     # Peers whose X-Forwarded-For is believed (the web UI's proxy): addresses or networks,
     # comma-separated. The client is the right-most X-Forwarded-For entry that is not one.
@@ -156,6 +161,9 @@ class Settings(BaseSettings):
     # (over http too): for tests and a single machine only, never on a server others reach.
     oauth_access_seconds: int = Field(default=3600, ge=1, alias="PARLEY_OAUTH_ACCESS_SECONDS")
     oauth_refresh_days: float = Field(default=30.0, gt=0, alias="PARLEY_OAUTH_REFRESH_DAYS")
+    # The longest a connected app keeps access however often it refreshes (ASVS 10.4.8): its
+    # refresh tokens never outlive its consent by more than this.
+    oauth_grant_days: float = Field(default=90.0, gt=0, alias="PARLEY_OAUTH_GRANT_DAYS")
     oauth_cimd_allow_private: bool = Field(default=False, alias="PARLEY_OAUTH_CIMD_ALLOW_PRIVATE")
     oidc_issuer: str | None = Field(default=None, alias="PARLEY_OIDC_ISSUER")
     oidc_client_id: str | None = Field(default=None, alias="PARLEY_OIDC_CLIENT_ID")

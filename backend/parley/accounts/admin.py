@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from datetime import timedelta
 
-from parley.accounts import invites, store
+from parley.accounts import invites, sessions, store
 from parley.config import Settings
 from parley.db import Database
 
@@ -26,6 +26,12 @@ async def run_user_command(url: str, settings: Settings, args: argparse.Namespac
             link = invites.link(settings.web_origin, token)
             role = "admin " if args.admin else ""
             return f"Sign-up link for the {role}account {args.name!r} (works once): {link}"
+        if args.action == "sign-out":
+            if args.everyone:
+                ended = await sessions.end_everyone(db, keep=None)
+                return f"every web session ended ({ended})"
+            ended = await sessions.end_others(db, user_id=args.name, keep=None)
+            return f"{args.name}: every web session ended ({ended})"
         if args.action in ("disable", "enable"):
             await store.set_disabled(db, user_id=args.name, disabled=args.action == "disable")
             return f"{args.name}: {args.action}d"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Literal
 
 from parley.auth import Caller, verify_claims
@@ -45,14 +46,20 @@ class Principal:
     # An OAuth access token is good for one resource (RFC 8707) until a time (epoch seconds).
     resource: str | None = None
     expires_at: float | None = None
+    # When the person last proved who they are (epoch seconds): a web session is made by a
+    # sign-in and a new sign-in makes a new one, so it is the session's start; a JWT's `iat`.
+    authenticated_at: float | None = None
 
     @property
     def via(self) -> Literal["session", "bearer"]:
         return "session" if self.kind == "session" else "bearer"
 
 
+# A session ends at its absolute expiry, or once unused for the idle time ($2).
 _SESSION = """SELECT s.id, s.user_id, a.is_admin, a.disabled_at IS NOT NULL AS disabled,
-        s.expires_at <= now() AS expired, s.last_seen_at < now() - interval '1 minute' AS stale
+        s.expires_at <= now() OR s.last_seen_at <= now() - $2::interval AS expired,
+        s.last_seen_at < now() - interval '1 minute' AS stale,
+        extract(epoch FROM s.created_at) AS authenticated
     FROM web_sessions s JOIN accounts a USING (user_id) WHERE s.token_hash = $1"""
 _KEY = """SELECT k.id, k.user_id, k.agent, coalesce(a.disabled_at IS NOT NULL, false) AS disabled,
         coalesce(k.expires_at <= now(), false) AS expired,
@@ -72,10 +79,18 @@ _ACCOUNT = """SELECT extract(epoch FROM tokens_revoked_at) AS revoked, is_admin,
 class Credentials:
     """One per process (the app's lifespan, `parley mcp`)."""
 
-    def __init__(self, db: Database, *, secret: str, cache_seconds: float) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        secret: str,
+        cache_seconds: float,
+        session_idle: timedelta = timedelta(days=7),
+    ) -> None:
         self.db = db
         self.secret = secret
         self.cache_seconds = cache_seconds
+        self.session_idle = session_idle
         self._cache: dict[tuple[str, bytes | str], tuple[float, Principal | ParleyError]] = {}
 
     def forget(self) -> None:
@@ -123,7 +138,7 @@ class Credentials:
     @retry_on_reconnect
     async def _session(self, cookie: str) -> Principal:
         async with self.db.connection() as conn:
-            row = await conn.fetchrow(_SESSION, digest(cookie))
+            row = await conn.fetchrow(_SESSION, digest(cookie), self.session_idle)
             if row is None or row["expired"]:
                 raise Unauthorized("Your session has ended; sign in again")
             if row["disabled"]:
@@ -133,7 +148,11 @@ class Credentials:
                     "UPDATE web_sessions SET last_seen_at = now() WHERE id = $1", row["id"]
                 )
         return Principal(
-            Caller(row["user_id"]), "session", is_admin=row["is_admin"], session_id=row["id"]
+            Caller(row["user_id"]),
+            "session",
+            is_admin=row["is_admin"],
+            session_id=row["id"],
+            authenticated_at=float(row["authenticated"]),
         )
 
     @retry_on_reconnect
@@ -185,4 +204,4 @@ class Credentials:
             if row["revoked"] is not None and issued <= float(row["revoked"]):
                 raise Unauthorized("This token has been revoked")
         is_admin = bool(row and row["is_admin"]) and caller.agent is None
-        return Principal(caller, "token", is_admin=is_admin)
+        return Principal(caller, "token", is_admin=is_admin, authenticated_at=issued or None)

@@ -25,6 +25,7 @@ from .hashing import digest, new_secret
 from .linking import OidcFailed, account_for
 
 FLOW_SECONDS = 600
+CLOCK_LEEWAY = 60  # seconds the provider's clock may be behind ours (auth_time)
 METADATA_SECONDS = 300  # how long discovery and keys are reused before fetching again
 INVITE_RE = re.compile(r"[A-Za-z0-9_-]{1,200}")  # what invites.new_secret makes
 ALGORITHMS = ["RS256", "RS384", "RS512", "ES256", "ES384", "PS256", "EdDSA"]
@@ -108,16 +109,22 @@ class Provider:
         next_path: str | None,
         invite: str | None,
         link_to: str | None = None,
+        fresh: bool = False,
     ) -> Started:
         """A flow in flight. With `link_to` (the signed-in person's user id) it links the
-        identity to that account instead of signing anybody in."""
+        identity to that account instead of signing anybody in. `fresh`: the provider must
+        authenticate the person now, not rely on a session of its own (`prompt=login`,
+        `max_age=0`; the ID token's `auth_time` is checked): how a person who signs in only
+        this way confirms it is them (accounts/reauth.py)."""
         state, nonce, verifier, binder = (new_secret() for _ in range(4))
+        extra = {"prompt": "login", "max_age": "0"} if fresh else {}
         async with self._client() as client:
             url, _ = client.create_authorization_url(
                 (await self.metadata())["authorization_endpoint"],
                 state=state,
                 nonce=nonce,
                 code_verifier=verifier,
+                **extra,
             )
         async with db.connection() as conn:
             await conn.execute(
@@ -134,12 +141,15 @@ class Provider:
                     "next": safe_next(next_path),
                     "invite": invite if invite and INVITE_RE.fullmatch(invite) else None,
                     "link_to": link_to,
+                    "fresh_since": time.time() if fresh else None,
                 },
                 FLOW_SECONDS,
             )
         return Started(url=url, binder=binder)
 
-    async def _claims(self, *, code: str, verifier: str, nonce: str) -> dict[str, Any]:
+    async def _claims(
+        self, *, code: str, verifier: str, nonce: str, fresh_since: float | None = None
+    ) -> dict[str, Any]:
         metadata = await self.metadata()
         async with self._client() as client:
             token = await client.fetch_token(
@@ -163,6 +173,12 @@ class Provider:
             ).validate(decoded.claims)
         except JoseError as exc:
             raise OidcFailed(f"The ID token is not valid: {exc.error}") from exc
+        if fresh_since is not None:
+            auth_time = decoded.claims.get("auth_time")
+            if not isinstance(auth_time, int | float) or auth_time < fresh_since - CLOCK_LEEWAY:
+                raise OidcFailed(
+                    "The provider did not ask you to sign in again", code="oidc_not_fresh"
+                )
         claims = dict(decoded.claims)
         # Providers may keep email and name out of the ID token (they are the userinfo
         # endpoint's); its answer counts only for the ID token's subject.
@@ -208,7 +224,12 @@ class Provider:
                     "This browser is no longer signed in to the account that asked to link",
                     code="sso_link_signed_out",
                 )
-            claims = await self._claims(code=code, verifier=flow["verifier"], nonce=flow["nonce"])
+            claims = await self._claims(
+                code=code,
+                verifier=flow["verifier"],
+                nonce=flow["nonce"],
+                fresh_since=flow.get("fresh_since"),
+            )
             issuer = (await self.metadata())["issuer"]
             resolved = await account_for(
                 db,

@@ -1,6 +1,9 @@
 """Passkeys: WebAuthn credentials (the `webauthn` package checks every signature) an account
-registered, and the two ceremonies. A ceremony's challenge is a short-lived row, found again
-by the challenge the browser signed, so any instance can finish it, once."""
+registered, and the two ceremonies. User verification (the device's PIN or biometric) is
+required in both, so a passkey is two factors at once: the device, and the person unlocking
+it (ASVS 6.3.3); an authenticator that only proves presence is refused. A ceremony's
+challenge is a short-lived row, found again by the challenge the browser signed, so any
+instance can finish it, once."""
 
 from __future__ import annotations
 
@@ -141,7 +144,7 @@ async def registration_options(db: Database, *, user_id: str, rp: RelyingParty) 
         user_id=user_id.encode(),
         authenticator_selection=AuthenticatorSelectionCriteria(
             resident_key=ResidentKeyRequirement.REQUIRED,
-            user_verification=UserVerificationRequirement.PREFERRED,
+            user_verification=UserVerificationRequirement.REQUIRED,
         ),
         exclude_credentials=[
             PublicKeyCredentialDescriptor(id=r["credential_id"]) for r in existing
@@ -161,6 +164,7 @@ async def register(
             expected_challenge=challenge,
             expected_rp_id=rp.id,
             expected_origin=rp.origin,
+            require_user_verification=True,
         )
     except (WebAuthnException, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise InvalidInput(f"The passkey was not accepted: {exc}") from exc
@@ -188,7 +192,7 @@ async def register(
 async def authentication_options(db: Database, *, rp: RelyingParty) -> str:
     """For a discoverable credential: the browser offers whichever passkey it holds here."""
     options = webauthn.generate_authentication_options(
-        rp_id=rp.id, user_verification=UserVerificationRequirement.PREFERRED
+        rp_id=rp.id, user_verification=UserVerificationRequirement.REQUIRED
     )
     await _remember(db, challenge=options.challenge, purpose="login", user_id=None, rp=rp)
     return webauthn.options_to_json(options)
@@ -217,6 +221,7 @@ async def authenticate(db: Database, *, credential: dict[str, Any]) -> str:
             expected_origin=rp.origin,
             credential_public_key=row["public_key"],
             credential_current_sign_count=row["sign_count"],
+            require_user_verification=True,
         )
     except (WebAuthnException, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise Unauthorized("The passkey was not accepted", code="invalid_credentials") from exc

@@ -9,9 +9,9 @@ is refused is what an attacker tries first:
   case, and such a password with digits, symbols or spaces only added before or after it;
 - a password that is little but words anyone can guess here: "parley", the user id, the
   email and its local part, the operator's own (PARLEY_PASSWORD_WORDS: the team's, the
-  company's name), and each of their parts split at spaces, `.`, `_`, `-`, `+` or `@`. Such a word may be
-  part of a password, but what is left without it must still be a password: at least 8
-  letters or digits, and not a common one.
+  company's name), and each of their parts split at spaces, `.`, `_`, `-`, `+` or `@`. Such
+  a word may be part of a password, but what is left without it must still be a password:
+  at least 8 letters or digits, and not a common one.
 
 The words are documented in specs/security.md (ASVS 6.1.2). The same rules hold at sign-up,
 at a password change and wherever else a password is set.

@@ -7,7 +7,7 @@ from parley.config import Settings
 from parley.db import Database
 from parley.errors import Forbidden, ParleyError, Unauthorized
 
-from . import invites, passwords, store, throttle
+from . import invites, passwords, reauth, store, throttle
 from .hashing import hash_password, verify_password
 from .store import AccountRecord, UserIdTaken, clean_email
 
@@ -114,13 +114,17 @@ async def change_password(
     current_password: str,
     new_password: str,
     address: str,
+    recent: bool,
 ) -> None:
     """Checking the current password is one more door to guess it through (a session left
     open on someone else's screen): it shares the account's and the address's sign-in
-    limits, reserved before the check like a sign-in."""
+    limits, reserved before the check like a sign-in. An account without a password has
+    no current one to ask for: its first is set only by someone who signed in `recent`ly."""
     account = await store.get(db, user_id=user_id)
     if account is None:
         raise ParleyError("This user has no account", code="no_account", status=404)
+    if account.password_hash is None and not recent:
+        await reauth.refuse(db, user_id=user_id, settings=settings)
     passwords.check(
         new_password,
         user_id=user_id,

@@ -24,10 +24,31 @@ class SessionRecord(SessionShown):
     model_config = ConfigDict(frozen=True)
 
 
-async def start(db: Database, *, user_id: str, device: str, lifetime: timedelta) -> str:
-    """A new session for the account; returns the cookie value (shown to nobody else)."""
+async def start(
+    db: Database,
+    *,
+    user_id: str,
+    device: str,
+    lifetime: timedelta,
+    idle: timedelta,
+    replacing: str | None = None,
+) -> str:
+    """A new session for the account; returns the cookie value (shown to nobody else).
+    `replacing`: the cookie this browser had, whose session ends (ASVS 7.2.4: a sign-in, a
+    new proof of who this is, never carries an older token on). The account's sessions that
+    ended by time go too."""
     secret = new_secret()
-    async with db.connection() as conn:
+    async with db.transaction() as conn:
+        if replacing:
+            await conn.execute(
+                "DELETE FROM web_sessions WHERE token_hash = $1", digest(replacing[:200])
+            )
+        await conn.execute(
+            "DELETE FROM web_sessions WHERE user_id = $1"
+            " AND (expires_at <= now() OR last_seen_at <= now() - $2::interval)",
+            user_id,
+            idle,
+        )
         await conn.execute(
             "INSERT INTO web_sessions (token_hash, user_id, device, expires_at)"
             " VALUES ($1, $2, $3, now() + $4)",
@@ -55,21 +76,32 @@ async def end_one(db: Database, *, user_id: str, session_id: int) -> None:
         raise NotFound("No such session")
 
 
-async def end_others(db: Database, *, user_id: str, keep: int | None) -> None:
+async def end_others(db: Database, *, user_id: str, keep: int | None) -> int:
+    """Every session of the person but `keep`; how many ended."""
     async with db.connection() as conn:
-        await conn.execute(
+        done = await conn.execute(
             "DELETE FROM web_sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2",
             user_id,
             keep,
         )
+    return int(done.split()[-1])
+
+
+async def end_everyone(db: Database, *, keep: int | None) -> int:
+    """Every session of every person but `keep` (an admin's own); how many ended."""
+    async with db.connection() as conn:
+        done = await conn.execute("DELETE FROM web_sessions WHERE id IS DISTINCT FROM $1", keep)
+    return int(done.split()[-1])
 
 
 @retry_on_reconnect
-async def listed(db: Database, *, user_id: str) -> list[SessionRecord]:
+async def listed(db: Database, *, user_id: str, idle: timedelta) -> list[SessionRecord]:
     async with db.connection() as conn:
         rows = await conn.fetch(
             "SELECT id, device, created_at, last_seen_at FROM web_sessions"
-            " WHERE user_id = $1 AND expires_at > now() ORDER BY last_seen_at DESC",
+            " WHERE user_id = $1 AND expires_at > now() AND last_seen_at > now() - $2::interval"
+            " ORDER BY last_seen_at DESC",
             user_id,
+            idle,
         )
     return [SessionRecord(**dict(r)) for r in rows]

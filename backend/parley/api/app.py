@@ -8,6 +8,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from datetime import timedelta
 from typing import Any
 
 from agents.models.interface import Model
@@ -115,7 +116,10 @@ def create_app(
             if hint:
                 log.warning(hint)
             app.state.credentials = Credentials(
-                db, secret=settings.auth_secret, cache_seconds=settings.credential_cache_seconds
+                db,
+                secret=settings.auth_secret,
+                cache_seconds=settings.credential_cache_seconds,
+                session_idle=timedelta(days=settings.session_idle_days),
             )
             app.state.oauth = build_app(
                 Provider(db, settings=settings, forget=app.state.credentials.forget)

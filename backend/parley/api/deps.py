@@ -11,6 +11,7 @@ from typing import Annotated, Any
 from fastapi import Cookie, Depends, Header, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from parley.accounts import reauth
 from parley.accounts.credentials import Credentials, Principal
 from parley.api.web_session import COOKIE, UNSAFE, check_origin
 from parley.assistant.runner import Assistant
@@ -140,6 +141,26 @@ async def _signed_in_person(principal: PrincipalDep) -> Principal:
 
 
 SignedInPerson = Annotated[Principal, Depends(_signed_in_person)]
+
+
+async def _recent_person(principal: SignedInPerson, db: DbDep, settings: SettingsDep) -> Principal:
+    await reauth.require_recent(db, principal=principal, settings=settings)
+    return principal
+
+
+# The person, signed in within PARLEY_REAUTH_MINUTES (else 403 `reauth_required`): for what
+# a stolen session must not turn into lasting access (accounts/reauth.py).
+RecentPerson = Annotated[Principal, Depends(_recent_person)]
+
+
+async def _recent_path_person(
+    principal: PersonPrincipal, db: DbDep, settings: SettingsDep
+) -> Principal:
+    await reauth.require_recent(db, principal=principal, settings=settings)
+    return principal
+
+
+RecentPathPerson = Annotated[Principal, Depends(_recent_path_person)]
 
 
 async def _admin(principal: SignedInPerson) -> Principal:

@@ -6,11 +6,12 @@ from datetime import timedelta
 
 from fastapi import APIRouter, Response
 
-from parley.accounts import invites, store
+from parley.accounts import invites, sessions, store
 from parley.accounts.schemas import InviteCreate, InviteOut
 from parley.api.deps import AdminPrincipal, CredentialsDep, DbDep, SettingsDep
 from parley.api.errors import ERRORS
 from parley.auth import validate_user_id
+from parley.errors import NotFound
 
 router = APIRouter(prefix="/api/admin", tags=["admin"])
 
@@ -48,5 +49,29 @@ async def enable_user(
     user_id: str, _admin: AdminPrincipal, db: DbDep, credentials: CredentialsDep
 ) -> Response:
     await store.set_disabled(db, user_id=validate_user_id(user_id), disabled=False)
+    credentials.forget()
+    return Response(status_code=204)
+
+
+@router.delete("/users/{user_id}/sessions", status_code=204, responses=ERRORS(401, 403, 404, 422))
+async def end_user_sessions(
+    user_id: str, admin: AdminPrincipal, db: DbDep, credentials: CredentialsDep
+) -> Response:
+    """Signs the person out of every browser (not disabled: they may sign in again). An
+    admin's own current session is kept."""
+    account = await store.get(db, user_id=validate_user_id(user_id))
+    if account is None:
+        raise NotFound("No such account")
+    await sessions.end_others(db, user_id=account.user_id, keep=admin.session_id)
+    credentials.forget()
+    return Response(status_code=204)
+
+
+@router.delete("/all-sessions", status_code=204, responses=ERRORS(401, 403))
+async def end_all_sessions(
+    admin: AdminPrincipal, db: DbDep, credentials: CredentialsDep
+) -> Response:
+    """Signs everyone out of every browser, but this admin's current session."""
+    await sessions.end_everyone(db, keep=admin.session_id)
     credentials.forget()
     return Response(status_code=204)

@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Cookie, Request, Response
 
 from parley import addresses
-from parley.accounts import invites, service, sessions, store
+from parley.accounts import invites, reauth, service, sessions, store
 from parley.accounts.schemas import (
     AccountOut,
     AuthConfig,
@@ -27,6 +27,7 @@ from parley.api.web_session import (
     check_origin,
     clear_cookie,
     client_address,
+    idle,
     lifetime,
     set_cookie,
 )
@@ -50,9 +51,20 @@ def _account(account: AccountRecord) -> AccountOut:
 async def sign_in(
     response: Response, *, request: Request, db: Database, settings: Settings, user_id: str
 ) -> None:
-    """A new web session for the account, in the response's cookie."""
+    """A new web session for the account, in the response's cookie; the session this browser
+    had ends (a sign-in is also how a person confirms it is them: accounts/reauth.py)."""
     device = request.headers.get("user-agent", "")
-    secret = await sessions.start(db, user_id=user_id, device=device, lifetime=lifetime(settings))
+    replacing = request.cookies.get(COOKIE)
+    secret = await sessions.start(
+        db,
+        user_id=user_id,
+        device=device,
+        lifetime=lifetime(settings),
+        idle=idle(settings),
+        replacing=replacing,
+    )
+    if replacing:
+        request.app.state.credentials.forget()
     set_cookie(response, request=request, settings=settings, value=secret)
 
 
@@ -155,7 +167,9 @@ async def change_password(
     credentials: CredentialsDep,
 ) -> Response:
     """Sets a new password and ends the person's other web sessions. A wrong current
-    password counts against the sign-in limits (429 with `Retry-After` past them)."""
+    password counts against the sign-in limits (429 with `Retry-After` past them). An
+    account without a password sets one only within PARLEY_REAUTH_MINUTES of signing in
+    (403 `reauth_required`)."""
     user_id = principal.caller.user_id
     await service.change_password(
         db,
@@ -164,6 +178,7 @@ async def change_password(
         current_password=body.current_password,
         new_password=body.new_password,
         address=client_address(request, settings),
+        recent=reauth.is_recent(principal, settings),
     )
     await sessions.end_others(db, user_id=user_id, keep=principal.session_id)
     credentials.forget()

@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from parley.accounts import emails
 from parley.accounts.schemas import EmailChange, EmailState, EmailVerify
 from parley.accounts.store import AccountRecord
-from parley.api.deps import DbDep, SettingsDep, SignedInPerson
+from parley.api.deps import DbDep, RecentPerson, SettingsDep, SignedInPerson
 from parley.api.errors import AUTHED, ERRORS
 
 router = APIRouter(prefix="/api/auth/email", tags=["auth"])
@@ -20,9 +20,10 @@ def _state(account: AccountRecord) -> EmailState:
 
 
 @router.put("", response_model=EmailState, responses=ERRORS(*AUTHED, 409))
-async def change_email(body: EmailChange, principal: SignedInPerson, db: DbDep) -> EmailState:
+async def change_email(body: EmailChange, principal: RecentPerson, db: DbDep) -> EmailState:
     """Sets (or, with null, removes) the account's email. A new one is unverified until its
-    link is used; 409 `email_taken` when another account verified it."""
+    link is used; 409 `email_taken` when another account verified it. Needs a sign-in within
+    PARLEY_REAUTH_MINUTES (403 `reauth_required`)."""
     account = await emails.set_email(db, user_id=principal.caller.user_id, email=body.email)
     return _state(account)
 

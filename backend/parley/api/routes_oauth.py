@@ -9,6 +9,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Path, Response
 from fastapi.responses import RedirectResponse
 
+from parley.accounts import reauth
 from parley.api.deps import CredentialsDep, DbDep, PersonPrincipal, SettingsDep, SignedInPerson
 from parley.api.errors import AUTHED, ERRORS
 from parley.oauth import apps, consent
@@ -23,11 +24,20 @@ RequestSecret = Annotated[str, Path(max_length=100)]
     "/api/oauth/requests/{request}", response_model=ConsentRequest, responses=ERRORS(*AUTHED)
 )
 async def show_request(
-    request: RequestSecret, principal: SignedInPerson, db: DbDep
+    request: RequestSecret, principal: SignedInPerson, db: DbDep, settings: SettingsDep
 ) -> ConsentRequest:
-    """The pending authorization the consent page asks the signed-in person about."""
+    """The pending authorization the consent page asks the signed-in person about, and
+    whether they must sign in again before allowing it (`reauth_required`)."""
     found = await consent.pending(db, secret=request)
+    recent = reauth.is_recent(principal, settings)
+    user_id = principal.caller.user_id
     return ConsentRequest(
+        reauth_required=not recent,
+        reauth_methods=[]
+        if recent
+        else await reauth.methods(db, user_id=user_id, settings=settings),
+        refresh_days=settings.oauth_refresh_days,
+        grant_days=settings.oauth_grant_days,
         client_id=found.client_id,
         client_name=found.client_name,
         client_host=found.client_host,
@@ -59,7 +69,11 @@ async def decide_request(
 ) -> RedirectResponse:
     """Allow (the client then acts as `agent`, never as the person) or deny, once. The page
     posts a plain form and the answer is the redirect itself, so the web UI never takes a URL
-    from a response and navigates to it; only a redirect URI the rules accept is used."""
+    from a response and navigates to it; only a redirect URI the rules accept is used.
+    Allowing needs a sign-in within PARLEY_REAUTH_MINUTES (403 `reauth_required`, the request
+    left answerable): a stolen session cannot connect an app of its own that outlives it."""
+    if form.decision == "allow":
+        await reauth.require_recent(db, principal=principal, settings=settings)
     target = await consent.decide(
         db,
         secret=request,

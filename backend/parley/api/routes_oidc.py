@@ -14,7 +14,7 @@ from fastapi.responses import RedirectResponse
 from parley.accounts import store
 from parley.accounts.oidc import LinkFailed, OidcFailed, Provider
 from parley.accounts.schemas import OidcLinkRequest, OidcLinkStarted
-from parley.api.deps import CredentialsDep, DbDep, SettingsDep, SignedInPerson
+from parley.api.deps import CredentialsDep, DbDep, RecentPerson, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.api.routes_auth import sign_in
 from parley.api.web_session import COOKIE
@@ -48,10 +48,16 @@ async def oidc_login(
     settings: SettingsDep,
     next: Annotated[str | None, Query(max_length=2000)] = None,
     invite: Annotated[str | None, Query(max_length=200)] = None,
+    reauth: bool = False,
 ) -> RedirectResponse:
     """Sends the browser to the provider (code flow, PKCE S256, state, nonce). `next`: where
-    to land afterwards (a path on this site); `invite`: an invite token to sign up with."""
-    started = await _provider(request, settings).start(db, next_path=next, invite=invite)
+    to land afterwards (a path on this site); `invite`: an invite token to sign up with;
+    `reauth=true`: the provider must authenticate the person afresh (`prompt=login`,
+    `max_age=0`, its `auth_time` checked), which is how someone who signs in only this way
+    confirms it is them."""
+    started = await _provider(request, settings).start(
+        db, next_path=next, invite=invite, fresh=reauth
+    )
     response = RedirectResponse(started.url, status_code=302)
     _bind(response, started.binder, settings)
     return response
@@ -79,7 +85,7 @@ async def oidc_link(
     body: OidcLinkRequest,
     request: Request,
     response: Response,
-    principal: SignedInPerson,
+    principal: RecentPerson,
     db: DbDep,
     settings: SettingsDep,
 ) -> OidcLinkStarted:
@@ -87,7 +93,7 @@ async def oidc_link(
     browser to `redirect_to` (the provider), which comes back to the callback, which links
     the identity (refused if it is another account's) and returns to `next` with
     `?sso_link=linked` or `?sso_link=<error code>`. 409 `sso_already_linked` when the
-    account has one."""
+    account has one; 403 `reauth_required` without a sign-in within PARLEY_REAUTH_MINUTES."""
     provider = _provider(request, settings)
     user_id = principal.caller.user_id
     account = await store.get(db, user_id=user_id)

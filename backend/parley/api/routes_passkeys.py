@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request, Response
 
 from parley.accounts import passkeys, store
 from parley.accounts.schemas import AccountOut, PasskeyLogin, PasskeyOut, PasskeyVerify
-from parley.api.deps import DbDep, SettingsDep, SignedInPerson
+from parley.api.deps import DbDep, RecentPerson, SettingsDep, SignedInPerson
 from parley.api.errors import ERRORS
 from parley.api.routes_auth import sign_in
 from parley.api.web_session import check_origin
@@ -24,9 +24,10 @@ def _rp(request: Request, settings: SettingsDep) -> passkeys.RelyingParty:
 
 @router.post("/register/options", response_model=dict[str, Any], responses=ERRORS(401, 403))
 async def register_options(
-    request: Request, person: SignedInPerson, db: DbDep, settings: SettingsDep
+    request: Request, person: RecentPerson, db: DbDep, settings: SettingsDep
 ) -> dict[str, Any]:
-    """PublicKeyCredentialCreationOptions (JSON) for `navigator.credentials.create`."""
+    """PublicKeyCredentialCreationOptions (JSON) for `navigator.credentials.create`. Needs a
+    sign-in within PARLEY_REAUTH_MINUTES (403 `reauth_required`)."""
     options = await passkeys.registration_options(
         db, user_id=person.caller.user_id, rp=_rp(request, settings)
     )

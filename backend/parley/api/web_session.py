@@ -19,6 +19,10 @@ def lifetime(settings: Settings) -> timedelta:
     return timedelta(days=settings.session_days)
 
 
+def idle(settings: Settings) -> timedelta:
+    return timedelta(days=settings.session_idle_days)
+
+
 def _secure(settings: Settings, request: Request) -> bool:
     return (
         request.url.scheme == "https"

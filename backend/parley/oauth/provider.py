@@ -77,6 +77,7 @@ class Provider:
         self.clients = Clients(db, allow_private=settings.oauth_cimd_allow_private)
         self.access = timedelta(seconds=settings.oauth_access_seconds)
         self.refresh = timedelta(days=settings.oauth_refresh_days)
+        self.grant_max = timedelta(days=settings.oauth_grant_days)
 
     async def get_client(self, client_id: str) -> OAuthClientInformationFull | None:
         return await self.clients.get(client_id)
@@ -151,7 +152,11 @@ class Provider:
         self, client: OAuthClientInformationFull, authorization_code: AuthorizationCode
     ) -> OAuthToken:
         issued = await tokens.exchange_code(
-            self.db, code=authorization_code.code, access=self.access, refresh=self.refresh
+            self.db,
+            code=authorization_code.code,
+            access=self.access,
+            refresh=self.refresh,
+            grant_max=self.grant_max,
         )
         if issued == tokens.REPLAYED:
             self.forget()
@@ -181,10 +186,16 @@ class Provider:
         self, client: OAuthClientInformationFull, refresh_token: RefreshToken, scopes: list[str]
     ) -> OAuthToken:
         issued = await tokens.rotate(
-            self.db, token=refresh_token.token, access=self.access, refresh=self.refresh
+            self.db,
+            token=refresh_token.token,
+            access=self.access,
+            refresh=self.refresh,
+            grant_max=self.grant_max,
         )
         if issued is None:
-            raise TokenError("invalid_grant", "refresh token was already used")
+            raise TokenError(
+                "invalid_grant", "refresh token was already used, or the app must be allowed again"
+            )
         return self._token(issued, scopes)
 
     async def load_access_token(self, token: str) -> HeldAccess | None:

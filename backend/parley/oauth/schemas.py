@@ -25,6 +25,21 @@ class ConsentRequest(BaseModel):
     )
     agent: str = Field(description="The agent name suggested for what the client writes")
     resource: str
+    reauth_required: bool = Field(
+        default=False,
+        description="Allowing needs a sign-in within PARLEY_REAUTH_MINUTES: the page asks the"
+        " person to confirm it is them first (denying never does)",
+    )
+    reauth_methods: list[str] = Field(
+        default_factory=list,
+        description="How the person can sign in again: password, passkey, sso, dev",
+    )
+    refresh_days: float = Field(
+        default=0, description="How long the app keeps access without being used (days)"
+    )
+    grant_days: float = Field(
+        default=0, description="The longest the app keeps access before asking again (days)"
+    )
 
 
 class ConsentDecision(BaseModel):

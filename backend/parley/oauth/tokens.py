@@ -90,9 +90,23 @@ async def load_code(db: Database, *, code: str) -> Code | Replayed | None:
     )
 
 
+_INSERT = """INSERT INTO oauth_tokens (token_hash, grant_id, kind, resource, expires_at)
+    SELECT $1, g.id, $3, $4, least(now() + $5::interval, g.created_at + $6::interval)
+    FROM oauth_grants g WHERE g.id = $2
+    RETURNING greatest(0, extract(epoch FROM expires_at - now()))::int AS seconds"""
+
+
 async def _issue(
-    conn: Any, *, grant_id: int, resource: str, access: timedelta, refresh: timedelta
-) -> Issued:
+    conn: Any,
+    *,
+    grant_id: int,
+    resource: str,
+    access: timedelta,
+    refresh: timedelta,
+    grant_max: timedelta,
+) -> Issued | None:
+    """A new pair, neither outliving the consent by more than `grant_max` (ASVS 10.4.8: a
+    refresh token rotated every day still ends); None once the consent is that old."""
     access_token = ACCESS_PREFIX + new_secret()
     refresh_token = REFRESH_PREFIX + new_secret()
     # What this app held and can no longer use goes (a used refresh token stays until it
@@ -100,19 +114,19 @@ async def _issue(
     await conn.execute(
         "DELETE FROM oauth_tokens WHERE grant_id = $1 AND expires_at < now()", grant_id
     )
-    await conn.executemany(
-        "INSERT INTO oauth_tokens (token_hash, grant_id, kind, resource, expires_at)"
-        " VALUES ($1, $2, $3, $4, now() + $5)",
-        [
-            (digest(access_token), grant_id, "access", resource, access),
-            (digest(refresh_token), grant_id, "refresh", resource, refresh),
-        ],
+    seconds = await conn.fetchval(
+        _INSERT, digest(access_token), grant_id, "access", resource, access, grant_max
     )
-    return Issued(access_token, refresh_token, int(access.total_seconds()))
+    await conn.execute(
+        _INSERT, digest(refresh_token), grant_id, "refresh", resource, refresh, grant_max
+    )
+    if not seconds:
+        return None
+    return Issued(access_token, refresh_token, int(seconds))
 
 
 async def exchange_code(
-    db: Database, *, code: str, access: timedelta, refresh: timedelta
+    db: Database, *, code: str, access: timedelta, refresh: timedelta, grant_max: timedelta
 ) -> Issued | Replayed | None:
     """Tokens for the code, once: a second exchange (even a concurrent one) revokes the
     connected app. None: the app was revoked meanwhile."""
@@ -134,6 +148,7 @@ async def exchange_code(
                     resource=data["resource"],
                     access=access,
                     refresh=refresh,
+                    grant_max=grant_max,
                 )
             return None
         grant_id = await conn.fetchval(
@@ -186,9 +201,10 @@ async def load_refresh(db: Database, *, token: str) -> Held | Replayed | None:
 
 
 async def rotate(
-    db: Database, *, token: str, access: timedelta, refresh: timedelta
+    db: Database, *, token: str, access: timedelta, refresh: timedelta, grant_max: timedelta
 ) -> Issued | None:
-    """A new pair for the refresh token, which is used up: None if it already was."""
+    """A new pair for the refresh token, which is used up: None if it already was, or if
+    the consent is older than `grant_max` (the person must allow the app again)."""
     async with db.transaction() as conn:
         row = await conn.fetchrow(
             "UPDATE oauth_tokens SET used_at = now() WHERE token_hash = $1 AND kind = 'refresh'"
@@ -198,5 +214,10 @@ async def rotate(
         if row is None:
             return None
         return await _issue(
-            conn, grant_id=row["grant_id"], resource=row["resource"], access=access, refresh=refresh
+            conn,
+            grant_id=row["grant_id"],
+            resource=row["resource"],
+            access=access,
+            refresh=refresh,
+            grant_max=grant_max,
         )

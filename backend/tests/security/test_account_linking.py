@@ -482,7 +482,11 @@ async def test_an_email_shaped_user_id_made_before_cannot_block_that_emails_owne
             assert (await login(web, "OWNER@example.com ")).json()["user_id"] == "owner"
         # The old email-shaped account still works with its credentials.
         secret = await sessions.start(
-            db, user_id="owner@example.com", device="old", lifetime=timedelta(days=1)
+            db,
+            user_id="owner@example.com",
+            device="old",
+            lifetime=timedelta(days=1),
+            idle=timedelta(days=1),
         )
         async with browser(server.base_url) as old:
             old.cookies.set("parley_session", secret)
