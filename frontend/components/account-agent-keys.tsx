@@ -8,6 +8,7 @@ import { fullTime, shortTime } from "@/lib/format-time";
 import { useAction } from "@/lib/use-action";
 import { useUserResource } from "@/lib/use-user-resource";
 import { CopyButton } from "./copy-button";
+import { useReauth } from "./reauth-provider";
 
 const AGENT_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -44,6 +45,7 @@ export function AccountAgentKeys({ session }: { session: Session }) {
   const [created, setCreated] = useState<NewAgentKey | null>(null);
   const create = useAction();
   const revoke = useAction();
+  const reauth = useReauth();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -56,10 +58,12 @@ export function AccountAgentKeys({ session }: { session: Session }) {
     // The date picker gives a day; the key lasts to the end of it, local time.
     const expiresAt = expires ? new Date(`${expires}T23:59:59`).toISOString() : undefined;
     await create.run(async () => {
-      const key = await apiJson<NewAgentKey>(session, keyPath(session), {
-        method: "POST",
-        body: { agent: name, ...(expiresAt ? { expires_at: expiresAt } : {}) },
-      });
+      const key = await reauth(() =>
+        apiJson<NewAgentKey>(session, keyPath(session), {
+          method: "POST",
+          body: { agent: name, ...(expiresAt ? { expires_at: expiresAt } : {}) },
+        }),
+      );
       setCreated(key);
       setAgent("");
       setExpires("");

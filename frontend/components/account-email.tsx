@@ -5,6 +5,7 @@ import type { AuthConfig, EmailState } from "@/lib/account-types";
 import { apiJson } from "@/lib/api-client";
 import { ApiError, describeError } from "@/lib/api-error";
 import { refreshAuth, type Session } from "@/lib/auth-store";
+import { useReauth } from "./reauth-provider";
 
 type Message = { ok: boolean; text: string };
 
@@ -18,6 +19,7 @@ export function AccountEmail({ session, config }: { session: Session; config: Au
   const [busy, setBusy] = useState<"send" | "change" | null>(null);
   const [message, setMessage] = useState<Message | null>(null);
   const { email, emailVerified } = session;
+  const reauth = useReauth();
 
   async function send() {
     setBusy("send");
@@ -42,7 +44,7 @@ export function AccountEmail({ session, config }: { session: Session; config: Au
     setMessage(null);
     try {
       const next = draft.trim() || null;
-      const state = await apiJson<EmailState>(session, "/auth/email", { method: "PUT", body: { email: next } });
+      const state = await reauth(() => apiJson<EmailState>(session, "/auth/email", { method: "PUT", body: { email: next } }));
       setDraft("");
       setMessage({
         ok: true,

@@ -12,6 +12,7 @@ import { AccountPasskeys } from "./account-passkeys";
 import { AccountPassword } from "./account-password";
 import { AccountSessions } from "./account-sessions";
 import { AccountSso } from "./account-sso";
+import { ReauthProvider } from "./reauth-provider";
 import { useSWRConfig } from "swr";
 
 interface Props {
@@ -40,26 +41,28 @@ export function AccountPanel({ session, open, onOpenChange, ssoResult = null }: 
               <span aria-hidden="true">✕</span>
             </Dialog.Close>
           </div>
-          <div className="account-body">
-            <section className="account-section" aria-label="Profile">
-              <p>
-                Signed in as <strong data-testid="account-user">{session.userId}</strong>
-                {session.isAdmin ? <span className="chip">admin</span> : null}
-              </p>
-              <button type="button" className="button small" onClick={() => void signOut()} data-testid="account-sign-out">
-                Sign out
-              </button>
-            </section>
-            <AccountEmail session={session} config={config} />
-            {config?.oidc && <AccountSso session={session} config={config} result={ssoResult} />}
-            <AccountPassword onChanged={refreshSessions} />
-            <AccountSessions session={session} onEndedCurrent={() => void signOut()} />
-            <AccountNotifications session={session} />
-            <AccountPasskeys session={session} />
-            <AccountAgentKeys session={session} />
-            <AccountConnectedApps session={session} />
-            {session.isAdmin && <AccountAdmin session={session} />}
-          </div>
+          <ReauthProvider session={session}>
+            <div className="account-body">
+              <section className="account-section" aria-label="Profile">
+                <p>
+                  Signed in as <strong data-testid="account-user">{session.userId}</strong>
+                  {session.isAdmin ? <span className="chip">admin</span> : null}
+                </p>
+                <button type="button" className="button small" onClick={() => void signOut()} data-testid="account-sign-out">
+                  Sign out
+                </button>
+              </section>
+              <AccountEmail session={session} config={config} />
+              {config?.oidc && <AccountSso session={session} config={config} result={ssoResult} />}
+              <AccountPassword onChanged={refreshSessions} />
+              <AccountSessions session={session} onEndedCurrent={() => void signOut()} />
+              <AccountNotifications session={session} />
+              <AccountPasskeys session={session} />
+              <AccountAgentKeys session={session} />
+              <AccountConnectedApps session={session} />
+              {session.isAdmin && <AccountAdmin session={session} />}
+            </div>
+          </ReauthProvider>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

@@ -9,6 +9,7 @@ import type { Passkey } from "@/lib/account-types";
 import { addPasskey, cancelledByPerson, passkeysPath, passkeysSupported } from "@/lib/passkeys";
 import { useAction } from "@/lib/use-action";
 import { useUserResource } from "@/lib/use-user-resource";
+import { useReauth } from "./reauth-provider";
 
 /** This person's passkeys: add one on this device, remove any. */
 export function AccountPasskeys({ session }: { session: Session }) {
@@ -18,13 +19,14 @@ export function AccountPasskeys({ session }: { session: Session }) {
   const [addError, setAddError] = useState<string | null>(null);
   const remove = useAction();
   const supported = passkeysSupported();
+  const reauth = useReauth();
 
   async function add(event: FormEvent) {
     event.preventDefault();
     setAdding(true);
     setAddError(null);
     try {
-      await addPasskey(session, name.trim() || "Passkey");
+      await reauth(() => addPasskey(session, name.trim() || "Passkey"));
       setName("");
       await mutate();
     } catch (err) {
@@ -35,7 +37,10 @@ export function AccountPasskeys({ session }: { session: Session }) {
   }
 
   async function removeKey(key: Passkey) {
-    if (await remove.run(() => apiFetch(session, passkeysPath(session, key.id), { method: "DELETE" }))) await mutate();
+    const removed = await remove.run(() =>
+      reauth(() => apiFetch(session, passkeysPath(session, key.id), { method: "DELETE" })),
+    );
+    if (removed) await mutate();
   }
 
   return (

@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { apiJson } from "@/lib/api-client";
 import { ApiError } from "@/lib/api-error";
 import { describeAuthError } from "@/lib/auth-api";
+import { useReauth } from "./reauth-provider";
 
 /** Change password; the API then ends this person's other sessions. */
 export function AccountPassword({ onChanged }: { onChanged: () => void }) {
@@ -11,6 +12,7 @@ export function AccountPassword({ onChanged }: { onChanged: () => void }) {
   const [next, setNext] = useState("");
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const reauth = useReauth();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -22,10 +24,13 @@ export function AccountPassword({ onChanged }: { onChanged: () => void }) {
     setMessage(null);
     try {
       // No session here: a wrong current password (401) must not read as the session ending.
-      await apiJson<unknown>(null, "/auth/password", {
-        method: "POST",
-        body: { current_password: current, new_password: next },
-      });
+      // An account without a password sets its first one only just after signing in.
+      await reauth(() =>
+        apiJson<unknown>(null, "/auth/password", {
+          method: "POST",
+          body: { current_password: current, new_password: next },
+        }),
+      );
       setCurrent("");
       setNext("");
       setMessage({ ok: true, text: "Password changed. Your other sessions were signed out." });

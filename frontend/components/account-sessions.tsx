@@ -7,16 +7,30 @@ import { deviceName } from "@/lib/device-name";
 import { fullTime, shortTime } from "@/lib/format-time";
 import { useAction } from "@/lib/use-action";
 import { useUserResource } from "@/lib/use-user-resource";
+import { useReauth } from "./reauth-provider";
 
-/** Where this person is signed in; any session (this one included) can be ended here. */
+/**
+ * Where this person is signed in; any session (this one included) can be ended here, or all the
+ * others at once (after adding or removing a passkey, say). Ending another device's session
+ * needs a recent sign-in, so a session someone took cannot sign its owner out.
+ */
 export function AccountSessions({ session, onEndedCurrent }: { session: Session; onEndedCurrent: () => void }) {
   const { data, errorText, mutate } = useUserResource<WebSession[]>(session, "/sessions");
   const action = useAction();
+  const reauth = useReauth();
 
   async function end(item: WebSession) {
-    const done = await action.run(() => apiFetch(session, userPath(session, `/sessions/${item.id}`), { method: "DELETE" }));
+    const done = await action.run(() =>
+      reauth(() => apiFetch(session, userPath(session, `/sessions/${item.id}`), { method: "DELETE" })),
+    );
     if (done && item.current) onEndedCurrent();
     else if (done) await mutate();
+  }
+
+  async function endOthers() {
+    if (await action.run(() => reauth(() => apiFetch(session, userPath(session, "/sessions"), { method: "DELETE" })))) {
+      await mutate();
+    }
   }
 
   return (
@@ -46,6 +60,17 @@ export function AccountSessions({ session, onEndedCurrent }: { session: Session;
             </li>
           ))}
         </ul>
+      )}
+      {data && data.some((item) => !item.current) && (
+        <button
+          type="button"
+          className="button small"
+          disabled={action.busy}
+          onClick={() => void endOthers()}
+          data-testid="end-other-sessions"
+        >
+          Sign out all other devices
+        </button>
       )}
       {action.error && <p className="error-text" role="alert">{action.error}</p>}
     </section>

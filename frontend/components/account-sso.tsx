@@ -4,6 +4,7 @@ import { useState } from "react";
 import type { AuthConfig } from "@/lib/account-types";
 import { describeError } from "@/lib/api-error";
 import { startSsoLink } from "@/lib/auth-api";
+import { useReauth } from "./reauth-provider";
 import type { Session } from "@/lib/auth-store";
 
 /**
@@ -23,12 +24,13 @@ export function AccountSso({
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const name = config.oidc_name || "single sign-on";
+  const reauth = useReauth();
 
   async function link() {
     setBusy(true);
     setError(null);
     try {
-      window.location.assign(await startSsoLink(session));
+      window.location.assign(await reauth(() => startSsoLink(session)));
     } catch (err) {
       setError(describeError(err));
       setBusy(false);

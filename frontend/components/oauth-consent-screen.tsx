@@ -5,7 +5,9 @@ import { apiJson } from "@/lib/api-client";
 import { ApiError, describeError } from "@/lib/api-error";
 import type { ConsentRequest } from "@/lib/account-types";
 import type { Session } from "@/lib/auth-store";
+import type { ReauthMethod } from "@/lib/reauth";
 import { useAuth } from "@/lib/use-auth";
+import { ReauthForm } from "./reauth-form";
 import { SignInScreen } from "./sign-in-screen";
 
 const AGENT_PATTERN = /^[A-Za-z0-9_.@-]{1,64}$/;
@@ -53,6 +55,17 @@ function KindNote({ request }: { request: ConsentRequest }) {
   );
 }
 
+/** How long the app keeps access (ASVS 10.7.2: the lifetime of what is consented to). */
+function Lasting({ request }: { request: ConsentRequest }) {
+  if (!request.grant_days) return null;
+  return (
+    <p className="muted small" data-testid="consent-lifetime">
+      It keeps this access until you disconnect it, for at most {request.grant_days} days (then it asks again), and loses it
+      after {request.refresh_days} days unused.
+    </p>
+  );
+}
+
 function Consent({ session, request }: { session: Session; request: string }) {
   const [lookup, setLookup] = useState<Lookup>(request ? { status: "loading" } : { status: "gone" });
   const [agent, setAgent] = useState("");
@@ -60,6 +73,8 @@ function Consent({ session, request }: { session: Session; request: string }) {
   const [sending, setSending] = useState(false);
   // One answer per page: a second click while the first is on its way is not sent.
   const sent = useRef(false);
+  // Bumped when the person signed in again: the request is read anew (no longer asking for it).
+  const [reload, setReload] = useState(0);
 
   useEffect(() => {
     let live = true;
@@ -79,7 +94,7 @@ function Consent({ session, request }: { session: Session; request: string }) {
     return () => {
       live = false;
     };
-  }, [session, request]);
+  }, [session, request, reload]);
 
   /** The browser posts the form itself; this only stops a bad agent name or a second answer. */
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -138,6 +153,16 @@ function Consent({ session, request }: { session: Session; request: string }) {
               onChange={(e) => setAgent(e.target.value)}
             />
             <input type="hidden" name="agent" value={agent.trim()} />
+            <Lasting request={lookup.request} />
+            {lookup.request.reauth_required && (
+              <div data-testid="consent-reauth">
+                <ReauthForm
+                  session={session}
+                  methods={(lookup.request.reauth_methods ?? []) as ReauthMethod[]}
+                  onConfirmed={() => setReload((n) => n + 1)}
+                />
+              </div>
+            )}
             <p className="muted small">
               Sends you back to <code data-testid="consent-redirect">{lookup.request.redirect_uri}</code>
             </p>
@@ -152,7 +177,14 @@ function Consent({ session, request }: { session: Session; request: string }) {
               </p>
             )}
             <span className="row-actions">
-              <button type="submit" name="decision" value="allow" className="button" data-testid="consent-allow">
+              <button
+                type="submit"
+                name="decision"
+                value="allow"
+                className="button"
+                disabled={lookup.request.reauth_required}
+                data-testid="consent-allow"
+              >
                 Allow
               </button>
               <button type="submit" name="decision" value="deny" formNoValidate className="button ghost" data-testid="consent-deny">

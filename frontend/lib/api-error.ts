@@ -7,6 +7,8 @@ export class ApiError extends Error {
   readonly conversationId: number | undefined;
   /** Seconds the API asked to wait (`Retry-After` on a 429), when it said. */
   retryAfter: number | null = null;
+  /** What the error body says besides its code and message (`methods` of a `reauth_required`). */
+  extra: Record<string, unknown> = {};
 
   constructor(status: number, code: string, message: string, conversationId?: number) {
     super(message);
@@ -34,7 +36,9 @@ function isErrorBody(value: unknown): value is ApiErrorBody {
 export function errorFromBody(status: number, body: unknown): ApiError {
   if (isErrorBody(body)) {
     const { code, message, conversation_id } = body.error;
-    return new ApiError(status, code, message || code, typeof conversation_id === "number" ? conversation_id : undefined);
+    const error = new ApiError(status, code, message || code, typeof conversation_id === "number" ? conversation_id : undefined);
+    error.extra = { ...(body.error as Record<string, unknown>) };
+    return error;
   }
   return new ApiError(status, `http_${status}`, `The API answered with status ${status}.`);
 }

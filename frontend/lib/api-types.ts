@@ -14,7 +14,8 @@ export interface paths {
         /**
          * Create Agent Key
          * @description A key for the named agent: what it writes is `role=agent, author=<agent>`. The secret
-         *     is in this response only.
+         *     is in this response only. Needs a sign-in within PARLEY_REAUTH_MINUTES (403
+         *     `reauth_required`): a key outlives the session that made it.
          */
         post: operations["create_agent_key_api__user_id__agent_keys_post"];
         delete?: never;
@@ -311,8 +312,10 @@ export interface paths {
         put?: never;
         /**
          * End
-         * @description End the session: its process tree is killed and its run completed. Writing again
-         *     resumes it.
+         * @description End the session: answered once it is recorded ended (run completed, status ended)
+         *     and its process tree has been sent SIGKILL. Writing again starts the next session, with
+         *     the earlier turns resumed. The person's own act: an agent's token is refused, as by the
+         *     `end_work_session` tool.
          */
         post: operations["end_api__user_id__conversations__conversation_id__work_end_post"];
         delete?: never;
@@ -601,7 +604,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete Passkey */
+        /**
+         * Delete Passkey
+         * @description Needs a sign-in within PARLEY_REAUTH_MINUTES (403 `reauth_required`).
+         */
         delete: operations["delete_passkey_api__user_id__passkeys__passkey_id__delete"];
         options?: never;
         head?: never;
@@ -890,7 +896,12 @@ export interface paths {
         get: operations["list_sessions_api__user_id__sessions_get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * End Other Sessions
+         * @description Signs out every other browser (after changing a passkey, say); this one stays. Needs
+         *     a sign-in within PARLEY_REAUTH_MINUTES (403 `reauth_required`).
+         */
+        delete: operations["end_other_sessions_api__user_id__sessions_delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -908,7 +919,9 @@ export interface paths {
         post?: never;
         /**
          * End Session
-         * @description Signs that browser out, on every instance within a second.
+         * @description Signs that browser out, on every instance within a second. Another browser's session
+         *     ends only for someone who signed in within PARLEY_REAUTH_MINUTES (403
+         *     `reauth_required`): a stolen session cannot sign its owner out; this one's always ends.
          */
         delete: operations["end_session_api__user_id__sessions__session_id__delete"];
         options?: never;
@@ -973,6 +986,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/all-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End All Sessions
+         * @description Signs everyone out of every browser, but this admin's current session.
+         */
+        delete: operations["end_all_sessions_api_admin_all_sessions_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/invites": {
         parameters: {
             query?: never;
@@ -1030,6 +1063,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/users/{user_id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End User Sessions
+         * @description Signs the person out of every browser (not disabled: they may sign in again). An
+         *     admin's own current session is kept.
+         */
+        delete: operations["end_user_sessions_api_admin_users__user_id__sessions_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/config": {
         parameters: {
             query?: never;
@@ -1082,7 +1136,8 @@ export interface paths {
         /**
          * Change Email
          * @description Sets (or, with null, removes) the account's email. A new one is unverified until its
-         *     link is used; 409 `email_taken` when another account verified it.
+         *     link is used; 409 `email_taken` when another account verified it. Needs a sign-in within
+         *     PARLEY_REAUTH_MINUTES (403 `reauth_required`).
          */
         put: operations["change_email_api_auth_email_put"];
         post?: never;
@@ -1252,7 +1307,7 @@ export interface paths {
          *     browser to `redirect_to` (the provider), which comes back to the callback, which links
          *     the identity (refused if it is another account's) and returns to `next` with
          *     `?sso_link=linked` or `?sso_link=<error code>`. 409 `sso_already_linked` when the
-         *     account has one.
+         *     account has one; 403 `reauth_required` without a sign-in within PARLEY_REAUTH_MINUTES.
          */
         post: operations["oidc_link_api_auth_oidc_link_post"];
         delete?: never;
@@ -1271,7 +1326,10 @@ export interface paths {
         /**
          * Oidc Login
          * @description Sends the browser to the provider (code flow, PKCE S256, state, nonce). `next`: where
-         *     to land afterwards (a path on this site); `invite`: an invite token to sign up with.
+         *     to land afterwards (a path on this site); `invite`: an invite token to sign up with;
+         *     `reauth=true`: the provider must authenticate the person afresh (`prompt=login`,
+         *     `max_age=0`, its `auth_time` checked), which is how someone who signs in only this way
+         *     confirms it is them.
          */
         get: operations["oidc_login_api_auth_oidc_login_get"];
         put?: never;
@@ -1333,7 +1391,8 @@ export interface paths {
         put?: never;
         /**
          * Register Options
-         * @description PublicKeyCredentialCreationOptions (JSON) for `navigator.credentials.create`.
+         * @description PublicKeyCredentialCreationOptions (JSON) for `navigator.credentials.create`. Needs a
+         *     sign-in within PARLEY_REAUTH_MINUTES (403 `reauth_required`).
          */
         post: operations["register_options_api_auth_passkeys_register_options_post"];
         delete?: never;
@@ -1374,7 +1433,9 @@ export interface paths {
         /**
          * Change Password
          * @description Sets a new password and ends the person's other web sessions. A wrong current
-         *     password counts against the sign-in limits (429 with `Retry-After` past them).
+         *     password counts against the sign-in limits (429 with `Retry-After` past them). An
+         *     account without a password sets one only within PARLEY_REAUTH_MINUTES of signing in
+         *     (403 `reauth_required`).
          */
         post: operations["change_password_api_auth_password_post"];
         delete?: never;
@@ -1431,7 +1492,8 @@ export interface paths {
         };
         /**
          * Show Request
-         * @description The pending authorization the consent page asks the signed-in person about.
+         * @description The pending authorization the consent page asks the signed-in person about, and
+         *     whether they must sign in again before allowing it (`reauth_required`).
          */
         get: operations["show_request_api_oauth_requests__request__get"];
         put?: never;
@@ -1440,6 +1502,8 @@ export interface paths {
          * @description Allow (the client then acts as `agent`, never as the person) or deny, once. The page
          *     posts a plain form and the answer is the redirect itself, so the web UI never takes a URL
          *     from a response and navigates to it; only a redirect URI the rules accept is used.
+         *     Allowing needs a sign-in within PARLEY_REAUTH_MINUTES (403 `reauth_required`, the request
+         *     left answerable): a stolen session cannot connect an app of its own that outlives it.
          */
         post: operations["decide_request_api_oauth_requests__request__post"];
         delete?: never;
@@ -1658,6 +1722,23 @@ export interface components {
             /** Client Name */
             client_name: string;
             /**
+             * Grant Days
+             * @description The longest the app keeps access before asking again (days)
+             * @default 0
+             */
+            grant_days: number;
+            /**
+             * Reauth Methods
+             * @description How the person can sign in again: password, passkey, sso, dev
+             */
+            reauth_methods?: string[];
+            /**
+             * Reauth Required
+             * @description Allowing needs a sign-in within PARLEY_REAUTH_MINUTES: the page asks the person to confirm it is them first (denying never does)
+             * @default false
+             */
+            reauth_required: boolean;
+            /**
              * Redirect Kind
              * @description web: an https site; loopback: a program on the person's own computer; native: an app on their device (a private-use scheme)
              * @enum {string}
@@ -1665,6 +1746,12 @@ export interface components {
             redirect_kind: "web" | "loopback" | "native";
             /** Redirect Uri */
             redirect_uri: string;
+            /**
+             * Refresh Days
+             * @description How long the app keeps access without being used (days)
+             * @default 0
+             */
+            refresh_days: number;
             /** Resource */
             resource: string;
         };
@@ -6448,6 +6535,71 @@ export interface operations {
             };
         };
     };
+    end_other_sessions_api__user_id__sessions_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     end_session_api__user_id__sessions__session_id__delete: {
         parameters: {
             query?: never;
@@ -6859,6 +7011,51 @@ export interface operations {
             };
         };
     };
+    end_all_sessions_api_admin_all_sessions_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     create_invite_api_admin_invites_post: {
         parameters: {
             query?: never;
@@ -6967,6 +7164,62 @@ export interface operations {
         };
     };
     enable_user_api_admin_users__user_id__enable_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    end_user_sessions_api_admin_users__user_id__sessions_delete: {
         parameters: {
             query?: never;
             header?: never;
@@ -7647,6 +7900,7 @@ export interface operations {
             query?: {
                 invite?: string | null;
                 next?: string | null;
+                reauth?: boolean;
             };
             header?: never;
             path?: never;

@@ -9,6 +9,7 @@ import {
   signIn,
   test,
 } from "./support/fixtures";
+import { sql } from "./support/database";
 
 const PASSWORD = "correct horse battery staple";
 
@@ -176,4 +177,62 @@ test("repeated wrong passwords are slowed, with the wait shown", async ({ page, 
     await expect(page.getByTestId("sign-in-submit")).toBeEnabled();
   }
   await expect(error).toHaveText(/^Too many attempts, try again in \d+ s\.$/);
+});
+
+test("a common password is refused with the reason (pasted, as a password manager would); a sign-in older than ten minutes is confirmed before an agent key is made", async ({
+  page,
+  context,
+  stack,
+  userName,
+}) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.goto("/");
+  await page.getByTestId("show-sign-up").click();
+  await page.getByTestId("sign-up-user").fill(userName);
+  const password = page.getByTestId("sign-up-password");
+  await expect(password).toHaveAttribute("type", "password");
+  await expect(password).toHaveAttribute("autocomplete", "new-password");
+  await page.evaluate(() => navigator.clipboard.writeText("Password123!"));
+  await password.focus();
+  await page.keyboard.press("ControlOrMeta+V");
+  await expect(password).toHaveValue("Password123!");
+  await page.getByTestId("sign-up-submit").click();
+  await expect(page.getByTestId("sign-up-error")).toContainText("one of the most common passwords");
+  await password.fill(PASSWORD);
+  await page.getByTestId("sign-up-submit").click();
+  await expect(page.getByTestId("current-user")).toContainText(userName);
+
+  // Signed in eleven minutes ago (a laptop left open): making a key asks who this is first.
+  await sql(stack, "UPDATE web_sessions SET created_at = now() - interval '11 minutes' WHERE user_id = $1", userName);
+  const before = (await context.cookies()).find((c) => c.name === "parley_session")?.value;
+  await page.getByTestId("open-account").click();
+  const panel = page.getByTestId("account-panel");
+  await panel.getByTestId("agent-key-agent").fill("late-bot");
+  await panel.getByTestId("create-agent-key").click();
+  const dialog = page.getByTestId("reauth-dialog");
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId("reauth-password")).toHaveAttribute("autocomplete", "current-password");
+  await expectNoSeriousA11yViolations(page);
+  await screenshot(page, "desktop-reauth");
+  await dialog.getByTestId("reauth-cancel").click();
+  await expect(dialog).toHaveCount(0);
+  await expect(panel.getByText("Not confirmed: nothing was changed.")).toBeVisible();
+  await expect(panel.getByTestId("agent-key-row")).toHaveCount(0);
+
+  await panel.getByTestId("create-agent-key").click();
+  await dialog.getByTestId("reauth-password").fill("not my password at all");
+  await dialog.getByTestId("reauth-password-submit").click();
+  await expect(dialog.getByTestId("reauth-error")).toHaveText("Wrong user name, email or password.");
+  await expect(page.getByTestId("session-expired")).toHaveCount(0);
+  await dialog.getByTestId("reauth-password").fill(PASSWORD);
+  await dialog.getByTestId("reauth-password-submit").click();
+  await expect(dialog).toHaveCount(0);
+  await expect(panel.getByTestId("agent-key-secret-box")).toBeVisible();
+  await expect(panel.locator('[data-testid="agent-key-row"][data-agent="late-bot"]')).toHaveCount(1);
+  // Confirming was a sign-in: a new session, and the old cookie is worth nothing.
+  const after = (await context.cookies()).find((c) => c.name === "parley_session")?.value;
+  expect(after).toBeTruthy();
+  expect(after).not.toBe(before);
+  const old = await fetch(`${stack.apiUrl}/api/auth/me`, { headers: { cookie: `parley_session=${before}` } });
+  expect(old.status).toBe(401);
 });
