@@ -233,6 +233,10 @@ async def _finish(
                     error=error,
                     meta=meta,
                 )
+                if emit is not None:
+                    # Before the connection goes back to the pool (which wakes the reader):
+                    # watchers learn that the live reply is this message before it arrives.
+                    emit(events.TURN_END, {"message_id": stored.id})
             break
         except DatabaseUnavailable:
             if asyncio.get_running_loop().time() >= deadline:

@@ -7,6 +7,9 @@ duplicated notification therefore costs at most a query, never a message.
 
 Live events (text deltas, tool calls of a reply being written) are not stored. The hub
 keeps the current reply's text so far, so a subscriber who joins mid-reply starts with it.
+When the reply ends its watchers get `reply_end` with the id of the message it was stored as
+(null if none): the stored copy comes by the pump, after live events that may already belong
+to the next reply (a work session's next step), so this is how a client tells them apart.
 
 A reply written on another instance arrives only while someone here watches (the notifier
 asks for it when the first subscriber comes), so its events carry their place in the reply:
@@ -292,13 +295,15 @@ class Hub:
     # -- live events ---------------------------------------------------------------
 
     def publish_live(self, conversation_id: int, event: str, data: dict[str, Any]) -> Place | None:
-        """A delta, tool call or tool result of a reply written here; `turn_end` clears it.
+        """A delta, tool call or tool result of a reply written here; `turn_end` ends it.
         Returns the event's place in the reply, for forwarding it."""
         if event == events.TURN_END:
-            self._inflight.pop(conversation_id, None)
+            self._end(conversation_id, data.get("message_id"))
             return None
         current = self._inflight.get(conversation_id)
         if current is None or current.remote:
+            if current is not None:
+                self._end(conversation_id, None)  # this instance's reply takes the stream over
             current = self._inflight[conversation_id] = InFlight(reply=str(next(self._replies)))
         subs = self._subscribers.get(conversation_id)
         if event == events.DELTA:
@@ -322,18 +327,19 @@ class Hub:
         """A live event of a reply written on another instance (`place.reply` names the
         instance too), applied at its place: once, in order, whatever arrives twice or early.
         An event without a place (from an older instance) is taken as the next one."""
-        if event == events.TURN_END:
-            current = self._inflight.get(conversation_id)
-            if current is not None and current.remote:
-                del self._inflight[conversation_id]
-            return
         current = self._inflight.get(conversation_id)
+        if event == events.TURN_END:
+            if current is not None and current.remote:
+                self._end(conversation_id, data.get("message_id"))
+            return
         if current is not None and not current.remote:
             return  # a reply is being written here: this instance holds the turn
         reply = place.reply if place is not None else current.reply if current else "?"
         if current is None or current.reply != reply:
             if place is not None and place.at > 0:
                 return  # joined mid-reply: the writer's replay brings the start
+            if current is not None:
+                self._end(conversation_id, None)  # its end was lost: the next reply began
             current = self._inflight[conversation_id] = InFlight(reply=reply, remote=True)
         subs = self._subscribers.get(conversation_id)
         if event == events.DELTA:
@@ -354,6 +360,17 @@ class Hub:
             current.tools.append((event, encoded))
         if subs:
             self._to_live(subs, Frame(event, encoded))
+
+    def _end(self, conversation_id: int, message_id: object) -> None:
+        """The reply being written is over. Its watchers are told which stored message it
+        became (`reply_end`), so they hand its text over to that message when it arrives
+        (stored messages come by the pump, a moment later than live events) and take what
+        follows as a new reply. Nothing is sent when no reply was in flight."""
+        if self._inflight.pop(conversation_id, None) is None:
+            return
+        if subs := self._subscribers.get(conversation_id):
+            stored = message_id if isinstance(message_id, int) else None
+            self._to_live(subs, Frame(events.REPLY_END, json.dumps({"message_id": stored})))
 
     def replay(self, conversation_id: int) -> Replay:
         """The reply being written here, as the events another instance needs to catch up

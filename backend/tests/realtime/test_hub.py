@@ -149,3 +149,47 @@ async def test_a_watcher_that_leaves_forgets_the_other_instances_reply():
 def _elsewhere(place: Place) -> Place:
     """A place as the watcher's notifier names it: the writer's instance, then its reply."""
     return Place(f"writer/{place.reply}", place.at)
+
+
+async def test_a_replys_end_names_its_stored_message_once_and_only_when_one_was_live():
+    """`reply_end` tells a watcher which stored message the live text became, so it can hand
+    the text over when that message arrives (later, by the pump) and take what follows as a
+    new reply; an end with nothing in flight (a turn's last word after its stored reply)
+    sends nothing."""
+    hub = Hub(Store().fetch)
+    sub = await hub.subscribe(1, after=0)
+    hub.publish_live(1, "delta", {"text": "Step one."})
+    hub.publish_live(1, "turn_end", {"message_id": 41})
+    hub.publish_live(1, "turn_end", {"message_id": None})  # the runner's own end: nothing live
+    hub.publish_live(1, "delta", {"text": "Step two"})
+    hub.publish_live(1, "turn_end", {})
+    assert _queued(sub) == [
+        ("delta", {"text": "Step one."}),
+        ("reply_end", {"message_id": 41}),
+        ("delta", {"text": "Step two"}),
+        ("reply_end", {"message_id": None}),
+    ]
+    late = await hub.subscribe(1, after=0)
+    assert _queued(late) == []  # nothing in flight: no snapshot, no end
+
+
+async def test_a_remote_replys_end_reaches_the_watchers_and_a_lost_end_is_made_up():
+    """The end crosses instances with its message id. If it was lost (NOTIFY is best
+    effort) and the next reply begins, the watchers are told the old one ended first, so
+    the next reply's text never runs on from the last one's."""
+    hub = Hub(Store().fetch)
+    sub = await hub.subscribe(7, after=0)
+    hub.publish_remote(7, "delta", {"text": "One"}, Place("w/1", 0))
+    hub.publish_remote(7, "turn_end", {"message_id": 5}, None)
+    hub.publish_remote(7, "delta", {"text": "Two"}, Place("w/2", 0))
+    hub.publish_remote(7, "delta", {"text": "Three"}, Place("w/3", 0))  # w/2's end was lost
+    hub.publish_live(7, "delta", {"text": "Here"})  # a turn here takes over from w/3
+    assert _queued(sub) == [
+        ("delta", {"text": "One"}),
+        ("reply_end", {"message_id": 5}),
+        ("delta", {"text": "Two"}),
+        ("reply_end", {"message_id": None}),
+        ("delta", {"text": "Three"}),
+        ("reply_end", {"message_id": None}),
+        ("delta", {"text": "Here"}),
+    ]
