@@ -116,10 +116,12 @@ class FanOutResponse(EventSourceResponse):
         await super().__call__(scope, receive, send)
 
     async def _stream_response(self, send: Send) -> None:
-        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        # Subscribed before the headers go: a client holding the 200 misses no live event
+        # (a reply that starts right after it opened the stream is seen from its first word).
         sub = await self.hub.subscribe(self.conversation_id, self.after)
-        sink = _to_socket(self.server_send, _direct(send))
         try:
+            await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+            sink = _to_socket(self.server_send, _direct(send))  # (the server knows its framing now)
             while True:
                 while (frame := sub.pop()) is not None:
                     await send(_body(frame.encoded()))

@@ -158,6 +158,23 @@ async def test_a_replys_end_names_its_stored_copy_here_and_on_another_instance(m
         assert ended == stored["id"]
 
 
+async def test_a_client_holding_the_streams_headers_is_subscribed(server):
+    """The 200 goes only once the stream is subscribed: a live event published the moment a
+    client has the headers reaches it (a client that opens the stream of a new chat right
+    after its turn began sees the reply from its first word)."""
+    conversation_id = await _conversation(server)
+    hub = server.app.state.hub
+    for attempt in range(20):  # each a fresh stream and a fresh reply
+        async with watch(server.client, "alice", conversation_id) as stream:
+            hub.publish_live(conversation_id, "delta", {"text": f"word {attempt}"})
+            hub.publish_live(conversation_id, "turn_end", {"message_id": None})
+            got = await asyncio.wait_for(take(stream, 2), timeout=10)  # lost: never comes
+        assert [(e.event, e.json()) for e in got] == [
+            ("delta", {"text": f"word {attempt}"}),
+            ("reply_end", {"message_id": None}),
+        ]
+
+
 async def test_a_message_written_on_one_instance_reaches_a_stream_on_another(server, migrated):
     process, base_a = await spawn_server(migrated)
     conversation_id = await _conversation(server)
