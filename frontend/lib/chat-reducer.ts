@@ -41,8 +41,10 @@ export interface ChatState {
   /** The history is in hand: the event stream may follow on from its newest message. */
   ready: boolean;
   messages: Message[];
-  /** Text of this tab's message until the event stream brings the stored copy. */
+  /** Text of this tab's message until its stored copy is here. */
   pendingUser: string | null;
+  /** The id of that stored copy, once this tab's turn has said it. */
+  pendingId: number | null;
   /** The reply being written (by this tab's turn or anyone's), as the event stream shows it. */
   live: LiveReply | null;
   /**
@@ -54,7 +56,11 @@ export interface ChatState {
   ended: EndedReply[];
   /** This tab's turn is running (its request has not answered yet). */
   sending: boolean;
-  /** The newest message id when this tab's turn started: a reply after it is the turn's. */
+  /**
+   * A reply stored after this id is this tab's turn's: the newest message when the turn
+   * started, then the person's stored message once the turn says its id (a fork's copies,
+   * loaded after the turn started, are older).
+   */
   sentAfter: number;
   /** When this tab's turn started (ms since epoch), for the elapsed time. */
   startedAt: number | null;
@@ -83,6 +89,8 @@ export type ChatAction =
   /** This tab's turn made the new chat `id`: nothing to load, its stream starts at the beginning. */
   | { type: "adopt"; id: number }
   | { type: "send-start"; text: string | null; at: number }
+  /** This tab's turn stored the person's message as `messageId`. */
+  | { type: "send-stored"; messageId: number }
   | { type: "stop-requested" }
   /** This tab's turn answered. `stored`: its message is stored (the stream brings it, if it has not). */
   | { type: "send-end"; notice: Notice | null; stored: boolean }
@@ -98,6 +106,7 @@ export function initialChatState(conversationId: number | null): ChatState {
     ready: false,
     messages: [],
     pendingUser: null,
+    pendingId: null,
     live: null,
     liveStale: false,
     ended: [],
@@ -143,8 +152,13 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
         startedAt: action.at,
         stopping: false,
         pendingUser: action.text,
+        pendingId: null,
         notice: null,
       };
+    case "send-stored": {
+      const here = state.messages.some((m) => m.id === action.messageId);
+      return { ...state, sentAfter: action.messageId, pendingId: action.messageId, pendingUser: here ? null : state.pendingUser };
+    }
     case "stop-requested":
       return state.sending ? { ...state, stopping: true } : state;
     case "send-end":
@@ -211,7 +225,8 @@ function withMessages(state: ChatState, incoming: Message[]): ChatState {
   const messages = merge(state.messages, incoming);
   const known = new Set(incoming.map((m) => m.id));
   const ended = state.ended.some((reply) => known.has(reply.messageId)) ? state.ended.filter((reply) => !known.has(reply.messageId)) : state.ended;
-  return { ...state, messages, ended };
+  const pendingUser = state.pendingId !== null && known.has(state.pendingId) ? null : state.pendingUser;
+  return { ...state, messages, ended, pendingUser };
 }
 
 /** The live reply an event adds to: a stale one (from before a reconnect) is replaced. */

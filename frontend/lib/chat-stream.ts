@@ -6,10 +6,10 @@ import type { ChatResult } from "./types";
 
 export interface TurnProgress {
   /**
-   * The person's message is stored (a retry stores none), in conversation `conversationId`:
-   * a new chat learns its id here, long before the turn ends.
+   * The person's message is stored as `messageId` (a retry stores none), in conversation
+   * `conversationId`: a new chat learns its id here, long before the turn ends.
    */
-  onStored(conversationId: number): void;
+  onStored(conversationId: number, messageId: number): void;
 }
 
 /** A new message, or `{retry: true}` to run the last failed turn again on its stored message. */
@@ -48,7 +48,9 @@ export async function runChatTurn(
     if (data === null) continue;
     if (event.event === "done") return data as unknown as ChatResult;
     if (event.event === "error") throw errorFromBody(500, data);
-    if (data.role === "user" && typeof data.conversation_id === "number") progress.onStored(data.conversation_id);
+    if (data.role === "user" && typeof data.conversation_id === "number" && typeof data.id === "number") {
+      progress.onStored(data.conversation_id, data.id);
+    }
   }
   if (signal.aborted) throw new DOMException("Aborted", "AbortError");
   throw new ApiError(0, "stream_interrupted", "The connection closed before the reply finished.");

@@ -172,9 +172,10 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
       };
       dispatch({ type: "send-start", text: "message" in input ? input.message : null, at: Date.now() });
       try {
-        const onStored = (id: number) => {
+        const onStored = (id: number, messageId: number) => {
           stored = true;
           adopt(id);
+          if (!controller.signal.aborted) dispatch({ type: "send-stored", messageId });
         };
         const result = await runChatTurn(session, conversationId, input, { onStored }, controller.signal);
         adopt(result.conversation_id);

@@ -165,6 +165,28 @@ describe("this tab's turn, rendered from the event stream alone", () => {
     expect(replyInFlight(state, true)).toBeNull();
   });
 
+  it("an edit's copy, loaded after its turn began, already holds the person's message: the pending copy goes, and the reply streams beside the copied replies", () => {
+    let state = run(initialChatState(3), [
+      { type: "forked", from: 3, id: ID },
+      { type: "send-start", text: "edited", at: 1 },
+      { type: "send-stored", messageId: 5 },
+      { type: "loaded", id: ID, messages: [message(1, "user"), message(2, "assistant"), message(5, "user", { content: "edited" })] },
+    ]);
+    expect(state.pendingUser).toBeNull();
+    expect(replyInFlight(state, true)).toEqual({ text: "", toolCalls: [] });
+    state = run(state, [delta("You said: edited")]);
+    expect(replyInFlight(state, true)?.text).toBe("You said: edited");
+    state = run(state, [end(6), stored(message(6, "assistant", { content: "You said: edited" })), { type: "send-end", notice: null, stored: true }]);
+    expect(onScreen(state, true)).toEqual(["user 1", "assistant 2", "edited", "You said: edited"]);
+    expect(replying(state, true)).toBe(false);
+  });
+
+  it("the person's message that the stream brought before the turn said its id is known as the pending one", () => {
+    const state = run(loaded([]), [{ type: "send-start", text: "hi", at: 1 }, stored(message(1, "user", { content: "hi" })), { type: "send-stored", messageId: 1 }]);
+    expect(state.pendingUser).toBeNull();
+    expect(state.messages.map((m) => m.id)).toEqual([1]);
+  });
+
   it("shows Retry's new reply as being written although a failed reply is the newest message", () => {
     let state = run(loaded([message(1, "user"), message(2, "assistant", { error: true })]), [{ type: "send-start", text: null, at: 1 }]);
     expect(replyInFlight(state, true)).toEqual({ text: "", toolCalls: [] });
