@@ -124,7 +124,7 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
   // Everything written in the conversation reaches the screen this way, this tab's own turn
   // included. It follows on from the history (or, for a chat this tab's turn just made, from
   // its beginning), so nothing stored between the two is missed.
-  useConversationEvents(session, state.ready ? state.conversationId : null, {
+  const reconnectEvents = useConversationEvents(session, state.ready ? state.conversationId : null, {
     lastMessageId: () => stateRef.current.messages.at(-1)?.id ?? 0,
     onOpen: (id) => dispatch({ type: "stream-open", id }),
     onMessage: (id, message) => {
@@ -175,10 +175,13 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
         const onStored = (id: number, messageId: number) => {
           stored = true;
           adopt(id);
-          if (!controller.signal.aborted) dispatch({ type: "send-stored", messageId });
+          if (controller.signal.aborted) return;
+          dispatch({ type: "send-stored", messageId });
+          reconnectEvents(); // the API is up: a stream waiting out a backoff (an outage) goes now
         };
         const result = await runChatTurn(session, conversationId, input, { onStored }, controller.signal);
         adopt(result.conversation_id);
+        reconnectEvents();
         if (!controller.signal.aborted) dispatch({ type: "send-end", notice: null, stored: true });
         return "sent";
       } catch (error) {
@@ -224,7 +227,7 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
         if (!controller.signal.aborted) callbacksRef.current.onTurnFinished();
       }
     },
-    [session],
+    [session, reconnectEvents],
   );
 
   const send = useCallback(

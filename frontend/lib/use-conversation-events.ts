@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useEffectEvent } from "react";
+import { useCallback, useEffect, useEffectEvent, useRef } from "react";
 import { userPath } from "./api-client";
 import type { Session } from "./auth-store";
 import { followEvents } from "./event-stream";
@@ -37,13 +37,16 @@ export interface ConversationEventHandlers {
 
 /**
  * Follows GET /conversations/{id}/events: every message stored in the conversation and the
- * reply being written (this tab's, another tab's, an agent's), live.
+ * reply being written (this tab's, another tab's, an agent's), live. Returns `reconnectNow`:
+ * a stream waiting to reconnect (its backoff grows to 30 s while the API is away) connects
+ * at once, for when the API is known to be back (it has just stored this tab's message).
  */
 export function useConversationEvents(
   session: Session,
   conversationId: number | null,
   handlers: ConversationEventHandlers,
-): void {
+): () => void {
+  const wake = useRef<(() => void) | null>(null);
   const lastMessageId = useEffectEvent(handlers.lastMessageId);
   const onEvent = useEffectEvent((id: number, event: string, data: Record<string, unknown>) => {
     switch (event) {
@@ -81,8 +84,16 @@ export function useConversationEvents(
         if (!controller.signal.aborted) onEvent(conversationId, event, data);
       },
       onOpen: () => onOpen(conversationId),
+      onWaiting: (next) => {
+        wake.current = next;
+      },
       signal: controller.signal,
     });
-    return () => controller.abort();
+    return () => {
+      controller.abort();
+      wake.current = null;
+    };
   }, [session, conversationId]);
+
+  return useCallback(() => wake.current?.(), []);
 }
