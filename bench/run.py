@@ -978,7 +978,7 @@ def section_sse(rep: Report, db: BenchDatabase, quick: bool) -> None:
 
 
 def section_first_delta(rep: Report, db: BenchDatabase, quick: bool) -> None:
-    from first_delta import DELTAS, measure_first_delta
+    from first_delta import DELTAS, FIRST_TOKEN, measure_first_delta
 
     r = measure_first_delta(db, quick)
     rep.begin("5b")
@@ -988,11 +988,14 @@ def section_first_delta(rep: Report, db: BenchDatabase, quick: bool) -> None:
         "The web UI renders replies only from the conversation's event stream (`GET …/events`), no longer from the "
         "turn's own (`POST /chat`, `Accept: text/event-stream`). `bench/_sse_server.py` (a model that streams "
         f"{DELTAS} deltas at once, so this is Parley's path, not a model's first token); per turn, the time from "
-        "sending `POST /chat` to the first `delta` on each stream. *Open conversation*: the event stream was open "
-        "before the turn, as the web UI opens it with the conversation. *New chat*: the id is known from the "
-        "turn's first event (the stored message); the event stream is opened then with `Last-Event-ID: 0`, as "
-        f"the web UI does, and starts with the text so far. {r['turns']} turns of each, interleaved, after 3 "
-        "warm-up turns; *difference* is event stream − own stream for the same turn."
+        "sending `POST /chat` to the reply's first text on each stream (the own stream's first `delta`; on the "
+        "event stream its first `delta`, or the stored reply when the reply was done before the stream opened). "
+        "*Open conversation*: the event stream was open before the turn, as the web UI opens it with the "
+        "conversation. *New chat*: the id is known from the turn's first event (the stored message); the event "
+        "stream is opened then with `Last-Event-ID: 0`, as the web UI does, and starts with the text so far. "
+        f"{r['turns']} turns of each, interleaved, after 3 warm-up turns; then {len(r['slow']['new_turn'])} new "
+        f"chats with a model whose first token takes {FIRST_TOKEN * 1000:.0f} ms. *Difference* is event stream − "
+        "own stream for the same turn."
     )
     rep.add()
     rep.add(
@@ -1003,6 +1006,11 @@ def section_first_delta(rep: Report, db: BenchDatabase, quick: bool) -> None:
     for name, own, events in (
         ("open conversation", r["open_turn"], r["open_events"]),
         ("new chat", r["new_turn"], r["new_events"]),
+        (
+            f"new chat, first token {FIRST_TOKEN * 1000:.0f} ms",
+            r["slow"]["new_turn"],
+            r["slow"]["new_events"],
+        ),
     ):
         diff = [e - o for o, e in zip(own, events, strict=True)]
         rep.add(
