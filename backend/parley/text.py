@@ -8,7 +8,16 @@ it: trimmed, never empty, within its limit, storable."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from typing import Any
+
 from parley.errors import InvalidInput, TooLarge
+
+# Said when such text reached PostgreSQL all the same (`parley.db`), where no field is known.
+UNSTORABLE_MESSAGE = (
+    "Text must not contain NUL characters (\\u0000) or unpaired UTF-16 surrogates (\\ud800-\\udfff)"
+)
 
 
 def unstorable(text: str) -> str | None:
@@ -20,6 +29,29 @@ def unstorable(text: str) -> str | None:
     except UnicodeEncodeError:
         return "must not contain unpaired UTF-16 surrogates (\\ud800-\\udfff)"
     return None
+
+
+Path = tuple[str | int, ...]
+
+
+def unstorable_in(value: Any, at: Path = ()) -> Iterator[tuple[Path, str]]:
+    """Every string in a parsed JSON value (object keys too, at any depth) that cannot be
+    stored: where it is and why. A key is named escaped (`\\u0000`), so the error that
+    names it can itself be written out."""
+    if isinstance(value, str):
+        problem = unstorable(value)
+        if problem is not None:
+            yield at, problem
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            name = key
+            if isinstance(key, str) and (problem := unstorable(key)) is not None:
+                name = json.dumps(key)[1:-1]
+                yield (*at, name), f"an object key {problem}"
+            yield from unstorable_in(item, (*at, name))
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            yield from unstorable_in(item, (*at, index))
 
 
 def storable(text: str, *, field: str, label: str | None = None) -> str:

@@ -116,7 +116,8 @@ def create_app(
                 db, secret=settings.auth_secret, cache_seconds=settings.credential_cache_seconds
             )
             app.state.oauth = build_app(
-                Provider(db, settings=settings, forget=app.state.credentials.forget)
+                Provider(db, settings=settings, forget=app.state.credentials.forget),
+                on_error=errors.parley_error,
             )
             app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
             await app.state.assistant.prepare()

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, Field
 
-from parley.schemas import REQUEST
+from parley.schemas import REQUEST, RequestBody
 
 
 class ConsentRequest(BaseModel):
@@ -20,7 +20,7 @@ class ConsentRequest(BaseModel):
     resource: str
 
 
-class ConsentDecision(BaseModel):
+class ConsentDecision(RequestBody):
     model_config = REQUEST
 
     allow: bool
