@@ -185,7 +185,6 @@ def create_app(
         lifespan=lifespan,
     )
     errors.install(app)
-    log_redaction.install()
     if settings.max_body_bytes:
         app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
@@ -213,6 +212,7 @@ def create_app(
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents
     app.router.routes.extend(oauth_routes())  # its authorization server (OAuth 2.1)
+    log_redaction.install(app.openapi())
     return app
 
 
