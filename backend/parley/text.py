@@ -9,6 +9,7 @@ it: trimmed, never empty, within its limit, storable."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -52,6 +53,28 @@ def unstorable_in(value: Any, at: Path = ()) -> Iterator[tuple[Path, str]]:
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
             yield from unstorable_in(item, (*at, index))
+
+
+NUL_SHOWN_AS = "\u2400"  # ␀
+_UNPAIRED_SHOWN_AS = "\ufffd"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def scrub(value: Any) -> Any:
+    """The value (text, or JSON of it) made storable by showing what cannot be stored: NUL
+    as ␀, a lone surrogate as U+FFFD. For text nobody typed, which is kept as it came, not
+    refused: a command's output, a model's reply and its tool calls."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            value = value.replace("\x00", NUL_SHOWN_AS)
+        if unstorable(value) is not None:  # a lone surrogate (a pair is one character)
+            value = _SURROGATE.sub(_UNPAIRED_SHOWN_AS, value)
+        return value
+    if isinstance(value, dict):
+        return {scrub(k): scrub(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [scrub(v) for v in value]
+    return value
 
 
 def storable(text: str, *, field: str, label: str | None = None) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import httpx
+from agents.testing import ScriptedModel, assistant_message
 
 from parley.db import Database
 from tests.conftest import Server, snapshot, token_for
@@ -278,3 +279,16 @@ async def test_the_oauth_server_and_the_mcp_tools_refuse_nul(server: Server, db:
     assert {"post_message.text", "add_task.title", "delegate_task.idempotency_key"} <= set(called)
     assert all(s < 500 for s in statuses), statuses
     assert await snapshot(db) == before
+
+
+async def test_a_model_reply_holding_nul_is_stored_shown_not_lost(make_server: Any, db: Database):
+    """Text nobody typed (a model's reply) is not refused, since nobody could send it again
+    better: what cannot be stored is shown (NUL as ␀, a lone surrogate as U+FFFD)."""
+    model = ScriptedModel([[assistant_message("before\x00after \ud800 end")]])
+    async with make_server(model=model) as server:
+        response = await server.chat("alice", "say something odd")
+        assert response.status_code == 200, response.text
+        assert response.json()["response"] == "before\u2400after \ufffd end"
+        async with db.connection() as conn:
+            stored = await conn.fetchval("SELECT content FROM messages WHERE role = 'assistant'")
+        assert stored == "before\u2400after \ufffd end"
