@@ -120,3 +120,43 @@ async def test_a_parent_still_answers_its_child(server: Server, db: Database) ->
         )
         answered = data(await asyncio.wait_for(asking, 30))
         assert answered["answer"] == "authlib" and answered["answered_by"] == "architect"
+
+
+async def test_an_agent_never_answers_a_question_put_to_the_person(
+    server: Server, db: Database
+) -> None:
+    """An agent asks the person (`ask_user`); it, or another of the person's agents, then
+    tries to answer in the person's place, through each way an agent writes: nothing takes."""
+    async with mcp_client(server.base_url, token_for("alice", agent="coder")) as coder:
+        asking = asyncio.create_task(coder.call_tool("ask_user", {"question": "Merge it?"}))
+
+        async def asked() -> bool:
+            return await _question(db) is not None
+
+        await eventually(asked)
+        question = await _question(db)
+        assert question is not None
+        question_id = question["message_id"]
+        for agent in ("coder", "planner"):
+            async with mcp_client(server.base_url, token_for("alice", agent=agent)) as other:
+                plain = data(
+                    await other.call_tool("post_message", {"text": "yes", "reply_to": question_id})
+                )
+                assert plain["kind"] == "message"
+            actor = Actor(server, "alice", agent)
+            refused = await actor.call(
+                "POST", f"/questions/{question_id}/answer", json={"text": "yes"}
+            )
+            assert refused.status_code == 403, refused.text
+            inbox = await actor.call(
+                "POST",
+                "/inbox/messages",
+                json={"text": "yes", "kind": "answer", "reply_to": question_id},
+            )
+            assert inbox.status_code == 403, inbox.text
+        assert (await _question(db)) == {**question, "status": "open"}
+        await Actor(server, "alice").ok(
+            "POST", f"/questions/{question_id}/answer", 201, json={"text": "no"}
+        )
+        answered = data(await asyncio.wait_for(asking, 30))
+        assert answered["answer"] == "no" and answered["answered_by"] == "alice"
