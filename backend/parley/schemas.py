@@ -3,6 +3,7 @@ the web UI's TypeScript types are generated). Limits come from the tables in mod
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -238,6 +239,35 @@ _SHOWN = frozenset(ConversationShown.model_fields)
 
 class WorkEndResponse(BaseModel):
     ended: bool
+
+
+class TokenCounts(BaseModel):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    requests: int = 0  # Messages API calls answered
+
+
+class ConversationUsage(TokenCounts):
+    conversation_id: int
+    title: str | None  # null once the conversation is deleted
+    updated_at: datetime
+
+
+class WorkUsageResponse(BaseModel):
+    """What the person's work sessions used of the model, per conversation and in all."""
+
+    total: TokenCounts
+    conversations: list[ConversationUsage]
+
+    @classmethod
+    def of(cls, rows: Sequence[Any]) -> WorkUsageResponse:
+        found = [ConversationUsage.model_validate(row, from_attributes=True) for row in rows]
+        total = TokenCounts(
+            **{name: sum(getattr(c, name) for c in found) for name in TokenCounts.model_fields}
+        )
+        return cls(total=total, conversations=found)
 
 
 class WorkHealth(BaseModel):

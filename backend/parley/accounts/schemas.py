@@ -16,6 +16,9 @@ class AuthConfig(BaseModel):
     oidc: bool
     oidc_name: str | None
     passkeys: bool = True
+    email_verification: bool = Field(
+        default=False, description="Whether this server can mail a link that verifies an email"
+    )
 
 
 class SignupRequest(RequestBody):
@@ -47,6 +50,34 @@ class AccountOut(BaseModel):
 class MeOut(AccountOut):
     agent: str | None
     via: Literal["session", "bearer"]
+    email_verified: bool = Field(
+        description="Only a verified email signs in by email or lets single sign-on join"
+    )
+    sso_linked: bool = Field(description="Whether a single sign-on identity is linked")
+
+
+class EmailChange(RequestBody):
+    email: Text | None = Field(max_length=320, description="null removes it")
+    model_config = REQUEST
+
+
+class EmailState(BaseModel):
+    email: str | None
+    email_verified: bool
+
+
+class EmailVerify(RequestBody):
+    token: Text = Field(max_length=200, description="From the emailed link")
+    model_config = REQUEST
+
+
+class OidcLinkRequest(RequestBody):
+    next: Text | None = Field(default=None, max_length=2000, description="Where to come back")
+    model_config = REQUEST
+
+
+class OidcLinkStarted(BaseModel):
+    redirect_to: str = Field(description="The identity provider: send the browser there")
 
 
 class DevLoginOut(BaseModel):

@@ -26,6 +26,7 @@ from parley.api import (
     routes_conversations,
     routes_delegations,
     routes_edits,
+    routes_email,
     routes_events,
     routes_messages,
     routes_oauth,
@@ -38,6 +39,7 @@ from parley.api import (
     routes_search,
     routes_tasks,
     routes_work,
+    routes_work_usage,
 )
 from parley.api.middleware import BodyLimit, JsonErrors
 from parley.assistant.ledger import Ledger
@@ -190,6 +192,7 @@ def create_app(
     app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
     for module in (
         routes_auth,
+        routes_email,
         routes_accounts,
         routes_admin,
         routes_passkeys,
@@ -208,6 +211,7 @@ def create_app(
         routes_search,
         routes_delegations,
         routes_work,
+        routes_work_usage,
     ):
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents

@@ -7,8 +7,10 @@ route by route, so a route added later is covered as it is written:
 - in a query, a value is kept only when it is a number (`after`, `limit`, `wait`): a
   `?token=`, an OIDC callback's `code` and `state`, an OAuth client's `state`, an invite
   passed to sign-in, and any parameter not yet written are logged as `…`.
-- in a path no route matches (a mistyped link, `/question-links//<token>`), a segment shaped
-  like a token (22 or more base64url characters, a digit among them) is logged as `…`.
+- in a path no route matches, a segment shaped like a token (22 or more base64url
+  characters) is logged as `…`: a mistyped link (`/question-links//<token>`), or a link to the
+  web UI opened at the API's own address by mistake (an email verification's `/verify-email/
+  <token>`: the UI posts that token in a body, which is never logged).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ _NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 _PARAMETER = re.compile(r"\{([^}:]+)(?::[^}]*)?\}")
 _PUBLIC_PARAMETERS = frozenset({"user_id"})
 # 16 random bytes or more in base64url (`secrets.token_urlsafe`), by the look of it.
-_TOKEN_SHAPED = re.compile(r"(?<![^/])(?=[A-Za-z_-]*[0-9])[A-Za-z0-9_-]{22,}(?![^/])")
+_TOKEN_SHAPED = re.compile(r"(?<![^/])[A-Za-z0-9_-]{22,}(?![^/])")
 
 
 def _pattern(template: str, secret: set[str]) -> re.Pattern[str]:

@@ -3,9 +3,10 @@ Parley builds itself.
 
 The SDK's own transport inherits the server's whole environment and shares its process
 group, and gives up on the session when one line of output passes its buffer. This one
-starts the process with the environment it is given (an allowlist, see `config`), in a
-process group of its own (so killing the session can never reach the server), and reads its
-output through a bounded line reader that survives NUL bytes and very long lines.
+starts the process it is given (a sandbox, see `jail`) with exactly the environment it is
+given, in a process group of its own (so killing the session can never reach the server),
+reads its output through a bounded line reader that survives NUL bytes and very long lines,
+and runs its `cleanups` (closing the session's relay channel) once the process is gone.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import json
 import logging
 import os
 import signal
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -107,7 +108,10 @@ class ProcessTransport(Transport):
         self.max_line = max_line
         self.process: asyncio.subprocess.Process | None = None
         self._stderr_task: asyncio.Task[None] | None = None
+        self._exit_task: asyncio.Task[None] | None = None
         self._write_lock = asyncio.Lock()
+        # Run once the process is gone (or could not start), whoever notices first.
+        self.cleanups: list[Callable[[], Awaitable[None]]] = []
 
     @property
     def pid(self) -> int | None:
@@ -116,16 +120,35 @@ class ProcessTransport(Transport):
     async def connect(self) -> None:
         if self.process is not None:
             return
-        self.process = await asyncio.create_subprocess_exec(
-            *self.argv,
-            cwd=self.cwd,
-            env=self.env,
-            stdin=asyncio.subprocess.PIPE if self.stdin else asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,  # its own group: a kill of the group never reaches us
-        )
+        try:
+            self.process = await asyncio.create_subprocess_exec(
+                *self.argv,
+                cwd=self.cwd,
+                env=self.env,
+                stdin=asyncio.subprocess.PIPE if self.stdin else asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,  # its own group: a kill of the group never reaches us
+            )
+        except BaseException:
+            await self.clean_up()
+            raise
         self._stderr_task = asyncio.create_task(self._drain_stderr())
+        self._exit_task = asyncio.create_task(self._after_exit(self.process))
+
+    async def _after_exit(self, process: asyncio.subprocess.Process) -> None:
+        await process.wait()
+        await self.clean_up()
+
+    async def clean_up(self) -> None:
+        """Run the cleanups now, once (also when the process is only known to be killed: a
+        session ended by Parley revokes its relay token at once, not when the kill lands)."""
+        cleanups, self.cleanups = self.cleanups, []
+        for cleanup in cleanups:
+            try:
+                await cleanup()
+            except Exception:
+                log.exception("cleaning up after Claude Code failed")
 
     async def wait(self) -> int:
         assert self.process is not None
@@ -183,6 +206,7 @@ class ProcessTransport(Transport):
         killed; every wait is bounded."""
         process = self.process
         if process is None:
+            await self.clean_up()
             return
         await self.end_input()
         if process.returncode is None:
@@ -197,6 +221,9 @@ class ProcessTransport(Transport):
             self._stderr_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._stderr_task
+        if self._exit_task is not None and not self._exit_task.done():
+            self._exit_task.cancel()
+        await self.clean_up()
 
     def is_ready(self) -> bool:
         return self.process is not None and self.process.returncode is None

@@ -7,7 +7,7 @@ question the thread's child asked and the replying agent did not; such a questio
 person's to answer.
 
 Revision ID: 0056
-Revises: 0052
+Revises: 0053
 Create Date: 2026-11-27
 """
 
@@ -18,7 +18,7 @@ from alembic import op
 from parley import sql
 
 revision: str = "0056"
-down_revision: str | None = "0052"
+down_revision: str | None = "0053"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
