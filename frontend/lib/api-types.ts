@@ -311,8 +311,10 @@ export interface paths {
         put?: never;
         /**
          * End
-         * @description End the session: its process tree is killed and its run completed. Writing again
-         *     resumes it.
+         * @description End the session: answered once it is recorded ended (run completed, status ended)
+         *     and its process tree has been sent SIGKILL. Writing again starts the next session, with
+         *     the earlier turns resumed. The person's own act: an agent's token is refused, as by the
+         *     `end_work_session` tool.
          */
         post: operations["end_api__user_id__conversations__conversation_id__work_end_post"];
         delete?: never;
