@@ -211,6 +211,7 @@ export function ChatPanel({
       {mode === "work" && (
         <WorkBar
           work={workApi.work}
+          ending={workApi.ending}
           permissionWaiting={state.messages.some((m) => permissionOf(m) !== null && questionOpen(m, state.messages, closedQuestions))}
           sending={state.sending}
           onStop={workApi.stop}

@@ -75,5 +75,10 @@ async def events(
     )
     start = latest if cursor is None else cursor
     return conversation_stream(
-        request.app.state.hub, conversation_id, start, ping_seconds=settings.sse_ping_seconds
+        request.app.state.hub,
+        conversation_id,
+        start,
+        ping_seconds=settings.sse_ping_seconds,
+        stall_seconds=settings.sse_stall_seconds,
+        backlog_bytes=settings.sse_backlog_bytes,
     )

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from parley.realtime.hub import Hub, Place
+from parley.realtime.hub import PAGE, Dropped, Hub, Place
 
 pytestmark = pytest.mark.unit
 
@@ -193,3 +193,53 @@ async def test_a_remote_replys_end_reaches_the_watchers_and_a_lost_end_is_made_u
         ("reply_end", {"message_id": None}),
         ("delta", {"text": "Here"}),
     ]
+
+
+class PagedStore(Store):
+    async def fetch(self, _conversation_id: int, after: int) -> list[dict[str, Any]]:
+        return [r for r in self.rows if r["id"] > after][:PAGE]
+
+
+async def test_a_slow_subscriber_holds_its_budget_at_most_and_still_gets_everything():
+    """Catching up on 2,000 messages (a reconnect from the start of a long conversation)
+    while reading slowly: it never holds more than its budget (and one message), is handed
+    the rest as it drains, in order, then goes live."""
+    store = PagedStore()
+    for i in range(2000):
+        store.add(f"message {i:04} " + "x" * 100)
+    hub = Hub(store.fetch)
+    sub = await hub.subscribe(1, after=0, budget=4096)
+    frame_size = len(json.dumps(store.rows[0]))
+    got: list[int] = []
+    most = 0
+    while len(got) < 2000:
+        most = max(most, sub.queued)
+        frame = await asyncio.wait_for(sub.next_frame(), 10)
+        got.append(frame.message_id or 0)
+    assert got == list(range(1, 2001))
+    assert most <= 4096 + frame_size
+    hub.publish_live(1, "delta", {"text": "live"})
+    assert await asyncio.wait_for(sub.get(), 10) == ("delta", json.dumps({"text": "live"}), None)
+
+
+async def test_a_full_subscriber_is_dropped_by_a_live_event_and_the_others_keep_it():
+    store = Store()
+    hub = Hub(store.fetch)
+    stuck = await hub.subscribe(1, after=0, budget=200)
+    reader = await hub.subscribe(1, after=0)
+    dropped: list[bool] = []
+    stuck.on_drop = lambda: dropped.append(True)
+    for i in range(5):  # nobody reads `stuck`: its queue fills, then it is handed nothing
+        store.add("y" * 100)
+        hub.message_stored(1)
+        assert await asyncio.wait_for(reader.get(), 10) == (
+            "message",
+            json.dumps(store.rows[i]),
+            i + 1,
+        )
+    assert stuck.full and stuck.queued < 200 + 150
+    assert hub.watchers(1) == 2 and not dropped
+    hub.publish_live(1, "delta", {"text": "now"})  # it could never be handed this later
+    assert dropped == [True] and hub.watchers(1) == 1
+    assert isinstance(stuck.stalled, Dropped) and stuck.pop() is None
+    assert await asyncio.wait_for(reader.get(), 10) == ("delta", json.dumps({"text": "now"}), None)

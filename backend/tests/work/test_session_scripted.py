@@ -18,6 +18,7 @@ from parley.models import RunStatus
 from parley.realtime.waits import Waits
 from parley.work import ownership, store
 from parley.work.ownership import Owner
+from parley.work.relay import Relay
 from parley.work.session import Ended, Services, Session
 from parley.work.status import WorkStatus
 from parley.work.transport import ProcessTransport
@@ -98,6 +99,12 @@ async def started(db: Database, tmp_path: Path) -> AsyncIterator[Any]:
     sessions: list[Session] = []
     owner = Owner.here()
     notes = Notes()
+    settings = settings_for(
+        PARLEY_WORK_PERMISSION_MODE="none",
+        PARLEY_DATA_DIR=tmp_path / "data",
+        PARLEY_WORKSPACE_ROOT=tmp_path / "workspaces",
+    )
+    relay = Relay(db=db, settings=settings)
 
     async def start(replies: list[list[dict[str, Any]]]) -> tuple[Session, list[Scripted]]:
         def launch(argv: list[str], **kw: Any) -> Scripted:
@@ -123,10 +130,11 @@ async def started(db: Database, tmp_path: Path) -> AsyncIterator[Any]:
         assert run_id is not None
         services = Services(
             db=db,
-            settings=settings_for(PARLEY_WORK_PERMISSION_MODE="none"),
+            settings=settings,
             notifier=notes,  # type: ignore[arg-type]
             waits=Waits(),
             owner=owner,
+            relay=relay,
             launch=launch,  # type: ignore[arg-type]
         )
         session = Session(
@@ -146,6 +154,7 @@ async def started(db: Database, tmp_path: Path) -> AsyncIterator[Any]:
     yield start
     for session in sessions:
         await session.kill(RunStatus.cancelled)
+    await relay.shutdown()
 
 
 async def run_status(db: Database, run_id: int) -> str:
