@@ -264,14 +264,16 @@ async def heard_from(
         await touch(db, caller=caller, run_id=thread.parent_run_id, wait_s=wait_s)
     if caller.agent == thread.child_agent and thread.status == DelegationStatus.claimed:
         async with db.connection() as conn:
-            await conn.execute(_ACK, thread.thread_id, caller.agent)
+            await conn.execute(_ACK, thread.thread_id, caller.agent, thread.claimed_at)
         if thread.child_run_id is not None:
             await touch(db, caller=caller, run_id=thread.child_run_id, wait_s=wait_s)
 
 
+# Only the claim that was read: if it lapsed and another process claimed the thread since,
+# that newer claim has not reached anyone yet and must stay re-deliverable.
 _ACK = (
     "UPDATE delegations SET acked_at = now(), lease_until = NULL WHERE thread_id = $1"
-    " AND child_agent = $2 AND status = 'claimed' AND acked_at IS NULL"
+    " AND child_agent = $2 AND status = 'claimed' AND acked_at IS NULL AND claimed_at = $3"
 )
 
 

@@ -114,3 +114,43 @@ async def test_pollers_reclaiming_while_people_post_never_deadlock(
             notes = await conn.fetchval("SELECT count(*) FROM messages WHERE content LIKE 'note %'")
         assert {r["status"] for r in rows} == {"claimed"} and all(r["claimer"] for r in rows)
         assert notes == 4 * 20
+
+
+async def test_a_read_under_a_lapsed_claim_leaves_the_next_claim_unacknowledged(
+    make_server: Any, db: Database
+) -> None:
+    """A process of the child reads the thread under its claim; the claim lapses and another
+    process claims it before that read's acknowledgement is written. The late acknowledgement
+    is for the old claim only: the new one has reached no one yet, so it still lapses and is
+    re-delivered, instead of sitting acknowledged with no one working on it."""
+    from parley.auth import Caller
+    from parley.runs import delegations
+
+    async with make_server(**LAPSING) as server:
+        architect = Actor(server, "alice", "architect")
+        coder = Actor(server, "alice", "coder")
+        run = await architect.start_run()
+        thread = await delegate(architect, run, "Port the parser")
+        first = await coder.ok("GET", "/delegations/next", params={"claimer": "w-1"})
+        assert first["delegation"]["thread_id"] == thread
+        caller = Caller("alice", "coder")
+        seen = (await delegations.get_thread(db, caller=caller, thread_id=thread)).delegation
+        await eventually(lambda: _lapsed(db, thread))
+        again = await coder.ok("GET", "/delegations/next", params={"claimer": "w-2"})
+        assert again["delegation"]["thread_id"] == thread
+
+        await delegations.heard_from(db, caller=caller, thread=seen)  # w-1's late read
+
+        async with db.connection() as conn:
+            acked = await conn.fetchval(
+                "SELECT acked_at FROM delegations WHERE thread_id = $1", thread
+            )
+        assert acked is None
+        # The claim w-1 read, had it still been current, would have been acknowledged.
+        now = (await delegations.get_thread(db, caller=caller, thread_id=thread)).delegation
+        await delegations.heard_from(db, caller=caller, thread=now)
+        async with db.connection() as conn:
+            acked = await conn.fetchval(
+                "SELECT acked_at FROM delegations WHERE thread_id = $1", thread
+            )
+        assert acked is not None
