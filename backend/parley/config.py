@@ -51,6 +51,14 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = Field(default=120, ge=0, alias="PARLEY_RATE_LIMIT_PER_MINUTE")
     # Seconds between SSE heartbeat comments, which keep idle streams open through proxies.
     sse_ping_seconds: float = Field(default=15.0, gt=0, alias="PARLEY_SSE_PING_SECONDS")
+    # An event stream whose client has taken nothing sent for this long (its socket stays
+    # backed up) is dropped; the client reconnects with Last-Event-ID and loses nothing.
+    sse_stall_seconds: float = Field(default=30.0, gt=0, alias="PARLEY_SSE_STALL_SECONDS")
+    # What one conversation stream may hold queued for a client slower than its messages:
+    # past it, stored messages wait in the database until it catches up.
+    sse_backlog_bytes: int = Field(
+        default=256 * 1024, ge=16 * 1024, alias="PARLEY_SSE_BACKLOG_BYTES"
+    )
     # Statements are short (a turn holds a connection for three of about a millisecond each):
     # a small pool serves hundreds of concurrent turns, and on a small machine fewer
     # backends run faster.

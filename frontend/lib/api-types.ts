@@ -156,7 +156,8 @@ export interface paths {
          * Events
          * @description Stored messages carry `id:`; reconnect with `Last-Event-ID` (or `?after=`) to get exactly
          *     the ones missed. Without either, the stream starts from now. A reply being written
-         *     arrives as `delta` events; joining mid-reply starts with one delta holding the text so far.
+         *     arrives as `delta` events; joining mid-reply starts with one delta holding the text so far;
+         *     `reply_end` names the message the reply was stored as.
          */
         get: operations["events_api__user_id__conversations__conversation_id__events_get"];
         put?: never;
@@ -3508,7 +3509,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
-                    /** @description message, delta, tool_call, tool_result */
+                    /** @description message, delta, tool_call, tool_result, reply_end */
                     "text/event-stream": unknown;
                 };
             };

@@ -122,7 +122,8 @@ def create_app(
                 session_idle=timedelta(days=settings.session_idle_days),
             )
             app.state.oauth = build_app(
-                Provider(db, settings=settings, forget=app.state.credentials.forget)
+                Provider(db, settings=settings, forget=app.state.credentials.forget),
+                on_error=errors.parley_error,
             )
             app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
             await app.state.assistant.prepare()
@@ -190,7 +191,6 @@ def create_app(
         lifespan=lifespan,
     )
     errors.install(app)
-    log_redaction.install()
     if settings.max_body_bytes:
         app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
@@ -220,6 +220,7 @@ def create_app(
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents
     app.router.routes.extend(oauth_routes())  # its authorization server (OAuth 2.1)
+    log_redaction.install(app.openapi())
     return app
 
 

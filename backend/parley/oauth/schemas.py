@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from parley.schemas import REQUEST
+from parley.schemas import REQUEST, RequestBody
 
 
 class ConsentRequest(BaseModel):
@@ -42,7 +42,7 @@ class ConsentRequest(BaseModel):
     )
 
 
-class ConsentDecision(BaseModel):
+class ConsentDecision(RequestBody):
     """The consent page's form (`application/x-www-form-urlencoded`): the button pressed."""
 
     model_config = REQUEST

@@ -581,7 +581,8 @@ class Session:
                 prompt.reported = prompt.reported or output.meta["type"] == "error"
                 prompt.publish(events.MESSAGE, message_json(stored))
             if output.meta["type"] == "text":  # its text is stored: no longer in flight
-                self.notifier.publish_live(self.conversation_id, events.TURN_END, {})
+                ended = {"message_id": stored.id}  # watchers hand the live text over to it
+                self.notifier.publish_live(self.conversation_id, events.TURN_END, ended)
         if isinstance(message, ResultMessage):
             await self._on_result(message)
 

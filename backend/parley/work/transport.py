@@ -23,6 +23,10 @@ from typing import Any
 
 from claude_agent_sdk import ProcessError, Transport
 
+# A command's output may well hold a NUL, which PostgreSQL refuses: shown as ␀ (`parley.text`).
+from parley.text import NUL_SHOWN_AS as NUL_SHOWN_AS
+from parley.text import scrub
+
 log = logging.getLogger(__name__)
 
 # One line of the CLI's output (one JSON message); a longer one is dropped, not fatal.
@@ -30,19 +34,6 @@ MAX_LINE_BYTES = 64 * 1024 * 1024
 _CHUNK = 256 * 1024
 # After stdin closes, how long the CLI gets to save its session before its group is killed.
 CLOSE_GRACE_SECONDS = 3.0
-NUL_SHOWN_AS = "\u2400"  # ␀: PostgreSQL text cannot hold U+0000
-
-
-def scrub(value: Any) -> Any:
-    """The value with every NUL character made visible: PostgreSQL refuses them in text and
-    jsonb, and a command's output may well contain one."""
-    if isinstance(value, str):
-        return value.replace("\x00", NUL_SHOWN_AS) if "\x00" in value else value
-    if isinstance(value, dict):
-        return {scrub(k): scrub(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [scrub(v) for v in value]
-    return value
 
 
 async def read_lines(
