@@ -82,7 +82,7 @@ export function ReauthForm({ session, methods, onConfirmed }: Props) {
           type="button"
           className="button ghost"
           disabled={busy}
-          onClick={() => void confirm(confirmWithPasskey)}
+          onClick={() => void confirm(() => confirmWithPasskey(session))}
           data-testid="reauth-passkey"
         >
           Confirm with a passkey

@@ -145,6 +145,23 @@ export function signedIn(me: Me): void {
   channel?.postMessage("changed");
 }
 
+/**
+ * The API has just set a new session cookie because the person signed in again to confirm it is
+ * them (lib/reauth.ts). The same person keeps this workspace, its open panels and caches (a new
+ * epoch would remount it and lose what they were doing); true then. Anyone else (another
+ * account's passkey, say) is a sign-in like any other, and false: nothing is confirmed.
+ */
+export function signedInAgain(me: Me, userId: string): boolean {
+  if (me.user_id !== userId || state.status !== "signed-in" || state.session.userId !== userId) {
+    signedIn(me);
+    return false;
+  }
+  writeLocal(STORAGE_KEYS.lastUser, me.user_id);
+  apply(me);
+  channel?.postMessage("changed");
+  return true;
+}
+
 /** Ends the session on the server (the cookie is cleared there), then shows sign-in. */
 export async function signOut(): Promise<void> {
   try {

@@ -34,10 +34,15 @@ export async function addPasskey(session: Session, name: string): Promise<void> 
 
 /** Signs in with a passkey alone: the authenticator offers the ones it holds for this site. */
 export async function signInWithPasskey(): Promise<void> {
+  signedIn(await passkeySignIn());
+}
+
+/** The passkey ceremony: the session cookie is set, and `/me` says whose passkey it was. */
+export async function passkeySignIn(): Promise<Me> {
   const options = await apiJson<unknown>(null, "/auth/passkeys/login/options", { method: "POST", body: {} });
   const credential = await startAuthentication({ optionsJSON: unwrap<PublicKeyCredentialRequestOptionsJSON>(options) });
   await apiJson<unknown>(null, "/auth/passkeys/login/verify", { method: "POST", body: { credential } });
-  signedIn(await apiJson<Me>(null, "/auth/me"));
+  return apiJson<Me>(null, "/auth/me");
 }
 
 export function passkeysPath(session: Session, id?: number): string {

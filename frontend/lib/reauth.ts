@@ -1,9 +1,8 @@
 import { ApiError } from "./api-error";
 import { apiJson } from "./api-client";
-import { devLogIn } from "./auth-api";
 import type { Me } from "./account-types";
-import { signedIn, type Session } from "./auth-store";
-import { signInWithPasskey } from "./passkeys";
+import { signedInAgain, type Session } from "./auth-store";
+import { passkeySignIn } from "./passkeys";
 
 /** How a person can sign in again to confirm it is them (the API's `methods`). */
 export type ReauthMethod = "password" | "passkey" | "sso" | "dev";
@@ -21,19 +20,29 @@ export function reauthMethods(error: unknown): ReauthMethod[] | null {
   return KNOWN.filter((method) => listed.includes(method));
 }
 
+/** Another account signed in instead (a passkey of someone else's): nothing was confirmed. */
+export const SOMEONE_ELSE = new ApiError(403, "reauth_someone_else", "That signed in another account: nothing was changed.");
+
+/** The new session is this person's (the workspace stays as it is), else SOMEONE_ELSE. */
+async function confirmed(session: Session): Promise<void> {
+  if (!signedInAgain(await apiJson<Me>(null, "/auth/me"), session.userId)) throw SOMEONE_ELSE;
+}
+
 /** Signs this person in again with their password (a new session replaces this one). */
 export async function confirmWithPassword(session: Session, password: string): Promise<void> {
   // No session here: a wrong password (401) must not read as this session ending.
   await apiJson<unknown>(null, "/auth/login", { method: "POST", body: { login: session.userId, password } });
-  signedIn(await apiJson<Me>(null, "/auth/me"));
+  await confirmed(session);
 }
 
-export function confirmWithPasskey(): Promise<void> {
-  return signInWithPasskey();
+export async function confirmWithPasskey(session: Session): Promise<void> {
+  const me = await passkeySignIn();
+  if (!signedInAgain(me, session.userId)) throw SOMEONE_ELSE;
 }
 
-export function confirmWithDevSignIn(session: Session): Promise<void> {
-  return devLogIn(session.userId);
+export async function confirmWithDevSignIn(session: Session): Promise<void> {
+  await apiJson<unknown>(null, "/auth/dev-login", { method: "POST", body: { user_id: session.userId } });
+  await confirmed(session);
 }
 
 /** The identity provider signs the person in afresh, then sends the browser back here. */
