@@ -91,7 +91,17 @@ class Provider:
             async with httpx.AsyncClient(timeout=10) as http:
                 response = await http.get(f"{issuer}/.well-known/openid-configuration")
             response.raise_for_status()
-            self._metadata = (time.monotonic(), response.json())
+            found = response.json()
+            # Another server answering at that address must not pass as the provider (ASVS
+            # 10.5.3, RFC 8414 §3.3): the metadata names exactly the issuer configured.
+            named = found.get("issuer") if isinstance(found, dict) else None
+            if named not in (issuer, self.settings.oidc_issuer):
+                raise OidcFailed(
+                    f"The provider's metadata names the issuer {named!r}, not PARLEY_OIDC_ISSUER",
+                    code="oidc_issuer_mismatch",
+                    status=502,
+                )
+            self._metadata = (time.monotonic(), found)
         return self._metadata[1]
 
     async def keys(self, *, refresh: bool = False) -> KeySet:

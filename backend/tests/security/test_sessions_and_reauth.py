@@ -13,11 +13,13 @@ import httpx
 import jwt as pyjwt
 
 from parley.accounts.hashing import digest
+from parley.api.app import create_app
+from tests.accounts.conftest import CLIENT_ID, CLIENT_SECRET, oidc_provider
 from tests.accounts.helpers import PASSWORD, bearer, browser, signup
 from tests.accounts.soft_authenticator import SoftAuthenticator
 from tests.accounts.test_admin import _parley_user as parley_user
 from tests.accounts.test_oidc import parley_with_oidc, sign_in_through
-from tests.conftest import SECRET, token_for
+from tests.conftest import SECRET, free_port, on_loopback, settings_for, token_for
 from tests.oauth.helpers import authorize, consent_request, decide, pkce, query, register
 from tests.security.test_account_linking import follow
 
@@ -329,3 +331,38 @@ async def test_admins_end_one_persons_sessions_or_everyones(make_server, db, mig
         out = await parley_user(migrated, "sign-out", "--everyone")
         assert "every web session ended (1)" in out
         assert (await admin.get("/api/auth/me")).status_code == 401
+
+
+async def test_provider_metadata_naming_another_issuer_is_refused(migrated, db):
+    """ASVS 10.5.3: the discovery document at the configured address must name that issuer
+    exactly; another spelling of it (the same server, say, as `localhost`) starts no flow."""
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    async with oidc_provider(f"{base}/api/auth/oidc/callback") as provider:
+        assert "127.0.0.1" in provider.issuer
+        for configured, ok in (
+            (provider.issuer.replace("127.0.0.1", "localhost"), False),
+            (provider.issuer + "/", True),
+            (provider.issuer, True),
+        ):
+            settings = settings_for(
+                PARLEY_PUBLIC_URL=base,
+                PARLEY_SIGNUP="open",
+                PARLEY_OIDC_ISSUER=configured,
+                PARLEY_OIDC_CLIENT_ID=CLIENT_ID,
+                PARLEY_OIDC_CLIENT_SECRET=CLIENT_SECRET,
+                PARLEY_OIDC_REDIRECT_URL=f"{base}/api/auth/oidc/callback",
+            )
+            async with (
+                on_loopback(create_app(settings, database_url=migrated), port),
+                browser(base) as web,
+            ):
+                started = await web.get("/api/auth/oidc/login")
+            if ok:
+                assert started.status_code == 302, started.text
+                assert started.headers["location"].startswith(provider.issuer)
+            else:
+                assert started.status_code == 502
+                assert started.json()["error"]["code"] == "oidc_issuer_mismatch"
+                async with db.connection() as conn:
+                    assert await conn.fetchval("SELECT count(*) FROM auth_challenges") == 0
