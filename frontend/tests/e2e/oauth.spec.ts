@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import { expect, expectNoSeriousA11yViolations, screenshot, test } from "./support/fixtures";
+import { sql } from "./support/database";
 import type { Stack } from "./support/stack";
 
 /** The client's loopback redirect: a real listener, as a native MCP client runs one. */
@@ -152,4 +153,34 @@ test("OAuth: a person who denies sends the client back with access_denied and no
   // The used request cannot be answered again.
   await page.goto(consentUrl);
   await expect(page.getByTestId("consent-gone")).toBeVisible();
+});
+
+test("OAuth: with a sign-in older than ten minutes, Allow waits until the person confirms it is them on the consent page", async ({
+  page,
+  stack,
+  userName,
+}) => {
+  const client = await registerClient(stack, "Late Tool");
+  const { challenge } = pkce();
+  await startAuthorize(page, stack, client, challenge);
+  await page.getByTestId("dev-sign-in-name").fill(userName);
+  await page.getByTestId("dev-sign-in-submit").click();
+  const consent = page.getByTestId("oauth-consent");
+  await expect(consent.getByTestId("consent-allow")).toBeEnabled();
+  await expect(consent.getByTestId("consent-lifetime")).toContainText("at most 90 days");
+
+  // The same page opened by someone who finds the browser signed in long ago.
+  await sql(stack, "UPDATE web_sessions SET created_at = now() - interval '11 minutes' WHERE user_id = $1", userName);
+  await page.reload();
+  await expect(consent.getByTestId("consent-reauth")).toBeVisible();
+  await expect(consent.getByTestId("consent-allow")).toBeDisabled();
+  await expectNoSeriousA11yViolations(page);
+
+  await consent.getByTestId("reauth-dev").click();
+  await expect(consent.getByTestId("consent-reauth")).toHaveCount(0);
+  await consent.getByTestId("consent-agent").fill("late-tool");
+  await consent.getByTestId("consent-allow").click();
+  const back = await callbackQuery(page);
+  expect(back.get("state")).toBe("xyz");
+  expect((back.get("code") ?? "").length).toBeGreaterThan(20);
 });
