@@ -128,3 +128,38 @@ async def test_refreshing_never_keeps_an_app_past_its_consents_lifetime(make_ser
         late = await refresh(second["refresh_token"])
         assert late.status_code == 400 and late.json()["error"] == "invalid_grant"
         assert await mcp_status(base, second["access_token"]) == 401
+
+
+async def test_a_code_is_good_for_five_minutes_and_then_gets_no_token(make_server, db):
+    """ASVS 10.4.3: a code intercepted and held back (a log, a history, a slow attacker) is
+    worthless five minutes after it was issued: its exchange is refused and gets no token."""
+    async with AsyncExitStack() as stack:
+        server = await stack.enter_async_context(make_server(**FAST))
+        web = await stack.enter_async_context(browser(server.base_url))
+        await signup(web, "alice")
+        base = server.base_url
+        client = await register(base)
+        verifier, challenge = pkce()
+        late = await code_for(base, web, client["client_id"], challenge)
+        async with db.connection() as conn:  # issued five minutes and a second ago
+            moved = await conn.execute(
+                "UPDATE auth_challenges SET expires_at = expires_at - interval '301 seconds'"
+                " WHERE id = $1 AND purpose = 'oauth_code'",
+                digest(late.code).hex(),
+            )
+        assert moved == "UPDATE 1"
+        refused = await exchange(base, client["client_id"], late.code, verifier)
+        assert refused.status_code == 400 and refused.json()["error"] == "invalid_grant"
+        assert "access_token" not in refused.json()
+
+        verifier, challenge = pkce()  # one used within its five minutes works
+        fresh = await code_for(base, web, client["client_id"], challenge)
+        async with db.connection() as conn:  # issued four minutes and fifty seconds ago
+            await conn.execute(
+                "UPDATE auth_challenges SET expires_at = expires_at - interval '290 seconds'"
+                " WHERE id = $1 AND purpose = 'oauth_code'",
+                digest(fresh.code).hex(),
+            )
+        issued = await exchange(base, client["client_id"], fresh.code, verifier)
+        assert issued.status_code == 200, issued.text
+        assert await mcp_status(base, issued.json()["access_token"]) == 200
