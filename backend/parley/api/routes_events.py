@@ -9,7 +9,7 @@ from sse_starlette import EventSourceResponse
 
 from parley import conversations
 from parley.api.deps import CurrentUser, DbDep, SettingsDep
-from parley.api.errors import AUTHED, ERRORS
+from parley.api.errors import AUTHED, ERRORS, event_stream
 from parley.errors import ParleyError
 from parley.models import MAX_BIGINT
 from parley.realtime.stream import conversation_stream
@@ -42,14 +42,7 @@ def parse_cursor(after: int | None, last_event_id: str | None) -> int | None:
 
 @router.get(
     "/{conversation_id}/events",
-    responses={
-        **ERRORS(400, *AUTHED),
-        200: {
-            "content": {
-                "text/event-stream": {"description": "message, delta, tool_call, tool_result"}
-            }
-        },
-    },
+    responses={**ERRORS(400, *AUTHED), **event_stream("message, delta, tool_call, tool_result")},
 )
 async def events(
     conversation_id: int,

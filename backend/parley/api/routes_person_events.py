@@ -9,7 +9,7 @@ from fastapi import APIRouter, Header, Query
 from sse_starlette import EventSourceResponse
 
 from parley.api.deps import CurrentUser, DbDep, ModesDep, SettingsDep, WaitsDep
-from parley.api.errors import AUTHED, ERRORS
+from parley.api.errors import AUTHED, ERRORS, event_stream
 from parley.api.person_events import renderer
 from parley.api.routes_events import MAX_MESSAGE_ID, parse_cursor
 from parley.realtime.user_stream import latest_event_id, person_events
@@ -21,13 +21,7 @@ router = APIRouter(prefix="/api/{user_id}", tags=["realtime"])
     "/events",
     responses={
         **ERRORS(400, *AUTHED),
-        200: {
-            "content": {
-                "text/event-stream": {
-                    "description": "ready, task, conversation, unread, run, question"
-                }
-            }
-        },
+        **event_stream("ready, task, conversation, unread, run, question"),
     },
 )
 async def person_stream(
