@@ -22,8 +22,16 @@ from parley.text import storable_value
 
 # Text a request stores: no NUL, no lone surrogate (see parley.text).
 Text = Annotated[str, AfterValidator(storable_value)]
-# Request bodies take JSON types as they are: `true` is not 1, "1" is not 1.
+# Request bodies take JSON types as they are: `true` is not 1, "1" is not 1, 0 is not false,
+# "yes" is not true; and a field the model does not name is refused, not dropped.
 REQUEST = ConfigDict(extra="forbid", strict=True)
+
+
+class RequestModel(BaseModel):
+    """The base of every request body: the one place its JSON types are made strict (a
+    client's `0` for a boolean is a mistake to report, not a `false` to guess)."""
+
+    model_config = REQUEST
 
 
 class ErrorBody(BaseModel):
@@ -42,7 +50,7 @@ class ToolCallRecord(BaseModel):
     result: Any
 
 
-class ChatRequest(BaseModel):
+class ChatRequest(RequestModel):
     conversation_id: int | None = Field(default=None, ge=1, le=MAX_INT)
     message: Text | None = Field(
         default=None,
@@ -54,7 +62,6 @@ class ChatRequest(BaseModel):
         description="Re-run the conversation's last turn, which failed, on its stored message"
         " (no `message`); 409 nothing_to_retry if it did not fail",
     )
-    model_config = REQUEST
 
 
 class ChatResponse(BaseModel):
@@ -126,17 +133,16 @@ def task_json(task: Any) -> dict[str, Any]:
     return _TASK_OUT.dump_python(task, mode="json")  # type: ignore[no-any-return]
 
 
-class TaskCreate(TaskFields):
-    model_config = REQUEST
+class TaskCreate(TaskFields, RequestModel):
+    """A new task: the fields a person writes, as written."""
 
 
-class TaskPatch(BaseModel):
+class TaskPatch(RequestModel):
     """Any of the fields, each optional: only those given change."""
 
     title: Text | None = None
     description: Text | None = Field(default=None, max_length=DESCRIPTION_MAX)
     completed: bool | None = None
-    model_config = REQUEST
 
 
 class WorkState(BaseModel):
@@ -210,24 +216,22 @@ class WorkHealth(BaseModel):
     reason: str | None
 
 
-class ConversationCreate(ConversationFields):
+class ConversationCreate(ConversationFields, RequestModel):
     title: Text | None = Field(  # type: ignore[assignment]
         default=None, description="Optional: the first message names it otherwise"
     )
     mode: Literal["chat", "work"] = "chat"  # type: ignore[assignment]
-    model_config = REQUEST
 
 
-class ConversationPatch(BaseModel):
+class ConversationPatch(RequestModel):
     title: Text
-    model_config = REQUEST
 
 
 class StopResponse(BaseModel):
     stopped: bool = Field(description="Whether a reply was running (it has ended)")
 
 
-class ForkRequest(BaseModel):
+class ForkRequest(RequestModel):
     message_id: int = Field(
         ge=1,
         le=MAX_BIGINT,
@@ -235,9 +239,8 @@ class ForkRequest(BaseModel):
     )
 
 
-class DevLoginRequest(BaseModel):
+class DevLoginRequest(RequestModel):
     user_id: str
-    model_config = REQUEST
 
 
 class TokenResponse(BaseModel):

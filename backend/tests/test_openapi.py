@@ -4,12 +4,15 @@ so no database is needed."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
 import pytest
+from fastapi.routing import APIRoute, iter_route_contexts
 from openapi_spec_validator import OpenAPIV31SpecValidator
+from pydantic import BaseModel
 
 from parley.api.app import create_app
+from parley.schemas import RequestModel
 from tests.conftest import settings_for
 
 pytestmark = pytest.mark.unit
@@ -41,3 +44,29 @@ def test_event_streams_are_described_by_their_schema():
         assert set(stream) == {"schema"}, path
         assert stream["schema"]["type"] == "string"
         assert stream["schema"]["description"].startswith("Server-sent events: ")
+
+
+def _models_within(model: type[BaseModel]) -> set[type[BaseModel]]:
+    """`model` and every model one of its fields holds (a push subscription's `keys`)."""
+    found = {model}
+    for field in model.model_fields.values():
+        for inner in (field.annotation, *get_args(field.annotation)):
+            if isinstance(inner, type) and issubclass(inner, BaseModel):
+                found |= _models_within(inner)
+    return found
+
+
+def test_every_request_body_is_strict_by_the_one_base():
+    """Every body a route reads, and every object inside one, derives from `RequestModel`,
+    whose config is where strict JSON types live: no model opts out field by field."""
+    app = create_app(settings_for())
+    bodies = {
+        ctx.original_route.body_field.field_info.annotation
+        for ctx in iter_route_contexts(app.routes)
+        if isinstance(ctx.original_route, APIRoute) and ctx.original_route.body_field
+    }
+    assert len(bodies) > 25  # the walk found the routes
+    models = set().union(*(_models_within(body) for body in bodies))
+    lax = sorted(m.__name__ for m in models if not issubclass(m, RequestModel))
+    assert lax == []
+    assert all(m.model_config.get("strict") is True for m in models)

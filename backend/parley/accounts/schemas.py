@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from parley.schemas import REQUEST, Text
+from parley.schemas import RequestModel, Text
 
 
 class AuthConfig(BaseModel):
@@ -21,24 +21,21 @@ class AuthConfig(BaseModel):
     )
 
 
-class SignupRequest(BaseModel):
+class SignupRequest(RequestModel):
     user_id: Text = Field(max_length=64)
     password: Text = Field(max_length=1024)
     email: Text | None = Field(default=None, max_length=320)
     invite: Text | None = Field(default=None, max_length=200)
-    model_config = REQUEST
 
 
-class LoginRequest(BaseModel):
+class LoginRequest(RequestModel):
     login: Text = Field(max_length=320, description="user id or email")
     password: Text = Field(max_length=1024)
-    model_config = REQUEST
 
 
-class PasswordChange(BaseModel):
+class PasswordChange(RequestModel):
     current_password: Text = Field(max_length=1024)
     new_password: Text = Field(max_length=1024)
-    model_config = REQUEST
 
 
 class AccountOut(BaseModel):
@@ -56,9 +53,8 @@ class MeOut(AccountOut):
     sso_linked: bool = Field(description="Whether a single sign-on identity is linked")
 
 
-class EmailChange(BaseModel):
+class EmailChange(RequestModel):
     email: Text | None = Field(max_length=320, description="null removes it")
-    model_config = REQUEST
 
 
 class EmailState(BaseModel):
@@ -66,14 +62,12 @@ class EmailState(BaseModel):
     email_verified: bool
 
 
-class EmailVerify(BaseModel):
+class EmailVerify(RequestModel):
     token: Text = Field(max_length=200, description="From the emailed link")
-    model_config = REQUEST
 
 
-class OidcLinkRequest(BaseModel):
+class OidcLinkRequest(RequestModel):
     next: Text | None = Field(default=None, max_length=2000, description="Where to come back")
-    model_config = REQUEST
 
 
 class OidcLinkStarted(BaseModel):
@@ -87,13 +81,12 @@ class DevLoginOut(BaseModel):
     user_id: str
 
 
-class InviteCreate(BaseModel):
+class InviteCreate(RequestModel):
     email: Text | None = Field(default=None, max_length=320)
     user_id: Text | None = Field(
         default=None, max_length=64, description="Only this user id may sign up with it"
     )
     is_admin: bool = False
-    model_config = REQUEST
 
 
 class InviteOut(BaseModel):
@@ -121,10 +114,9 @@ class SessionOut(SessionShown):
     current: bool
 
 
-class AgentKeyCreate(BaseModel):
+class AgentKeyCreate(RequestModel):
     agent: Text = Field(max_length=64)
     expires_at: datetime | None = Field(default=None, strict=False)
-    model_config = REQUEST
 
 
 class AgentKeyOut(BaseModel):
@@ -147,12 +139,10 @@ class PasskeyOut(BaseModel):
     last_used_at: datetime | None
 
 
-class PasskeyVerify(BaseModel):
+class PasskeyVerify(RequestModel):
     credential: dict[str, Any]
     name: Text | None = Field(default=None, max_length=100)
-    model_config = REQUEST
 
 
-class PasskeyLogin(BaseModel):
+class PasskeyLogin(RequestModel):
     credential: dict[str, Any]
-    model_config = REQUEST

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from parley.schemas import REQUEST
+from parley.schemas import RequestModel
 
 
 class ConsentRequest(BaseModel):
@@ -27,10 +27,8 @@ class ConsentRequest(BaseModel):
     resource: str
 
 
-class ConsentDecision(BaseModel):
+class ConsentDecision(RequestModel):
     """The consent page's form (`application/x-www-form-urlencoded`): the button pressed."""
-
-    model_config = REQUEST
 
     decision: Literal["allow", "deny"]
     agent: str | None = Field(default=None, max_length=200, description="Required when allowing")

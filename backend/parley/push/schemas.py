@@ -6,13 +6,20 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from parley.schemas import RequestModel
 
-class PushKeys(BaseModel):
+
+class PushKeys(RequestModel):
+    """The browser's own object (as `PushSubscriptionIn`): a field a browser adds is not
+    ours to refuse."""
+
+    model_config = ConfigDict(extra="ignore")
+
     p256dh: str = Field(max_length=200)
     auth: str = Field(max_length=100)
 
 
-class PushSubscriptionIn(BaseModel):
+class PushSubscriptionIn(RequestModel):
     """The browser's `PushSubscription.toJSON()`, plus an optional name for the device."""
 
     model_config = ConfigDict(extra="ignore")
@@ -47,18 +54,14 @@ class PreferencesOut(BaseModel):
     muted_conversations: list[int]
 
 
-class PreferencesPatch(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class PreferencesPatch(RequestModel):
     question: bool | None = None
     run_failed: bool | None = None
     message: bool | None = None
     email_reminders: bool | None = None
 
 
-class MuteIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class MuteIn(RequestModel):
     muted: bool
 
 

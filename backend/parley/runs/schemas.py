@@ -8,10 +8,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from parley.models import MAX_BIGINT, MAX_INT, RunKind, RunStatus
-from parley.schemas import REQUEST, MessageFields, MessageOut, Text, message_json
+from parley.schemas import MessageFields, MessageOut, RequestModel, Text, message_json
 
 
-class MessageCreate(MessageFields):
+class MessageCreate(MessageFields, RequestModel):
     text: Text = Field(description="Trimmed, never empty, at most 16,000 characters")
     kind: Literal["message", "question", "answer", "status"] = Field(  # type: ignore[assignment]
         default="message",
@@ -20,7 +20,6 @@ class MessageCreate(MessageFields):
     timeout_s: float | None = Field(
         default=None, gt=0, description="Questions only: seconds until it times out"
     )
-    model_config = REQUEST
 
 
 class PostedOut(MessageOut):
@@ -29,9 +28,8 @@ class PostedOut(MessageOut):
     )
 
 
-class ReadPosition(BaseModel):
+class ReadPosition(RequestModel):
     message_id: int = Field(ge=1, le=MAX_BIGINT)
-    model_config = REQUEST
 
 
 class UnreadOut(BaseModel):
@@ -39,22 +37,19 @@ class UnreadOut(BaseModel):
     unread: int
 
 
-class RunCreate(BaseModel):
+class RunCreate(RequestModel):
     title: Text | None = Field(default=None, max_length=200)
     parent_run_id: int | None = Field(default=None, ge=1, le=MAX_INT)
-    model_config = REQUEST
 
 
-class RunStatusIn(BaseModel):
+class RunStatusIn(RequestModel):
     text: Text
     progress: int | None = Field(default=None, ge=0, le=100)
-    model_config = REQUEST
 
 
-class RunFinish(BaseModel):
+class RunFinish(RequestModel):
     status: Literal["completed", "failed", "cancelled"]
     summary: Text | None = None
-    model_config = REQUEST
 
 
 class RunOut(BaseModel):
@@ -79,7 +74,7 @@ def run_json(run: Any) -> dict[str, Any]:
     return RunOut.model_validate(run).model_dump(mode="json")
 
 
-class QuestionAnswer(BaseModel):
+class QuestionAnswer(RequestModel):
     """The person's answer: text for any question, or a decision for a permission request."""
 
     text: Text | None = Field(default=None, description="The answer, in the person's words")
@@ -88,7 +83,6 @@ class QuestionAnswer(BaseModel):
         description="A permission request's answer: allow this call, allow the tool for the"
         " rest of the session, or deny",
     )
-    model_config = REQUEST
 
 
 class QuestionOut(BaseModel):
@@ -112,7 +106,7 @@ def question_json(state: Any) -> dict[str, Any]:
     }
 
 
-class DelegationCreate(BaseModel):
+class DelegationCreate(RequestModel):
     agent: Text = Field(
         description="The agent the task is for: its token's agent name (1-64 characters of"
         " letters, digits, '_', '.', '@', '-')"
@@ -121,12 +115,10 @@ class DelegationCreate(BaseModel):
     timeout_s: float = Field(
         default=3600, gt=0, description="Seconds for one of its processes to claim it"
     )
-    model_config = REQUEST
 
 
-class ThreadClose(BaseModel):
+class ThreadClose(RequestModel):
     text: Text | None = Field(default=None, description="The result, error or reason")
-    model_config = REQUEST
 
 
 class DelegationShown(BaseModel):
