@@ -6,8 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
+from parley.auth import NEW_USER_ID_PATTERN, USER_ID_PATTERN
 from parley.models import (
     CONVERSATION_TITLE_MAX,
     DESCRIPTION_MAX,
@@ -18,10 +19,38 @@ from parley.models import (
     MessageKind,
     Role,
 )
+from parley.stated import EMPTY_OR_WORDS, MESSAGE_LIMIT, STORABLE, WORDS, stated
 from parley.text import storable_value
 
-# Text a request stores: no NUL, no lone surrogate (see parley.text).
-Text = Annotated[str, AfterValidator(storable_value)]
+# Text a request stores: no NUL, no lone surrogate (see parley.text). JSON Schema can state
+# the first; the second is no character at all (I-JSON, RFC 7493, excludes it).
+Text = Annotated[str, AfterValidator(storable_value), stated(pattern=STORABLE)]
+# Text a service trims and refuses when nothing is left: a name, a title, a message.
+Words = Annotated[Text, stated(pattern=WORDS)]
+# Text where "" means none, and anything else must not be blank.
+WordsOrEmpty = Annotated[Text, stated(pattern=EMPTY_OR_WORDS)]
+# A message's text: words, at most PARLEY_MAX_MESSAGE_CHARS of them (longer is a 413).
+MessageText = Annotated[Words, MESSAGE_LIMIT]
+# A user id made now (no '@'), and an agent's name (as any existing user id may be).
+NewUserId = Annotated[Text, stated(pattern=NEW_USER_ID_PATTERN)]
+AgentName = Annotated[Text, stated(pattern=USER_ID_PATTERN)]
+
+
+def _whole(value: Any) -> Any:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+# A whole number: JSON Schema (and JSON) make no difference between 1 and 1.0, so neither do
+# we; "1", true and 1.5 are still not numbers here. (Bounds go before the validator, so the
+# schema states them as bounds.)
+WHOLE = BeforeValidator(_whole)
+Whole = Annotated[int, WHOLE]
+# Ids the database stores: below 2**63 (bigint) or 2**31 (integer). The bigint bound is
+# exclusive because FastAPI's OpenAPI model holds bounds as floats, where 2**63 - 1 would
+# read 2**63 (one more than the database takes) and 2**63 is exact.
+BIGINT_END = MAX_BIGINT + 1
+BigId = Annotated[int, Field(ge=1, lt=BIGINT_END), WHOLE]
+IntId = Annotated[int, Field(ge=1, le=MAX_INT), WHOLE]
 # Request bodies take JSON types as they are: `true` is not 1, "1" is not 1, 0 is not false,
 # "yes" is not true; and a field the model does not name is refused, not dropped.
 REQUEST = ConfigDict(extra="forbid", strict=True)
@@ -51,16 +80,28 @@ class ToolCallRecord(BaseModel):
 
 
 class ChatRequest(RequestModel):
-    conversation_id: int | None = Field(default=None, ge=1, le=MAX_INT)
-    message: Text | None = Field(
+    """A message, or (`retry`) no message and the conversation whose failed turn to re-run."""
+
+    conversation_id: IntId | None = None
+    message: MessageText | None = Field(
         default=None,
-        description="What the person says; trimmed, never empty, at most 16,000 characters."
-        " Required unless `retry`.",
+        description="What the person says; trimmed, never empty, at most"
+        " PARLEY_MAX_MESSAGE_CHARS characters (longer is a 413). Required unless `retry`.",
     )
     retry: bool = Field(
         default=False,
         description="Re-run the conversation's last turn, which failed, on its stored message"
         " (no `message`); 409 nothing_to_retry if it did not fail",
+    )
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"retry": {"const": True}}, "required": ["retry"]},
+            "then": {
+                "properties": {"conversation_id": {"type": "integer"}, "message": {"type": "null"}},
+                "required": ["conversation_id"],
+            },
+            "else": {"properties": {"message": {"type": "string"}}, "required": ["message"]},
+        }
     )
 
 
@@ -80,9 +121,7 @@ class MessageFields(BaseModel):
         description="`question` waits for an answer; `status`, `delegation`, `completion`,"
         " `escalation`, `output` and `error` are written by agents, threads and work sessions",
     )
-    reply_to: int | None = Field(
-        default=None, ge=1, le=MAX_BIGINT, description="The message this one answers"
-    )
+    reply_to: BigId | None = Field(default=None, description="The message this one answers")
 
 
 class MessageOut(MessageFields):
@@ -112,8 +151,12 @@ def message_json(message: Any) -> dict[str, Any]:
 class TaskFields(BaseModel):
     """What a person writes on a task: the one definition the task schemas share."""
 
-    title: Text = Field(description=f"1-{TASK_TITLE_MAX} characters after trimming")
-    description: Text | None = Field(default=None, max_length=DESCRIPTION_MAX)
+    title: Annotated[Words, stated(maxLength=TASK_TITLE_MAX)] = Field(
+        description=f"1-{TASK_TITLE_MAX} characters after trimming (inner whitespace collapsed)"
+    )
+    description: Text | None = Field(
+        default=None, max_length=DESCRIPTION_MAX, description="Blank or empty clears it"
+    )
 
 
 class TaskOut(TaskFields):
@@ -138,11 +181,25 @@ class TaskCreate(TaskFields, RequestModel):
 
 
 class TaskPatch(RequestModel):
-    """Any of the fields, each optional: only those given change."""
+    """Any of the fields, each optional: only those given change, and one must be given."""
 
-    title: Text | None = None
-    description: Text | None = Field(default=None, max_length=DESCRIPTION_MAX)
+    title: Annotated[Words, stated(maxLength=TASK_TITLE_MAX)] | None = None
+    description: Text | None = Field(
+        default=None, max_length=DESCRIPTION_MAX, description="Blank or empty clears it"
+    )
     completed: bool | None = None
+    model_config = ConfigDict(
+        json_schema_extra={
+            "anyOf": [
+                {"properties": {name: {"type": kind}}, "required": [name]}
+                for name, kind in (
+                    ("title", "string"),
+                    ("description", "string"),
+                    ("completed", "boolean"),
+                )
+            ]
+        }
+    )
 
 
 class WorkState(BaseModel):
@@ -217,14 +274,14 @@ class WorkHealth(BaseModel):
 
 
 class ConversationCreate(ConversationFields, RequestModel):
-    title: Text | None = Field(  # type: ignore[assignment]
+    title: Annotated[WordsOrEmpty, stated(maxLength=CONVERSATION_TITLE_MAX)] | None = Field(  # type: ignore[assignment]
         default=None, description="Optional: the first message names it otherwise"
     )
     mode: Literal["chat", "work"] = "chat"  # type: ignore[assignment]
 
 
 class ConversationPatch(RequestModel):
-    title: Text
+    title: Annotated[Words, stated(maxLength=CONVERSATION_TITLE_MAX)]
 
 
 class StopResponse(BaseModel):
@@ -232,15 +289,16 @@ class StopResponse(BaseModel):
 
 
 class ForkRequest(RequestModel):
-    message_id: int = Field(
-        ge=1,
-        le=MAX_BIGINT,
+    message_id: BigId = Field(
         description="A message the person wrote here: the fork holds copies of all before it",
     )
 
 
 class DevLoginRequest(RequestModel):
-    user_id: str
+    user_id: NewUserId = Field(
+        description="Made if it does not exist: 1-64 letters, digits, '_', '.' or '-', not"
+        " only dots"
+    )
 
 
 class TokenResponse(BaseModel):

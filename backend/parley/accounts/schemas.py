@@ -3,11 +3,47 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from parley.schemas import RequestModel, Text
+from parley.accounts.hashing import PASSWORD_MAX, PASSWORD_MIN
+from parley.schemas import AgentName, NewUserId, RequestModel, Text
+from parley.stated import stated
+
+# The emails the schema promises to take: printable ASCII, one '@' (the server also takes an
+# international domain written in Unicode, stored in its xn-- form, when IDNA maps it).
+ASCII_EMAIL = r"^[!-?A-~]{1,64}@[!-?A-~]{1,255}$"
+Email = Annotated[Text, stated(pattern=ASCII_EMAIL)]
+NewPassword = Annotated[Text, stated(minLength=PASSWORD_MIN)]
+# What a WebAuthn credential (the browser's JSON) must hold for the server to find the
+# challenge it answers: base64url JSON with the challenge in it. JSON Schema can only annotate
+# encoded content, so a generator cannot be told; a credential that is not one is a 422.
+CLIENT_DATA = {
+    "type": "object",
+    "required": ["response"],
+    "properties": {
+        "response": {
+            "type": "object",
+            "required": ["clientDataJSON"],
+            "properties": {
+                "clientDataJSON": {
+                    "type": "string",
+                    "contentEncoding": "base64url",
+                    "contentMediaType": "application/json",
+                    "contentSchema": {
+                        "type": "object",
+                        "required": ["challenge"],
+                        "properties": {
+                            "challenge": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,200}$"}
+                        },
+                    },
+                }
+            },
+        }
+    },
+}
+Credential = Annotated[dict[str, Any], stated(**CLIENT_DATA)]
 
 
 class AuthConfig(BaseModel):
@@ -22,20 +58,20 @@ class AuthConfig(BaseModel):
 
 
 class SignupRequest(RequestModel):
-    user_id: Text = Field(max_length=64)
-    password: Text = Field(max_length=1024)
-    email: Text | None = Field(default=None, max_length=320)
+    user_id: NewUserId = Field(max_length=64)
+    password: NewPassword = Field(max_length=PASSWORD_MAX)
+    email: Email | None = Field(default=None, max_length=320)
     invite: Text | None = Field(default=None, max_length=200)
 
 
 class LoginRequest(RequestModel):
     login: Text = Field(max_length=320, description="user id or email")
-    password: Text = Field(max_length=1024)
+    password: Text = Field(max_length=PASSWORD_MAX)
 
 
 class PasswordChange(RequestModel):
-    current_password: Text = Field(max_length=1024)
-    new_password: Text = Field(max_length=1024)
+    current_password: Text = Field(max_length=PASSWORD_MAX)
+    new_password: NewPassword = Field(max_length=PASSWORD_MAX)
 
 
 class AccountOut(BaseModel):
@@ -54,7 +90,7 @@ class MeOut(AccountOut):
 
 
 class EmailChange(RequestModel):
-    email: Text | None = Field(max_length=320, description="null removes it")
+    email: Email | None = Field(max_length=320, description="null removes it")
 
 
 class EmailState(BaseModel):
@@ -82,8 +118,8 @@ class DevLoginOut(BaseModel):
 
 
 class InviteCreate(RequestModel):
-    email: Text | None = Field(default=None, max_length=320)
-    user_id: Text | None = Field(
+    email: Email | None = Field(default=None, max_length=320)
+    user_id: NewUserId | None = Field(
         default=None, max_length=64, description="Only this user id may sign up with it"
     )
     is_admin: bool = False
@@ -115,8 +151,10 @@ class SessionOut(SessionShown):
 
 
 class AgentKeyCreate(RequestModel):
-    agent: Text = Field(max_length=64)
-    expires_at: datetime | None = Field(default=None, strict=False)
+    agent: AgentName = Field(max_length=64)
+    expires_at: datetime | None = Field(
+        default=None, strict=False, description="With a time zone; in the future"
+    )
 
 
 class AgentKeyOut(BaseModel):
@@ -140,9 +178,9 @@ class PasskeyOut(BaseModel):
 
 
 class PasskeyVerify(RequestModel):
-    credential: dict[str, Any]
+    credential: Credential
     name: Text | None = Field(default=None, max_length=100)
 
 
 class PasskeyLogin(RequestModel):
-    credential: dict[str, Any]
+    credential: Credential

@@ -5,8 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from parley.auth import USER_ID_PATTERN
 from parley.schemas import RequestModel
 
 
@@ -31,7 +32,21 @@ class ConsentDecision(RequestModel):
     """The consent page's form (`application/x-www-form-urlencoded`): the button pressed."""
 
     decision: Literal["allow", "deny"]
-    agent: str | None = Field(default=None, max_length=200, description="Required when allowing")
+    agent: str | None = Field(
+        default=None,
+        max_length=200,
+        description="Required when allowing: the agent the client acts as (1-64 letters,"
+        " digits, '_', '.', '@' or '-')",
+    )
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"decision": {"const": "allow"}}, "required": ["decision"]},
+            "then": {
+                "properties": {"agent": {"type": "string", "pattern": USER_ID_PATTERN}},
+                "required": ["agent"],
+            },
+        }
+    )
 
 
 class ConnectedAppOut(BaseModel):

@@ -59,6 +59,31 @@ def host_allowed(endpoint: str, allowed: list[str]) -> bool:
     return False
 
 
+_PORT = r"(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
+_HOST_GLOB = {"*": r"[a-z0-9-]+(?:\.[a-z0-9-]+)*", "?": r"[a-z0-9-]"}
+# The keys `check_subscription` takes, in base64url: a 65-byte point whose first byte is 4,
+# and a 16-byte secret (padded or not).
+P256DH_PATTERN = r"^B[A-P][A-Za-z0-9_-]{85}=?$"
+AUTH_PATTERN = r"^[A-Za-z0-9_-]{22}={0,2}$"
+
+
+def endpoint_pattern(allowed: list[str]) -> str:
+    """The endpoints `host_allowed` takes, as a JSON Schema (ECMA-262) pattern for the API's
+    schema: a URL on an allowed host, with the port an entry names, and a path of URL
+    characters. It is at most stricter than the check (lower-case host names, no fragment)."""
+    hosts = []
+    for entry in allowed:
+        name, want_port = entry.split(":") if entry.count(":") == 1 else (entry, "")
+        scheme = "https?" if name in LOOPBACK else "https"
+        host = "".join(_HOST_GLOB.get(c) or ("\\" + c if c in ".[]()+^$|{}\\" else c) for c in name)
+        if ":" in name:  # an IPv6 address is bracketed in a URL
+            host = "\\[" + host + "\\]"
+        port = f":{want_port}" if want_port and want_port != "*" else f"(?::{_PORT})?"
+        hosts.append(f"{scheme}://{host}{port}")
+    alternatives = "|".join(hosts) or "(?!)"
+    return f"^(?:{alternatives})(?:[/?][A-Za-z0-9\\-._~!$&'()*+,;=:@%/?]*)?$"
+
+
 def check_subscription(
     *, endpoint: str, p256dh: str, auth: str, allowed: list[str]
 ) -> tuple[str, str, str]:

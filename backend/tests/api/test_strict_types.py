@@ -1,6 +1,7 @@
 """Request bodies take JSON types as they are, on every route: `0` or `"yes"` for a boolean,
-`"1"`, `1.0` or `true` for a number is a 422 naming the field, and changes nothing. (Before,
-a few bodies were lax: `{"email_reminders": 0}` turned reminder emails off.)"""
+`"1"`, `1.5` or `true` for a whole number is a 422 naming the field, and changes nothing.
+(Before, a few bodies were lax: `{"email_reminders": 0}` turned reminder emails off.) `1.0`
+is the number 1, as JSON Schema reads it."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ LAX: list[tuple[str, str, dict[str, Any]]] = [
     ("PUT", "/conversations/{chat}/mute", {"muted": 1}),
     ("PUT", "/conversations/{chat}/mute", {"muted": "true"}),
     ("POST", "/conversations/{chat}/fork", {"message_id": "{first}"}),
-    ("POST", "/conversations/{chat}/fork", {"message_id": 1.0}),
+    ("POST", "/conversations/{chat}/fork", {"message_id": 1.5}),
     ("POST", "/conversations/{chat}/fork", {"message_id": True}),
     ("PATCH", "/tasks/1", {"completed": 1}),
     ("PATCH", "/tasks/1", {"completed": "yes"}),
