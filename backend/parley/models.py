@@ -569,6 +569,41 @@ class WorkSession(SQLModel, table=True):
     updated_at: datetime = _created()
 
 
+class WorkUid(SQLModel, table=True):
+    """A person's own host uid for their work sessions' sandboxes (a server running as
+    root): allocated once, never reused."""
+
+    __tablename__ = "work_uids"
+    __table_args__ = (sa.UniqueConstraint("uid", name="uq_work_uids_uid"),)
+
+    user_id: str = Field(max_length=USER_ID_MAX, primary_key=True)
+    uid: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    created_at: datetime = _created()
+
+
+def _tokens() -> Any:
+    return Field(default=0, sa_column=sa.Column(sa.BigInteger, nullable=False, server_default="0"))
+
+
+class WorkUsage(SQLModel, table=True):
+    """The model tokens a person's work sessions used in one conversation, as the relay read
+    them from the API's answers. No foreign key: what was spent stays when the
+    conversation goes."""
+
+    __tablename__ = "work_usage"
+
+    user_id: str = Field(max_length=USER_ID_MAX, primary_key=True)
+    conversation_id: int = Field(sa_column=sa.Column(sa.Integer, primary_key=True))
+    input_tokens: int = _tokens()
+    output_tokens: int = _tokens()
+    cache_creation_input_tokens: int = _tokens()
+    cache_read_input_tokens: int = _tokens()
+    requests: int = Field(
+        default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0")
+    )
+    updated_at: datetime = _created()
+
+
 # --- accounts and credentials (parley.accounts) ---------------------------------------------
 
 

@@ -3,10 +3,21 @@ the web UI's TypeScript types are generated). Limits come from the tables in mod
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from parley.auth import NEW_USER_ID_PATTERN, USER_ID_PATTERN
 from parley.models import (
@@ -20,7 +31,7 @@ from parley.models import (
     Role,
 )
 from parley.stated import EMPTY_OR_WORDS, MESSAGE_LIMIT, STORABLE, WORDS, stated
-from parley.text import storable_value
+from parley.text import storable_value, unstorable_in
 
 # Text a request stores: no NUL, no lone surrogate (see parley.text). JSON Schema can state
 # the first; the second is no character at all (I-JSON, RFC 7493, excludes it).
@@ -56,11 +67,37 @@ IntId = Annotated[int, Field(ge=1, le=MAX_INT), WHOLE]
 REQUEST = ConfigDict(extra="forbid", strict=True)
 
 
-class RequestModel(BaseModel):
-    """The base of every request body: the one place its JSON types are made strict (a
-    client's `0` for a boolean is a mistake to report, not a `false` to guess)."""
+class RequestBody(BaseModel):
+    """The base of every request body, and the one place two rules are kept:
+
+    - its JSON types are strict (`REQUEST`): a client's `0` for a boolean is a mistake to
+      report, not a `false` to guess;
+    - no string in it, at any depth and in object keys too, holds what PostgreSQL cannot
+      store (NUL, a lone surrogate: `parley.text`). A field the model leaves a plain `str`
+      or a free-form object (`meta`, a passkey's credential) is refused like a `Text` field,
+      a 422 naming where it is, before any service sees it.
+
+    tests/test_schemas.py and tests/test_openapi.py check that every route's body is one."""
 
     model_config = REQUEST
+
+    @model_validator(mode="before")
+    @classmethod
+    def _storable(cls, data: Any) -> Any:
+        found = list(unstorable_in(data))
+        if found:
+            raise ValidationError.from_exception_data(
+                cls.__name__,
+                [
+                    InitErrorDetails(
+                        type=PydanticCustomError("unstorable", why),
+                        loc=at,
+                        input="",
+                    )
+                    for at, why in found[:20]
+                ],
+            )
+        return data
 
 
 class ErrorBody(BaseModel):
@@ -79,7 +116,7 @@ class ToolCallRecord(BaseModel):
     result: Any
 
 
-class ChatRequest(RequestModel):
+class ChatRequest(RequestBody):
     """A message, or (`retry`) no message and the conversation whose failed turn to re-run."""
 
     conversation_id: IntId | None = None
@@ -176,11 +213,11 @@ def task_json(task: Any) -> dict[str, Any]:
     return _TASK_OUT.dump_python(task, mode="json")  # type: ignore[no-any-return]
 
 
-class TaskCreate(TaskFields, RequestModel):
+class TaskCreate(TaskFields, RequestBody):
     """A new task: the fields a person writes, as written."""
 
 
-class TaskPatch(RequestModel):
+class TaskPatch(RequestBody):
     """Any of the fields, each optional: only those given change, and one must be given."""
 
     title: Annotated[Words, stated(maxLength=TASK_TITLE_MAX)] | None = None
@@ -268,19 +305,48 @@ class WorkEndResponse(BaseModel):
     ended: bool
 
 
+class TokenCounts(BaseModel):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    requests: int = 0  # Messages API calls answered
+
+
+class ConversationUsage(TokenCounts):
+    conversation_id: int
+    title: str | None  # null once the conversation is deleted
+    updated_at: datetime
+
+
+class WorkUsageResponse(BaseModel):
+    """What the person's work sessions used of the model, per conversation and in all."""
+
+    total: TokenCounts
+    conversations: list[ConversationUsage]
+
+    @classmethod
+    def of(cls, rows: Sequence[Any]) -> WorkUsageResponse:
+        found = [ConversationUsage.model_validate(row, from_attributes=True) for row in rows]
+        total = TokenCounts(
+            **{name: sum(getattr(c, name) for c in found) for name in TokenCounts.model_fields}
+        )
+        return cls(total=total, conversations=found)
+
+
 class WorkHealth(BaseModel):
     available: bool
     reason: str | None
 
 
-class ConversationCreate(ConversationFields, RequestModel):
+class ConversationCreate(ConversationFields, RequestBody):
     title: Annotated[WordsOrEmpty, stated(maxLength=CONVERSATION_TITLE_MAX)] | None = Field(  # type: ignore[assignment]
         default=None, description="Optional: the first message names it otherwise"
     )
     mode: Literal["chat", "work"] = "chat"  # type: ignore[assignment]
 
 
-class ConversationPatch(RequestModel):
+class ConversationPatch(RequestBody):
     title: Annotated[Words, stated(maxLength=CONVERSATION_TITLE_MAX)]
 
 
@@ -288,13 +354,13 @@ class StopResponse(BaseModel):
     stopped: bool = Field(description="Whether a reply was running (it has ended)")
 
 
-class ForkRequest(RequestModel):
+class ForkRequest(RequestBody):
     message_id: BigId = Field(
         description="A message the person wrote here: the fork holds copies of all before it",
     )
 
 
-class DevLoginRequest(RequestModel):
+class DevLoginRequest(RequestBody):
     user_id: NewUserId = Field(
         description="Made if it does not exist: 1-64 letters, digits, '_', '.' or '-', not"
         " only dots"

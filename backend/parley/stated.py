@@ -36,6 +36,27 @@ WORDS = rf"^[{_SPACE}]*[^{_SPACE}\x00][^\x00]*$"
 # Empty (which means "none"), or WORDS: not blank, which the service would trim to nothing.
 EMPTY_OR_WORDS = rf"^(?:[{_SPACE}]*[^{_SPACE}\x00][^\x00]*)?$"
 
+# Any JSON value a request body may hold where its model leaves it free (a passkey's
+# credential): every string in it, object keys too, STORABLE, as `schemas.RequestBody` checks.
+# Recursive, so it is a component of the schema (`api.app` adds it) that others point to; the
+# recursion goes through objects only (TypeScript cannot name an array of itself), so an
+# array directly inside an array is left unstated: a credential holds none.
+STORABLE_JSON_NAME = "StorableJSON"
+STORABLE_JSON_REF = {"$ref": f"#/components/schemas/{STORABLE_JSON_NAME}"}
+_STORABLE_LEAF: list[dict[str, Any]] = [
+    {"type": ["null", "boolean", "number"]},
+    {"type": "string", "pattern": STORABLE},
+    {
+        "type": "object",
+        "propertyNames": {"pattern": STORABLE},
+        "additionalProperties": STORABLE_JSON_REF,
+    },
+]
+STORABLE_JSON: dict[str, Any] = {
+    "description": "Any JSON value whose strings (object keys too) hold no NUL",
+    "anyOf": [*_STORABLE_LEAF, {"type": "array", "items": {"anyOf": _STORABLE_LEAF}}],
+}
+
 _BUILDING: ContextVar[Settings | None] = ContextVar("parley_schema_settings", default=None)
 
 

@@ -14,7 +14,7 @@ from openapi_spec_validator import OpenAPIV31SpecValidator
 from pydantic import BaseModel
 
 from parley.api.app import create_app
-from parley.schemas import RequestModel
+from parley.schemas import RequestBody
 from tests.conftest import settings_for
 
 pytestmark = pytest.mark.unit
@@ -59,7 +59,7 @@ def _models_within(model: type[BaseModel]) -> set[type[BaseModel]]:
 
 
 def test_every_request_body_is_strict_by_the_one_base():
-    """Every body a route reads, and every object inside one, derives from `RequestModel`,
+    """Every body a route reads, and every object inside one, derives from `RequestBody`,
     whose config is where strict JSON types live: no model opts out field by field."""
     app = create_app(settings_for())
     bodies = {
@@ -69,7 +69,7 @@ def test_every_request_body_is_strict_by_the_one_base():
     }
     assert len(bodies) > 25  # the walk found the routes
     models = set().union(*(_models_within(body) for body in bodies))
-    lax = sorted(m.__name__ for m in models if not issubclass(m, RequestModel))
+    lax = sorted(m.__name__ for m in models if not issubclass(m, RequestBody))
     assert lax == []
     assert all(m.model_config.get("strict") is True for m in models)
 

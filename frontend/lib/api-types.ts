@@ -155,7 +155,8 @@ export interface paths {
          * Events
          * @description Stored messages carry `id:`; reconnect with `Last-Event-ID` (or `?after=`) to get exactly
          *     the ones missed. Without either, the stream starts from now. A reply being written
-         *     arrives as `delta` events; joining mid-reply starts with one delta holding the text so far.
+         *     arrives as `delta` events; joining mid-reply starts with one delta holding the text so far;
+         *     `reply_end` names the message the reply was stored as.
          */
         get: operations["events_api__user_id__conversations__conversation_id__events_get"];
         put?: never;
@@ -311,8 +312,10 @@ export interface paths {
         put?: never;
         /**
          * End
-         * @description End the session: its process tree is killed and its run completed. Writing again
-         *     resumes it.
+         * @description End the session: answered once it is recorded ended (run completed, status ended)
+         *     and its process tree has been sent SIGKILL. Writing again starts the next session, with
+         *     the earlier turns resumed. The person's own act: an agent's token is refused, as by the
+         *     `end_work_session` tool.
          */
         post: operations["end_api__user_id__conversations__conversation_id__work_end_post"];
         delete?: never;
@@ -950,6 +953,27 @@ export interface paths {
         head?: never;
         /** Update Task */
         patch: operations["update_task_api__user_id__tasks__number__patch"];
+        trace?: never;
+    };
+    "/api/{user_id}/work/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Usage
+         * @description Per conversation (the most recent first) and in all; a deleted conversation's stay,
+         *     without a title: what was spent stays spent.
+         */
+        get: operations["get_usage_api__user_id__work_usage_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/admin/invites": {
@@ -1712,6 +1736,43 @@ export interface components {
             /** Title */
             title: string;
         };
+        /** ConversationUsage */
+        ConversationUsage: {
+            /**
+             * Cache Creation Input Tokens
+             * @default 0
+             */
+            cache_creation_input_tokens: number;
+            /**
+             * Cache Read Input Tokens
+             * @default 0
+             */
+            cache_read_input_tokens: number;
+            /** Conversation Id */
+            conversation_id: number;
+            /**
+             * Input Tokens
+             * @default 0
+             */
+            input_tokens: number;
+            /**
+             * Output Tokens
+             * @default 0
+             */
+            output_tokens: number;
+            /**
+             * Requests
+             * @default 0
+             */
+            requests: number;
+            /** Title */
+            title: string | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
         /** DelegationCreate */
         DelegationCreate: {
             /**
@@ -2036,9 +2097,11 @@ export interface components {
             credential: {
                 response: {
                     clientDataJSON: string;
+                } & {
+                    [key: string]: components["schemas"]["StorableJSON"];
                 };
             } & {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJSON"];
             };
         };
         /** PasskeyOut */
@@ -2061,9 +2124,11 @@ export interface components {
             credential: {
                 response: {
                     clientDataJSON: string;
+                } & {
+                    [key: string]: components["schemas"]["StorableJSON"];
                 };
             } & {
-                [key: string]: unknown;
+                [key: string]: components["schemas"]["StorableJSON"];
             };
             /** Name */
             name?: string | null;
@@ -2408,6 +2473,12 @@ export interface components {
              */
             stopped: boolean;
         };
+        /** @description Any JSON value whose strings (object keys too) hold no NUL */
+        StorableJSON: (null | boolean | number) | string | {
+            [key: string]: components["schemas"]["StorableJSON"];
+        } | ((null | boolean | number) | string | {
+            [key: string]: components["schemas"]["StorableJSON"];
+        })[];
         /**
          * TaskCreate
          * @description A new task: the fields a person writes, as written.
@@ -2497,6 +2568,34 @@ export interface components {
              */
             text: string;
         };
+        /** TokenCounts */
+        TokenCounts: {
+            /**
+             * Cache Creation Input Tokens
+             * @default 0
+             */
+            cache_creation_input_tokens: number;
+            /**
+             * Cache Read Input Tokens
+             * @default 0
+             */
+            cache_read_input_tokens: number;
+            /**
+             * Input Tokens
+             * @default 0
+             */
+            input_tokens: number;
+            /**
+             * Output Tokens
+             * @default 0
+             */
+            output_tokens: number;
+            /**
+             * Requests
+             * @default 0
+             */
+            requests: number;
+        };
         /** ToolCallRecord */
         ToolCallRecord: {
             /** Parameters */
@@ -2566,6 +2665,15 @@ export interface components {
             status: "starting" | "working" | "waiting_permission" | "idle" | "ended";
             /** Workspace */
             workspace?: string | null;
+        };
+        /**
+         * WorkUsageResponse
+         * @description What the person's work sessions used of the model, per conversation and in all.
+         */
+        WorkUsageResponse: {
+            /** Conversations */
+            conversations: components["schemas"]["ConversationUsage"][];
+            total: components["schemas"]["TokenCounts"];
         };
     };
     responses: never;
@@ -6713,6 +6821,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TaskOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_usage_api__user_id__work_usage_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkUsageResponse"];
                 };
             };
             /** @description Missing, invalid or expired bearer token */

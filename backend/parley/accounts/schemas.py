@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, Field
 
 from parley.accounts.hashing import PASSWORD_MAX, PASSWORD_MIN
-from parley.schemas import AgentName, NewUserId, RequestModel, Text
-from parley.stated import stated
+from parley.schemas import AgentName, NewUserId, RequestBody, Text
+from parley.stated import STORABLE, STORABLE_JSON_REF, stated
 
 # The emails the schema promises to take: printable ASCII, one '@' (the server also takes an
 # international domain written in Unicode, stored in its xn-- form, when IDNA maps it).
@@ -19,16 +19,21 @@ NewPassword = Annotated[Text, stated(minLength=PASSWORD_MIN)]
 # What a WebAuthn credential (the browser's JSON) must hold for the server to find the
 # challenge it answers: base64url JSON with the challenge in it. JSON Schema can only annotate
 # encoded content, so a generator cannot be told; a credential that is not one is a 422.
+# Free-form beyond that: any JSON whose strings hold no NUL (`RequestBody` checks every one).
+_FREE = {"propertyNames": {"pattern": STORABLE}, "additionalProperties": STORABLE_JSON_REF}
 CLIENT_DATA = {
     "type": "object",
     "required": ["response"],
+    **_FREE,
     "properties": {
         "response": {
             "type": "object",
             "required": ["clientDataJSON"],
+            **_FREE,
             "properties": {
                 "clientDataJSON": {
                     "type": "string",
+                    "pattern": STORABLE,
                     "contentEncoding": "base64url",
                     "contentMediaType": "application/json",
                     "contentSchema": {
@@ -57,19 +62,19 @@ class AuthConfig(BaseModel):
     )
 
 
-class SignupRequest(RequestModel):
+class SignupRequest(RequestBody):
     user_id: NewUserId = Field(max_length=64)
     password: NewPassword = Field(max_length=PASSWORD_MAX)
     email: Email | None = Field(default=None, max_length=320)
     invite: Text | None = Field(default=None, max_length=200)
 
 
-class LoginRequest(RequestModel):
+class LoginRequest(RequestBody):
     login: Text = Field(max_length=320, description="user id or email")
     password: Text = Field(max_length=PASSWORD_MAX)
 
 
-class PasswordChange(RequestModel):
+class PasswordChange(RequestBody):
     current_password: Text = Field(max_length=PASSWORD_MAX)
     new_password: NewPassword = Field(max_length=PASSWORD_MAX)
 
@@ -89,7 +94,7 @@ class MeOut(AccountOut):
     sso_linked: bool = Field(description="Whether a single sign-on identity is linked")
 
 
-class EmailChange(RequestModel):
+class EmailChange(RequestBody):
     email: Email | None = Field(max_length=320, description="null removes it")
 
 
@@ -98,11 +103,11 @@ class EmailState(BaseModel):
     email_verified: bool
 
 
-class EmailVerify(RequestModel):
+class EmailVerify(RequestBody):
     token: Text = Field(max_length=200, description="From the emailed link")
 
 
-class OidcLinkRequest(RequestModel):
+class OidcLinkRequest(RequestBody):
     next: Text | None = Field(default=None, max_length=2000, description="Where to come back")
 
 
@@ -117,7 +122,7 @@ class DevLoginOut(BaseModel):
     user_id: str
 
 
-class InviteCreate(RequestModel):
+class InviteCreate(RequestBody):
     email: Email | None = Field(default=None, max_length=320)
     user_id: NewUserId | None = Field(
         default=None, max_length=64, description="Only this user id may sign up with it"
@@ -150,7 +155,7 @@ class SessionOut(SessionShown):
     current: bool
 
 
-class AgentKeyCreate(RequestModel):
+class AgentKeyCreate(RequestBody):
     agent: AgentName = Field(max_length=64)
     expires_at: datetime | None = Field(
         default=None, strict=False, description="With a time zone; in the future"
@@ -177,10 +182,10 @@ class PasskeyOut(BaseModel):
     last_used_at: datetime | None
 
 
-class PasskeyVerify(RequestModel):
+class PasskeyVerify(RequestBody):
     credential: Credential
     name: Text | None = Field(default=None, max_length=100)
 
 
-class PasskeyLogin(RequestModel):
+class PasskeyLogin(RequestBody):
     credential: Credential

@@ -39,6 +39,7 @@ from parley.api import (
     routes_search,
     routes_tasks,
     routes_work,
+    routes_work_usage,
 )
 from parley.api.middleware import BodyLimit, JsonErrors
 from parley.assistant.ledger import Ledger
@@ -59,7 +60,7 @@ from parley.realtime.stream import SERVER_SEND
 from parley.realtime.waits import Waits
 from parley.runs.sweeper import sweep_forever
 from parley.serving import LIMITS_STATE_KEY, ConnectionLimits
-from parley.stated import settings_for_schema
+from parley.stated import STORABLE_JSON, STORABLE_JSON_NAME, settings_for_schema
 from parley.tools.http import McpHttp, mcp_routes
 from parley.tools.identity import from_request_meta
 from parley.tools.server import build_server
@@ -83,7 +84,10 @@ class ParleyApi(FastAPI):
     def openapi(self) -> dict[str, Any]:
         if self.openapi_schema is None:
             with settings_for_schema(self.parley_settings):
-                return super().openapi()
+                schema = super().openapi()
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            components[STORABLE_JSON_NAME] = STORABLE_JSON
+            return schema
         return self.openapi_schema
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -129,7 +133,8 @@ def create_app(
                 db, secret=settings.auth_secret, cache_seconds=settings.credential_cache_seconds
             )
             app.state.oauth = build_app(
-                Provider(db, settings=settings, forget=app.state.credentials.forget)
+                Provider(db, settings=settings, forget=app.state.credentials.forget),
+                on_error=errors.parley_error,
             )
             app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
             await app.state.assistant.prepare()
@@ -198,7 +203,6 @@ def create_app(
         lifespan=lifespan,
     )
     errors.install(app)
-    log_redaction.install()
     if settings.max_body_bytes:
         app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
@@ -223,10 +227,12 @@ def create_app(
         routes_search,
         routes_delegations,
         routes_work,
+        routes_work_usage,
     ):
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents
     app.router.routes.extend(oauth_routes())  # its authorization server (OAuth 2.1)
+    log_redaction.install(app.openapi())
     return app
 
 

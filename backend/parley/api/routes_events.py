@@ -51,7 +51,10 @@ def parse_cursor(after: int | None, last_event_id: str | None) -> int | None:
 
 @router.get(
     "/{conversation_id}/events",
-    responses={**ERRORS(400, *AUTHED), **event_stream("message, delta, tool_call, tool_result")},
+    responses={
+        **ERRORS(400, *AUTHED),
+        **event_stream("message, delta, tool_call, tool_result, reply_end"),
+    },
 )
 async def events(
     conversation_id: int,
@@ -67,12 +70,18 @@ async def events(
 ) -> EventSourceResponse:
     """Stored messages carry `id:`; reconnect with `Last-Event-ID` (or `?after=`) to get exactly
     the ones missed. Without either, the stream starts from now. A reply being written
-    arrives as `delta` events; joining mid-reply starts with one delta holding the text so far."""
+    arrives as `delta` events; joining mid-reply starts with one delta holding the text so far;
+    `reply_end` names the message the reply was stored as."""
     cursor = parse_cursor(after, last_event_id)
     latest = await conversations.latest_message_id(
         db, user_id=user_id, conversation_id=conversation_id
     )
     start = latest if cursor is None else cursor
     return conversation_stream(
-        request.app.state.hub, conversation_id, start, ping_seconds=settings.sse_ping_seconds
+        request.app.state.hub,
+        conversation_id,
+        start,
+        ping_seconds=settings.sse_ping_seconds,
+        stall_seconds=settings.sse_stall_seconds,
+        backlog_bytes=settings.sse_backlog_bytes,
     )

@@ -31,10 +31,11 @@ from pydantic import AnyHttpUrl, AnyUrl
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, ExceptionHandler, Receive, Scope, Send
 
 from parley.config import Settings
 from parley.db import Database
+from parley.errors import ParleyError
 
 from . import consent, redirects, tokens
 from .clients import Clients
@@ -236,7 +237,9 @@ def metadata(issuer: str) -> OAuthMetadata:
     return OAuthMetadata.model_validate({**built.model_dump(mode="json"), "issuer": issuer})
 
 
-def build_app(provider: Provider) -> Starlette:
+def build_app(provider: Provider, *, on_error: ExceptionHandler | None = None) -> Starlette:
+    """The SDK's handlers over `provider`; `on_error` answers a ParleyError they let through
+    (the database refusing text it cannot store, say) instead of a 500."""
     routes = create_auth_routes(
         provider,
         issuer_url=AnyHttpUrl(provider.issuer),
@@ -260,7 +263,8 @@ def build_app(provider: Provider) -> Starlette:
                 route.path, endpoint=CheckedAuthorization(route.app), methods=["GET", "POST"]
             )
         kept.append(route)
-    return Starlette(routes=kept)
+    handlers = {ParleyError: on_error} if on_error is not None else {}
+    return Starlette(routes=kept, exception_handlers=handlers)
 
 
 class PublicRevocation:

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from parley.auth import USER_ID_PATTERN
-from parley.schemas import RequestModel
+from parley.schemas import RequestBody
 
 
 class ConsentRequest(BaseModel):
@@ -28,7 +28,7 @@ class ConsentRequest(BaseModel):
     resource: str
 
 
-class ConsentDecision(RequestModel):
+class ConsentDecision(RequestBody):
     """The consent page's form (`application/x-www-form-urlencoded`): the button pressed."""
 
     decision: Literal["allow", "deny"]

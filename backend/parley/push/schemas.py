@@ -14,7 +14,7 @@ from parley.push.subscriptions import (
     P256DH_PATTERN,
     endpoint_pattern,
 )
-from parley.schemas import RequestModel, Text, Whole
+from parley.schemas import RequestBody, Text, Whole
 from parley.stated import FromSettings, stated
 
 # A URL at a push service this server sends to (PARLEY_PUSH_ALLOWED_HOSTS: the schema says
@@ -24,7 +24,7 @@ Endpoint = Annotated[
 ]
 
 
-class PushKeys(RequestModel):
+class PushKeys(RequestBody):
     """The browser's own object (as `PushSubscriptionIn`): a field a browser adds is not
     ours to refuse."""
 
@@ -38,7 +38,7 @@ class PushKeys(RequestModel):
     )
 
 
-class PushSubscriptionIn(RequestModel):
+class PushSubscriptionIn(RequestBody):
     """The browser's `PushSubscription.toJSON()`, plus an optional name for the device."""
 
     model_config = ConfigDict(extra="ignore")
@@ -73,14 +73,14 @@ class PreferencesOut(BaseModel):
     muted_conversations: list[int]
 
 
-class PreferencesPatch(RequestModel):
+class PreferencesPatch(RequestBody):
     question: bool | None = None
     run_failed: bool | None = None
     message: bool | None = None
     email_reminders: bool | None = None
 
 
-class MuteIn(RequestModel):
+class MuteIn(RequestBody):
     muted: bool
 
 

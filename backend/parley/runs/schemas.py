@@ -16,7 +16,7 @@ from parley.schemas import (
     MessageFields,
     MessageOut,
     MessageText,
-    RequestModel,
+    RequestBody,
     Words,
     WordsOrEmpty,
     message_json,
@@ -27,7 +27,7 @@ from parley.stated import MESSAGE_LIMIT, stated
 Timeout = Annotated[float, Field(gt=0), stated(maximum=MAX_TIMEOUT)]
 
 
-class MessageCreate(MessageFields, RequestModel):
+class MessageCreate(MessageFields, RequestBody):
     text: MessageText = Field(
         description="Trimmed, never empty, at most PARLEY_MAX_MESSAGE_CHARS characters (longer"
         " is a 413)"
@@ -53,7 +53,7 @@ class PostedOut(MessageOut):
     )
 
 
-class ReadPosition(RequestModel):
+class ReadPosition(RequestBody):
     message_id: BigId
 
 
@@ -62,17 +62,17 @@ class UnreadOut(BaseModel):
     unread: int
 
 
-class RunCreate(RequestModel):
+class RunCreate(RequestBody):
     title: Words | None = Field(default=None, max_length=CONVERSATION_TITLE_MAX)
     parent_run_id: IntId | None = None
 
 
-class RunStatusIn(RequestModel):
+class RunStatusIn(RequestBody):
     text: MessageText
     progress: Annotated[int, Field(ge=0, le=100), WHOLE] | None = None
 
 
-class RunFinish(RequestModel):
+class RunFinish(RequestBody):
     status: Literal["completed", "failed", "cancelled"]
     summary: Annotated[WordsOrEmpty, MESSAGE_LIMIT] | None = Field(
         default=None, description='How it ended ("" or null: none)'
@@ -101,7 +101,7 @@ def run_json(run: Any) -> dict[str, Any]:
     return RunOut.model_validate(run).model_dump(mode="json")
 
 
-class QuestionAnswer(RequestModel):
+class QuestionAnswer(RequestBody):
     """The person's answer: text for any question, or a decision for a permission request."""
 
     text: MessageText | None = Field(default=None, description="The answer, in the person's words")
@@ -141,7 +141,7 @@ def question_json(state: Any) -> dict[str, Any]:
     }
 
 
-class DelegationCreate(RequestModel):
+class DelegationCreate(RequestBody):
     agent: AgentName = Field(
         description="The agent the task is for: its token's agent name (1-64 characters of"
         " letters, digits, '_', '.', '@', '-')"
@@ -152,7 +152,7 @@ class DelegationCreate(RequestModel):
     )
 
 
-class ThreadClose(RequestModel):
+class ThreadClose(RequestBody):
     """Cancelling a thread: why, if the canceller says."""
 
     text: Annotated[WordsOrEmpty, MESSAGE_LIMIT] | None = Field(
@@ -160,7 +160,7 @@ class ThreadClose(RequestModel):
     )
 
 
-class ThreadResult(RequestModel):
+class ThreadResult(RequestBody):
     """Completing, failing or escalating a thread: what came of it, which must be said."""
 
     text: MessageText = Field(description="The result, the error or the reason")

@@ -30,6 +30,10 @@ NOT_SHAPE: list[tuple[str, str]] = [
         r"^credential is not a WebAuthn credential",
         "base64url-encoded JSON: JSON Schema only annotates encoded content",
     ),
+    (
+        r"^keys\.p256dh must be an uncompressed P-256 public key, a point on the curve",
+        "a point on the curve: arithmetic, not a pattern (the schema states the encoding)",
+    ),
 ]
 _NOT_SHAPE = [re.compile(pattern) for pattern, _ in NOT_SHAPE]
 
