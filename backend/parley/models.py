@@ -129,6 +129,7 @@ class RunStatus(enum.StrEnum):
 # an out-of-range one is a 404 or a 422, never a database error.
 MAX_INT = 2**31 - 1  # integer (conversations, agent_runs, tasks.number)
 MAX_BIGINT = 2**63 - 1  # bigint (messages, questions, sessions, keys, passkeys)
+MAX_TIMEOUT = 7 * 24 * 3600.0  # the longest a question, or a delegation unclaimed, waits (s)
 TASK_TITLE_MAX = 500
 CONVERSATION_TITLE_MAX = 200
 RUN_TITLE_MAX = 200

@@ -10,6 +10,7 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     TypeAdapter,
@@ -18,6 +19,7 @@ from pydantic import (
 )
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from parley.auth import NEW_USER_ID_PATTERN, USER_ID_PATTERN
 from parley.models import (
     CONVERSATION_TITLE_MAX,
     DESCRIPTION_MAX,
@@ -28,20 +30,56 @@ from parley.models import (
     MessageKind,
     Role,
 )
+from parley.stated import EMPTY_OR_WORDS, MESSAGE_LIMIT, STORABLE, WORDS, stated
 from parley.text import storable_value, unstorable_in
 
-# Text a request stores: no NUL, no lone surrogate (see parley.text).
-Text = Annotated[str, AfterValidator(storable_value)]
-# Request bodies take JSON types as they are: `true` is not 1, "1" is not 1.
+# Text a request stores: no NUL, no lone surrogate (see parley.text). JSON Schema can state
+# the first; the second is no character at all (I-JSON, RFC 7493, excludes it).
+Text = Annotated[str, AfterValidator(storable_value), stated(pattern=STORABLE)]
+# Text a service trims and refuses when nothing is left: a name, a title, a message.
+Words = Annotated[Text, stated(pattern=WORDS)]
+# Text where "" means none, and anything else must not be blank.
+WordsOrEmpty = Annotated[Text, stated(pattern=EMPTY_OR_WORDS)]
+# A message's text: words, at most PARLEY_MAX_MESSAGE_CHARS of them (longer is a 413).
+MessageText = Annotated[Words, MESSAGE_LIMIT]
+# A user id made now (no '@'), and an agent's name (as any existing user id may be).
+NewUserId = Annotated[Text, stated(pattern=NEW_USER_ID_PATTERN)]
+AgentName = Annotated[Text, stated(pattern=USER_ID_PATTERN)]
+
+
+def _whole(value: Any) -> Any:
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+# A whole number: JSON Schema (and JSON) make no difference between 1 and 1.0, so neither do
+# we; "1", true and 1.5 are still not numbers here. (Bounds go before the validator, so the
+# schema states them as bounds.)
+WHOLE = BeforeValidator(_whole)
+Whole = Annotated[int, WHOLE]
+# Ids the database stores: below 2**63 (bigint) or 2**31 (integer). The bigint bound is
+# exclusive because FastAPI's OpenAPI model holds bounds as floats, where 2**63 - 1 would
+# read 2**63 (one more than the database takes) and 2**63 is exact.
+BIGINT_END = MAX_BIGINT + 1
+BigId = Annotated[int, Field(ge=1, lt=BIGINT_END), WHOLE]
+IntId = Annotated[int, Field(ge=1, le=MAX_INT), WHOLE]
+# Request bodies take JSON types as they are: `true` is not 1, "1" is not 1, 0 is not false,
+# "yes" is not true; and a field the model does not name is refused, not dropped.
 REQUEST = ConfigDict(extra="forbid", strict=True)
 
 
 class RequestBody(BaseModel):
-    """What every request body is: no string in it, at any depth and in object keys too,
-    holds what PostgreSQL cannot store (NUL, a lone surrogate: `parley.text`). A field the
-    model leaves a plain `str` or a free-form object (`meta`, a passkey's credential) is
-    refused like a `Text` field, a 422 naming where it is, before any service sees it;
-    tests/test_schemas.py checks that every route's body is one."""
+    """The base of every request body, and the one place two rules are kept:
+
+    - its JSON types are strict (`REQUEST`): a client's `0` for a boolean is a mistake to
+      report, not a `false` to guess;
+    - no string in it, at any depth and in object keys too, holds what PostgreSQL cannot
+      store (NUL, a lone surrogate: `parley.text`). A field the model leaves a plain `str`
+      or a free-form object (`meta`, a passkey's credential) is refused like a `Text` field,
+      a 422 naming where it is, before any service sees it.
+
+    tests/test_schemas.py and tests/test_openapi.py check that every route's body is one."""
+
+    model_config = REQUEST
 
     @model_validator(mode="before")
     @classmethod
@@ -79,18 +117,29 @@ class ToolCallRecord(BaseModel):
 
 
 class ChatRequest(RequestBody):
-    conversation_id: int | None = Field(default=None, ge=1, le=MAX_INT)
-    message: Text | None = Field(
+    """A message, or (`retry`) no message and the conversation whose failed turn to re-run."""
+
+    conversation_id: IntId | None = None
+    message: MessageText | None = Field(
         default=None,
-        description="What the person says; trimmed, never empty, at most 16,000 characters."
-        " Required unless `retry`.",
+        description="What the person says; trimmed, never empty, at most"
+        " PARLEY_MAX_MESSAGE_CHARS characters (longer is a 413). Required unless `retry`.",
     )
     retry: bool = Field(
         default=False,
         description="Re-run the conversation's last turn, which failed, on its stored message"
         " (no `message`); 409 nothing_to_retry if it did not fail",
     )
-    model_config = REQUEST
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"retry": {"const": True}}, "required": ["retry"]},
+            "then": {
+                "properties": {"conversation_id": {"type": "integer"}, "message": {"type": "null"}},
+                "required": ["conversation_id"],
+            },
+            "else": {"properties": {"message": {"type": "string"}}, "required": ["message"]},
+        }
+    )
 
 
 class ChatResponse(BaseModel):
@@ -109,9 +158,7 @@ class MessageFields(BaseModel):
         description="`question` waits for an answer; `status`, `delegation`, `completion`,"
         " `escalation`, `output` and `error` are written by agents, threads and work sessions",
     )
-    reply_to: int | None = Field(
-        default=None, ge=1, le=MAX_BIGINT, description="The message this one answers"
-    )
+    reply_to: BigId | None = Field(default=None, description="The message this one answers")
 
 
 class MessageOut(MessageFields):
@@ -141,8 +188,12 @@ def message_json(message: Any) -> dict[str, Any]:
 class TaskFields(BaseModel):
     """What a person writes on a task: the one definition the task schemas share."""
 
-    title: Text = Field(description=f"1-{TASK_TITLE_MAX} characters after trimming")
-    description: Text | None = Field(default=None, max_length=DESCRIPTION_MAX)
+    title: Annotated[Words, stated(maxLength=TASK_TITLE_MAX)] = Field(
+        description=f"1-{TASK_TITLE_MAX} characters after trimming (inner whitespace collapsed)"
+    )
+    description: Text | None = Field(
+        default=None, max_length=DESCRIPTION_MAX, description="Blank or empty clears it"
+    )
 
 
 class TaskOut(TaskFields):
@@ -163,16 +214,29 @@ def task_json(task: Any) -> dict[str, Any]:
 
 
 class TaskCreate(TaskFields, RequestBody):
-    model_config = REQUEST
+    """A new task: the fields a person writes, as written."""
 
 
 class TaskPatch(RequestBody):
-    """Any of the fields, each optional: only those given change."""
+    """Any of the fields, each optional: only those given change, and one must be given."""
 
-    title: Text | None = None
-    description: Text | None = Field(default=None, max_length=DESCRIPTION_MAX)
+    title: Annotated[Words, stated(maxLength=TASK_TITLE_MAX)] | None = None
+    description: Text | None = Field(
+        default=None, max_length=DESCRIPTION_MAX, description="Blank or empty clears it"
+    )
     completed: bool | None = None
-    model_config = REQUEST
+    model_config = ConfigDict(
+        json_schema_extra={
+            "anyOf": [
+                {"properties": {name: {"type": kind}}, "required": [name]}
+                for name, kind in (
+                    ("title", "string"),
+                    ("description", "string"),
+                    ("completed", "boolean"),
+                )
+            ]
+        }
+    )
 
 
 class WorkState(BaseModel):
@@ -276,16 +340,14 @@ class WorkHealth(BaseModel):
 
 
 class ConversationCreate(ConversationFields, RequestBody):
-    title: Text | None = Field(  # type: ignore[assignment]
+    title: Annotated[WordsOrEmpty, stated(maxLength=CONVERSATION_TITLE_MAX)] | None = Field(  # type: ignore[assignment]
         default=None, description="Optional: the first message names it otherwise"
     )
     mode: Literal["chat", "work"] = "chat"  # type: ignore[assignment]
-    model_config = REQUEST
 
 
 class ConversationPatch(RequestBody):
-    title: Text
-    model_config = REQUEST
+    title: Annotated[Words, stated(maxLength=CONVERSATION_TITLE_MAX)]
 
 
 class StopResponse(BaseModel):
@@ -293,16 +355,16 @@ class StopResponse(BaseModel):
 
 
 class ForkRequest(RequestBody):
-    message_id: int = Field(
-        ge=1,
-        le=MAX_BIGINT,
+    message_id: BigId = Field(
         description="A message the person wrote here: the fork holds copies of all before it",
     )
 
 
 class DevLoginRequest(RequestBody):
-    user_id: str
-    model_config = REQUEST
+    user_id: NewUserId = Field(
+        description="Made if it does not exist: 1-64 letters, digits, '_', '.' or '-', not"
+        " only dots"
+    )
 
 
 class TokenResponse(BaseModel):

@@ -1573,7 +1573,10 @@ export interface components {
         AgentKeyCreate: {
             /** Agent */
             agent: string;
-            /** Expires At */
+            /**
+             * Expires At
+             * @description With a time zone; in the future
+             */
             expires_at?: string | null;
         };
         /** AgentKeyCreated */
@@ -1642,13 +1645,16 @@ export interface components {
              */
             signup: "open" | "invite" | "closed";
         };
-        /** ChatRequest */
+        /**
+         * ChatRequest
+         * @description A message, or (`retry`) no message and the conversation whose failed turn to re-run.
+         */
         ChatRequest: {
             /** Conversation Id */
             conversation_id?: number | null;
             /**
              * Message
-             * @description What the person says; trimmed, never empty, at most 16,000 characters. Required unless `retry`.
+             * @description What the person says; trimmed, never empty, at most PARLEY_MAX_MESSAGE_CHARS characters (longer is a 413). Required unless `retry`.
              */
             message?: string | null;
             /**
@@ -1694,7 +1700,7 @@ export interface components {
         ConsentDecision: {
             /**
              * Agent
-             * @description Required when allowing
+             * @description Required when allowing: the agent the client acts as (1-64 letters, digits, '_', '.', '@' or '-')
              */
             agent?: string | null;
             /**
@@ -1923,7 +1929,10 @@ export interface components {
         };
         /** DevLoginRequest */
         DevLoginRequest: {
-            /** User Id */
+            /**
+             * User Id
+             * @description Made if it does not exist: 1-64 letters, digits, '_', '.' or '-', not only dots
+             */
             user_id: string;
         };
         /** EmailChange */
@@ -2081,7 +2090,7 @@ export interface components {
             reply_to?: number | null;
             /**
              * Text
-             * @description Trimmed, never empty, at most 16,000 characters
+             * @description Trimmed, never empty, at most PARLEY_MAX_MESSAGE_CHARS characters (longer is a 413)
              */
             text: string;
             /**
@@ -2171,7 +2180,13 @@ export interface components {
         PasskeyLogin: {
             /** Credential */
             credential: {
-                [key: string]: unknown;
+                response: {
+                    clientDataJSON: string;
+                } & {
+                    [key: string]: components["schemas"]["StorableJSON"];
+                };
+            } & {
+                [key: string]: components["schemas"]["StorableJSON"];
             };
         };
         /** PasskeyOut */
@@ -2192,7 +2207,13 @@ export interface components {
         PasskeyVerify: {
             /** Credential */
             credential: {
-                [key: string]: unknown;
+                response: {
+                    clientDataJSON: string;
+                } & {
+                    [key: string]: components["schemas"]["StorableJSON"];
+                };
+            } & {
+                [key: string]: components["schemas"]["StorableJSON"];
             };
             /** Name */
             name?: string | null;
@@ -2285,11 +2306,21 @@ export interface components {
             /** Run Failed */
             run_failed?: boolean | null;
         };
-        /** PushKeys */
+        /**
+         * PushKeys
+         * @description The browser's own object (as `PushSubscriptionIn`): a field a browser adds is not
+         *     ours to refuse.
+         */
         PushKeys: {
-            /** Auth */
+            /**
+             * Auth
+             * @description The browser's auth secret (16 bytes, base64url)
+             */
             auth: string;
-            /** P256Dh */
+            /**
+             * P256Dh
+             * @description The browser's P-256 public key (65 bytes, base64url)
+             */
             p256dh: string;
         };
         /**
@@ -2340,7 +2371,11 @@ export interface components {
              * @description The answer, in the person's words
              */
             text?: string | null;
-        };
+        } & ({
+            text: string;
+        } | {
+            decision: string;
+        });
         /** QuestionOut */
         QuestionOut: {
             answer: components["schemas"]["MessageOut"] | null;
@@ -2384,7 +2419,10 @@ export interface components {
              * @enum {string}
              */
             status: "completed" | "failed" | "cancelled";
-            /** Summary */
+            /**
+             * Summary
+             * @description How it ended ("" or null: none)
+             */
             summary?: string | null;
         };
         /**
@@ -2520,13 +2558,25 @@ export interface components {
              */
             stopped: boolean;
         };
-        /** TaskCreate */
+        /** @description Any JSON value whose strings (object keys too) hold no NUL */
+        StorableJSON: (null | boolean | number) | string | {
+            [key: string]: components["schemas"]["StorableJSON"];
+        } | ((null | boolean | number) | string | {
+            [key: string]: components["schemas"]["StorableJSON"];
+        })[];
+        /**
+         * TaskCreate
+         * @description A new task: the fields a person writes, as written.
+         */
         TaskCreate: {
-            /** Description */
+            /**
+             * Description
+             * @description Blank or empty clears it
+             */
             description?: string | null;
             /**
              * Title
-             * @description 1-500 characters after trimming
+             * @description 1-500 characters after trimming (inner whitespace collapsed)
              */
             title: string;
         };
@@ -2539,7 +2589,10 @@ export interface components {
              * Format: date-time
              */
             created_at: string;
-            /** Description */
+            /**
+             * Description
+             * @description Blank or empty clears it
+             */
             description?: string | null;
             /**
              * Number
@@ -2548,7 +2601,7 @@ export interface components {
             number: number;
             /**
              * Title
-             * @description 1-500 characters after trimming
+             * @description 1-500 characters after trimming (inner whitespace collapsed)
              */
             title: string;
             /**
@@ -2559,23 +2612,46 @@ export interface components {
         };
         /**
          * TaskPatch
-         * @description Any of the fields, each optional: only those given change.
+         * @description Any of the fields, each optional: only those given change, and one must be given.
          */
         TaskPatch: {
             /** Completed */
             completed?: boolean | null;
-            /** Description */
+            /**
+             * Description
+             * @description Blank or empty clears it
+             */
             description?: string | null;
             /** Title */
             title?: string | null;
+        } | {
+            title: string;
+        } | {
+            description: string;
+        } | {
+            completed: boolean;
         };
-        /** ThreadClose */
+        /**
+         * ThreadClose
+         * @description Cancelling a thread: why, if the canceller says.
+         */
         ThreadClose: {
             /**
              * Text
-             * @description The result, error or reason
+             * @description The reason ("" or null: none given)
              */
             text?: string | null;
+        };
+        /**
+         * ThreadResult
+         * @description Completing, failing or escalating a thread: what came of it, which must be said.
+         */
+        ThreadResult: {
+            /**
+             * Text
+             * @description The result, the error or the reason
+             */
+            text: string;
         };
         /** TokenCounts */
         TokenCounts: {
@@ -2921,8 +2997,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChatResponse"];
-                    /** @description message, delta, tool_call, tool_result, done, error */
-                    "text/event-stream": unknown;
+                    "text/event-stream": string;
                 };
             };
             /** @description Missing, invalid or expired bearer token */
@@ -3492,6 +3567,7 @@ export interface operations {
                 after?: number | null;
             };
             header?: {
+                /** @description Resume after this event id (what the last event's `id:` said) */
                 "last-event-id"?: string | null;
             };
             path: {
@@ -3509,8 +3585,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
-                    /** @description message, delta, tool_call, tool_result, reply_end */
-                    "text/event-stream": unknown;
+                    "text/event-stream": string;
                 };
             };
             /** @description Bad request */
@@ -4419,7 +4494,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ThreadClose"];
+                "application/json": components["schemas"]["ThreadResult"];
             };
         };
         responses: {
@@ -4509,7 +4584,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ThreadClose"];
+                "application/json": components["schemas"]["ThreadResult"];
             };
         };
         responses: {
@@ -4599,7 +4674,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ThreadClose"];
+                "application/json": components["schemas"]["ThreadResult"];
             };
         };
         responses: {
@@ -4828,6 +4903,7 @@ export interface operations {
                 after?: number | null;
             };
             header?: {
+                /** @description Resume after this event id (what the last event's `id:` said) */
                 "last-event-id"?: string | null;
             };
             path: {
@@ -4844,8 +4920,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
-                    /** @description ready, task, conversation, unread, run, question */
-                    "text/event-stream": unknown;
+                    "text/event-stream": string;
                 };
             };
             /** @description Bad request */
@@ -6402,7 +6477,7 @@ export interface operations {
         parameters: {
             query: {
                 limit?: number;
-                /** @description Words to find */
+                /** @description Words to find (not blank) */
                 q: string;
             };
             header?: never;

@@ -3,11 +3,52 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, Field
 
-from parley.schemas import REQUEST, RequestBody, Text
+from parley.accounts.hashing import PASSWORD_MAX, PASSWORD_MIN
+from parley.schemas import AgentName, NewUserId, RequestBody, Text
+from parley.stated import STORABLE, STORABLE_JSON_REF, stated
+
+# The emails the schema promises to take: printable ASCII, one '@' (the server also takes an
+# international domain written in Unicode, stored in its xn-- form, when IDNA maps it).
+ASCII_EMAIL = r"^[!-?A-~]{1,64}@[!-?A-~]{1,255}$"
+Email = Annotated[Text, stated(pattern=ASCII_EMAIL)]
+NewPassword = Annotated[Text, stated(minLength=PASSWORD_MIN)]
+# What a WebAuthn credential (the browser's JSON) must hold for the server to find the
+# challenge it answers: base64url JSON with the challenge in it. JSON Schema can only annotate
+# encoded content, so a generator cannot be told; a credential that is not one is a 422.
+# Free-form beyond that: any JSON whose strings hold no NUL (`RequestBody` checks every one).
+_FREE = {"propertyNames": {"pattern": STORABLE}, "additionalProperties": STORABLE_JSON_REF}
+CLIENT_DATA = {
+    "type": "object",
+    "required": ["response"],
+    **_FREE,
+    "properties": {
+        "response": {
+            "type": "object",
+            "required": ["clientDataJSON"],
+            **_FREE,
+            "properties": {
+                "clientDataJSON": {
+                    "type": "string",
+                    "pattern": STORABLE,
+                    "contentEncoding": "base64url",
+                    "contentMediaType": "application/json",
+                    "contentSchema": {
+                        "type": "object",
+                        "required": ["challenge"],
+                        "properties": {
+                            "challenge": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,200}$"}
+                        },
+                    },
+                }
+            },
+        }
+    },
+}
+Credential = Annotated[dict[str, Any], stated(**CLIENT_DATA)]
 
 
 class AuthConfig(BaseModel):
@@ -22,23 +63,20 @@ class AuthConfig(BaseModel):
 
 
 class SignupRequest(RequestBody):
-    user_id: Text = Field(max_length=64)
-    password: Text = Field(max_length=1024)
-    email: Text | None = Field(default=None, max_length=320)
+    user_id: NewUserId = Field(max_length=64)
+    password: NewPassword = Field(max_length=PASSWORD_MAX)
+    email: Email | None = Field(default=None, max_length=320)
     invite: Text | None = Field(default=None, max_length=200)
-    model_config = REQUEST
 
 
 class LoginRequest(RequestBody):
     login: Text = Field(max_length=320, description="user id or email")
-    password: Text = Field(max_length=1024)
-    model_config = REQUEST
+    password: Text = Field(max_length=PASSWORD_MAX)
 
 
 class PasswordChange(RequestBody):
-    current_password: Text = Field(max_length=1024)
-    new_password: Text = Field(max_length=1024)
-    model_config = REQUEST
+    current_password: Text = Field(max_length=PASSWORD_MAX)
+    new_password: NewPassword = Field(max_length=PASSWORD_MAX)
 
 
 class AccountOut(BaseModel):
@@ -57,8 +95,7 @@ class MeOut(AccountOut):
 
 
 class EmailChange(RequestBody):
-    email: Text | None = Field(max_length=320, description="null removes it")
-    model_config = REQUEST
+    email: Email | None = Field(max_length=320, description="null removes it")
 
 
 class EmailState(BaseModel):
@@ -68,12 +105,10 @@ class EmailState(BaseModel):
 
 class EmailVerify(RequestBody):
     token: Text = Field(max_length=200, description="From the emailed link")
-    model_config = REQUEST
 
 
 class OidcLinkRequest(RequestBody):
     next: Text | None = Field(default=None, max_length=2000, description="Where to come back")
-    model_config = REQUEST
 
 
 class OidcLinkStarted(BaseModel):
@@ -88,12 +123,11 @@ class DevLoginOut(BaseModel):
 
 
 class InviteCreate(RequestBody):
-    email: Text | None = Field(default=None, max_length=320)
-    user_id: Text | None = Field(
+    email: Email | None = Field(default=None, max_length=320)
+    user_id: NewUserId | None = Field(
         default=None, max_length=64, description="Only this user id may sign up with it"
     )
     is_admin: bool = False
-    model_config = REQUEST
 
 
 class InviteOut(BaseModel):
@@ -122,9 +156,10 @@ class SessionOut(SessionShown):
 
 
 class AgentKeyCreate(RequestBody):
-    agent: Text = Field(max_length=64)
-    expires_at: datetime | None = Field(default=None, strict=False)
-    model_config = REQUEST
+    agent: AgentName = Field(max_length=64)
+    expires_at: datetime | None = Field(
+        default=None, strict=False, description="With a time zone; in the future"
+    )
 
 
 class AgentKeyOut(BaseModel):
@@ -148,11 +183,9 @@ class PasskeyOut(BaseModel):
 
 
 class PasskeyVerify(RequestBody):
-    credential: dict[str, Any]
+    credential: Credential
     name: Text | None = Field(default=None, max_length=100)
-    model_config = REQUEST
 
 
 class PasskeyLogin(RequestBody):
-    credential: dict[str, Any]
-    model_config = REQUEST
+    credential: Credential

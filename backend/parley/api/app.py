@@ -61,6 +61,7 @@ from parley.realtime.stream import SERVER_SEND
 from parley.realtime.waits import Waits
 from parley.runs.sweeper import sweep_forever
 from parley.serving import LIMITS_STATE_KEY, ConnectionLimits
+from parley.stated import STORABLE_JSON, STORABLE_JSON_NAME, settings_for_schema
 from parley.tools.http import McpHttp, mcp_routes
 from parley.tools.identity import from_request_meta
 from parley.tools.server import build_server
@@ -74,7 +75,21 @@ SHUTDOWN_LEFTOVER_SECONDS = 5.0
 
 class ParleyApi(FastAPI):
     """FastAPI, handing the server's own `send` to the conversation streams (`SERVER_SEND`):
-    the outermost layer is the only one that sees it unwrapped."""
+    the outermost layer is the only one that sees it unwrapped; and stating in its schema the
+    limits that are settings as its own settings say."""
+
+    def __init__(self, *, settings: Settings, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.parley_settings = settings
+
+    def openapi(self) -> dict[str, Any]:
+        if self.openapi_schema is None:
+            with settings_for_schema(self.parley_settings):
+                schema = super().openapi()
+            components = schema.setdefault("components", {}).setdefault("schemas", {})
+            components[STORABLE_JSON_NAME] = STORABLE_JSON
+            return schema
+        return self.openapi_schema
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -185,6 +200,7 @@ def create_app(
             yield {LIMITS_STATE_KEY: ConnectionLimits.from_settings(settings)}
 
     app = ParleyApi(
+        settings=settings,
         title="Parley API",
         version="0.1.0",
         description="Chat with a task assistant; every turn is stored in PostgreSQL.",

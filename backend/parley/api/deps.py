@@ -15,7 +15,7 @@ from parley.accounts import reauth
 from parley.accounts.credentials import Credentials, Principal
 from parley.api.web_session import COOKIE, UNSAFE, check_origin
 from parley.assistant.runner import Assistant
-from parley.auth import Caller, bearer_token
+from parley.auth import USER_ID_PATTERN, Caller, bearer_token
 from parley.chat.runner import TurnRunner
 from parley.config import Settings
 from parley.db import Database
@@ -24,6 +24,7 @@ from parley.limits import RateLimiter
 from parley.modes import Modes
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
+from parley.stated import stated
 from parley.work.manager import WorkManager
 
 
@@ -86,9 +87,11 @@ async def _token_caller(principal: PrincipalDep) -> Caller:
 TokenCaller = Annotated[Caller, Depends(_token_caller)]
 
 
-async def _path_principal(
-    user_id: Annotated[str, Path(max_length=64)], principal: PrincipalDep
-) -> Principal:
+# A user id in a path: the credential's own (any other is a 403).
+PathUserId = Annotated[str, Path(max_length=64), stated(pattern=USER_ID_PATTERN)]
+
+
+async def _path_principal(user_id: PathUserId, principal: PrincipalDep) -> Principal:
     """The path's user, which must be the credential's: nobody acts for someone else."""
     if user_id != principal.caller.user_id:
         raise Forbidden("This credential belongs to another user")

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Response
 
 from parley.accounts import invites, sessions, store
 from parley.accounts.schemas import InviteCreate, InviteOut
-from parley.api.deps import AdminPrincipal, CredentialsDep, DbDep, SettingsDep
+from parley.api.deps import AdminPrincipal, CredentialsDep, DbDep, PathUserId, SettingsDep
 from parley.api.errors import ERRORS
 from parley.auth import validate_user_id
 from parley.errors import NotFound
@@ -36,7 +36,7 @@ async def create_invite(
 
 @router.post("/users/{user_id}/disable", status_code=204, responses=ERRORS(401, 403, 404, 422))
 async def disable_user(
-    user_id: str, _admin: AdminPrincipal, db: DbDep, credentials: CredentialsDep
+    user_id: PathUserId, _admin: AdminPrincipal, db: DbDep, credentials: CredentialsDep
 ) -> Response:
     """The account is refused everywhere at once: its sessions end, its keys and tokens fail."""
     await store.set_disabled(db, user_id=validate_user_id(user_id), disabled=True)
@@ -46,7 +46,7 @@ async def disable_user(
 
 @router.post("/users/{user_id}/enable", status_code=204, responses=ERRORS(401, 403, 404, 422))
 async def enable_user(
-    user_id: str, _admin: AdminPrincipal, db: DbDep, credentials: CredentialsDep
+    user_id: PathUserId, _admin: AdminPrincipal, db: DbDep, credentials: CredentialsDep
 ) -> Response:
     await store.set_disabled(db, user_id=validate_user_id(user_id), disabled=False)
     credentials.forget()

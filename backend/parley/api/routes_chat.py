@@ -7,18 +7,20 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header
 
 from parley.api.deps import LimiterDep, ModesDep, PersonUser, RunnerDep, SettingsDep
-from parley.api.errors import AUTHED, ERRORS
+from parley.api.errors import AUTHED, ERRORS, event_stream
 from parley.realtime.stream import sse_response
 from parley.schemas import ChatRequest, ChatResponse
 
 router = APIRouter(prefix="/api/{user_id}", tags=["chat"])
-SSE = {"text/event-stream": {"description": "message, delta, tool_call, tool_result, done, error"}}
 
 
 @router.post(
     "/chat",
     response_model=ChatResponse,
-    responses={**ERRORS(*AUTHED, 409, 413, 429, 502), 200: {"content": SSE}},
+    responses={
+        **ERRORS(*AUTHED, 409, 413, 429, 502),
+        **event_stream("message, delta, tool_call, tool_result, done, error"),
+    },
 )
 async def chat(
     body: ChatRequest,

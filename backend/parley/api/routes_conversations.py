@@ -14,6 +14,7 @@ from parley.db import Database
 from parley.models import ConversationMode
 from parley.modes import Modes
 from parley.schemas import (
+    BIGINT_END,
     ConversationCreate,
     ConversationOut,
     ConversationPatch,
@@ -106,7 +107,7 @@ async def list_messages(
     user_id: CurrentUser,
     db: DbDep,
     after: Annotated[
-        int | None, Query(ge=0, le=2**63 - 1, description="Only messages with a larger id")
+        int | None, Query(ge=0, lt=BIGINT_END, description="Only messages with a larger id")
     ] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> list[MessageOut]:

@@ -8,10 +8,9 @@ from fastapi import APIRouter, Query
 
 from parley.api.deps import CurrentCaller, DbDep, HubDep, SettingsDep, WaitsDep
 from parley.api.errors import AUTHED, ERRORS
-from parley.api.routes_questions import check_wait
+from parley.api.routes_questions import Wait, check_wait
 from parley.auth import Caller
 from parley.db import Database
-from parley.models import MAX_BIGINT
 from parley.runs import delegations
 from parley.runs.messages import wait_for_messages
 from parley.runs.schemas import (
@@ -19,12 +18,15 @@ from parley.runs.schemas import (
     DelegationOut,
     NextDelegation,
     ThreadClose,
+    ThreadResult,
     delegation_json,
 )
-from parley.schemas import MessageOut
+from parley.schemas import BIGINT_END, MessageOut
+from parley.stated import stated
 
 router = APIRouter(prefix="/api/{user_id}", tags=["delegations"])
-Wait = Annotated[float, Query(ge=0, description="Seconds to wait")]
+WaitFor = Annotated[Wait, Query(description="Seconds to wait")]
+Claimer = Annotated[str, stated(pattern=delegations.CLAIMER_PATTERN)]
 
 
 @router.post(
@@ -56,9 +58,9 @@ async def next_delegation(
     db: DbDep,
     waits: WaitsDep,
     settings: SettingsDep,
-    wait: Wait = 0,
+    wait: WaitFor = 0,
     claimer: Annotated[
-        str | None,
+        Claimer | None,
         Query(description="Your process's own key: a claim whose answer you lost comes back"),
     ] = None,
 ) -> NextDelegation:
@@ -87,7 +89,7 @@ async def get_thread(
     db: DbDep,
     hub: HubDep,
     settings: SettingsDep,
-    wait: Wait = 0,
+    wait: WaitFor = 0,
 ) -> DelegationOut:
     """The thread; with `wait`, returns once it closes or has a question for the parent.
     Waiting counts as its agent being heard from (its run does not go silent meanwhile)."""
@@ -110,8 +112,8 @@ async def read_thread(
     db: DbDep,
     hub: HubDep,
     settings: SettingsDep,
-    after: Annotated[int, Query(ge=0, le=MAX_BIGINT)] = 0,
-    wait: Wait = 0,
+    after: Annotated[int, Query(ge=0, lt=BIGINT_END)] = 0,
+    wait: WaitFor = 0,
 ) -> list[MessageOut]:
     """Long-polls like a run's messages."""
     check_wait(wait, settings.long_poll_max)
@@ -136,7 +138,7 @@ async def acknowledge(thread_id: int, caller: CurrentCaller, db: DbDep) -> Deleg
 async def _close(
     thread_id: int,
     outcome: str,
-    body: ThreadClose,
+    text: str | None,
     caller: Caller,
     db: Database,
     max_chars: int,
@@ -147,7 +149,7 @@ async def _close(
         caller=caller,
         thread_id=thread_id,
         outcome=outcome,
-        text=body.text,
+        text=text,
         max_chars=max_chars,
         question_timeout=question_timeout,
     )
@@ -156,12 +158,12 @@ async def _close(
 
 def _closing_route(path: str, outcome: str, doc: str) -> None:
     async def close(
-        thread_id: int, body: ThreadClose, caller: CurrentCaller, db: DbDep, settings: SettingsDep
+        thread_id: int, body: ThreadResult, caller: CurrentCaller, db: DbDep, settings: SettingsDep
     ) -> DelegationOut:
         return await _close(
             thread_id,
             outcome,
-            body,
+            body.text,
             caller,
             db,
             settings.max_message_chars,
@@ -185,4 +187,23 @@ _closing_route(
     "The child hands the thread back to the person: `text` is the reason, also asked in the"
     " person's inbox.",
 )
-_closing_route("cancel", "cancelled", "The parent agent or the person cancels the thread.")
+
+
+@router.post(
+    "/delegations/{thread_id}/cancel",
+    response_model=DelegationOut,
+    responses=ERRORS(*AUTHED, 409, 413),
+)
+async def cancel_thread(
+    thread_id: int, body: ThreadClose, caller: CurrentCaller, db: DbDep, settings: SettingsDep
+) -> DelegationOut:
+    """The parent agent or the person cancels the thread."""
+    return await _close(
+        thread_id,
+        "cancelled",
+        body.text,
+        caller,
+        db,
+        settings.max_message_chars,
+        settings.question_timeout,
+    )

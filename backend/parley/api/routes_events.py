@@ -9,14 +9,23 @@ from sse_starlette import EventSourceResponse
 
 from parley import conversations
 from parley.api.deps import CurrentUser, DbDep, SettingsDep
-from parley.api.errors import AUTHED, ERRORS
+from parley.api.errors import AUTHED, ERRORS, event_stream
 from parley.errors import ParleyError
 from parley.models import MAX_BIGINT
 from parley.realtime.stream import conversation_stream
+from parley.schemas import BIGINT_END
+from parley.stated import stated
 
 MAX_MESSAGE_ID = MAX_BIGINT  # messages.id is a bigint: a larger cursor would overflow
 
 router = APIRouter(prefix="/api/{user_id}/conversations", tags=["realtime"])
+
+# An event id to resume after: a whole number (a 400 otherwise). The schema promises ids below
+# 10**18; the server takes any up to the largest bigint.
+LastEventId = Annotated[
+    Annotated[str, stated(pattern=r"^0*[0-9]{0,18}$")] | None,
+    Header(description="Resume after this event id (what the last event's `id:` said)"),
+]
 
 
 def _message_id(value: str) -> int | None:
@@ -44,13 +53,7 @@ def parse_cursor(after: int | None, last_event_id: str | None) -> int | None:
     "/{conversation_id}/events",
     responses={
         **ERRORS(400, *AUTHED),
-        200: {
-            "content": {
-                "text/event-stream": {
-                    "description": "message, delta, tool_call, tool_result, reply_end"
-                }
-            }
-        },
+        **event_stream("message, delta, tool_call, tool_result, reply_end"),
     },
 )
 async def events(
@@ -61,9 +64,9 @@ async def events(
     settings: SettingsDep,
     after: Annotated[
         int | None,
-        Query(ge=0, le=MAX_MESSAGE_ID, description="Replay stored messages after this id"),
+        Query(ge=0, lt=BIGINT_END, description="Replay stored messages after this id"),
     ] = None,
-    last_event_id: Annotated[str | None, Header()] = None,
+    last_event_id: LastEventId = None,
 ) -> EventSourceResponse:
     """Stored messages carry `id:`; reconnect with `Last-Event-ID` (or `?after=`) to get exactly
     the ones missed. Without either, the stream starts from now. A reply being written

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Query
 from sse_starlette import EventSourceResponse
 
 from parley.api.deps import CurrentUser, DbDep, ModesDep, SettingsDep, WaitsDep
-from parley.api.errors import AUTHED, ERRORS
+from parley.api.errors import AUTHED, ERRORS, event_stream
 from parley.api.person_events import renderer
-from parley.api.routes_events import MAX_MESSAGE_ID, parse_cursor
+from parley.api.routes_events import LastEventId, parse_cursor
 from parley.realtime.stream import StallGuard
 from parley.realtime.user_stream import latest_event_id, person_events
+from parley.schemas import BIGINT_END
 
 router = APIRouter(prefix="/api/{user_id}", tags=["realtime"])
 
@@ -22,13 +23,7 @@ router = APIRouter(prefix="/api/{user_id}", tags=["realtime"])
     "/events",
     responses={
         **ERRORS(400, *AUTHED),
-        200: {
-            "content": {
-                "text/event-stream": {
-                    "description": "ready, task, conversation, unread, run, question"
-                }
-            }
-        },
+        **event_stream("ready, task, conversation, unread, run, question"),
     },
 )
 async def person_stream(
@@ -38,9 +33,9 @@ async def person_stream(
     modes: ModesDep,
     settings: SettingsDep,
     after: Annotated[
-        int | None, Query(ge=0, le=MAX_MESSAGE_ID, description="Replay events after this id")
+        int | None, Query(ge=0, lt=BIGINT_END, description="Replay events after this id")
     ] = None,
-    last_event_id: Annotated[str | None, Header()] = None,
+    last_event_id: LastEventId = None,
 ) -> EventSourceResponse:
     """Starts with `ready` (`id:` = the cursor it starts from; from now without a cursor),
     then every change after it; reconnect with `Last-Event-ID` to get exactly the missed ones.

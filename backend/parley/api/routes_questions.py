@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+from annotated_types import Ge
 from fastapi import APIRouter, Header, Query
 
 from parley.api.deps import CurrentCaller, DbDep, SettingsDep, WaitsDep, WorkDep
@@ -14,9 +15,13 @@ from parley.push import subscriptions
 from parley.runs import questions
 from parley.runs.schemas import PostedOut, QuestionAnswer, QuestionOut, question_json
 from parley.schemas import message_json
+from parley.stated import LONG_POLL_LIMIT
 from parley.work import service as work_service
 
 router = APIRouter(prefix="/api/{user_id}", tags=["agents"])
+
+# A long poll's `wait`: at most PARLEY_LONG_POLL_MAX seconds (the schema says this server's).
+Wait = Annotated[float, Ge(0), LONG_POLL_LIMIT]
 
 
 def check_wait(wait: float, cap: float) -> float:
@@ -43,7 +48,7 @@ async def get_question(
     db: DbDep,
     waits: WaitsDep,
     settings: SettingsDep,
-    wait: Annotated[float, Query(ge=0, description="Seconds to wait for an answer")] = 0,
+    wait: Annotated[Wait, Query(description="Seconds to wait for an answer")] = 0,
 ) -> QuestionOut:
     """The question and its answer. With `wait`, returns as soon as it is answered, timed
     out or closed, else after `wait` seconds with `status: "open"` (ask again)."""

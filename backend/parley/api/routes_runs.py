@@ -9,12 +9,12 @@ from fastapi import APIRouter, Query
 from parley.api.deps import CurrentCaller, CurrentUser, DbDep, HubDep, ModesDep, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.api.routes_messages import post
-from parley.api.routes_questions import check_wait
-from parley.models import MAX_BIGINT, ConversationMode
+from parley.api.routes_questions import Wait, check_wait
+from parley.models import ConversationMode
 from parley.runs import runs
 from parley.runs.messages import wait_for_messages
 from parley.runs.schemas import MessageCreate, PostedOut, RunCreate, RunFinish, RunOut, RunStatusIn
-from parley.schemas import MessageOut
+from parley.schemas import BIGINT_END, MessageOut
 
 router = APIRouter(prefix="/api/{user_id}/runs", tags=["runs"])
 
@@ -66,8 +66,8 @@ async def read_run(
     db: DbDep,
     hub: HubDep,
     settings: SettingsDep,
-    after: Annotated[int, Query(ge=0, le=MAX_BIGINT)] = 0,
-    wait: Annotated[float, Query(ge=0, description="Seconds to wait for something new")] = 0,
+    after: Annotated[int, Query(ge=0, lt=BIGINT_END)] = 0,
+    wait: Annotated[Wait, Query(description="Seconds to wait for something new")] = 0,
     limit: Annotated[int, Query(ge=1, le=200)] = 100,
 ) -> list[MessageOut]:
     """Messages after `after`, at once if any; else waits up to `wait` seconds (at most

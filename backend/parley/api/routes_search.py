@@ -11,6 +11,7 @@ from parley import search as search_service
 from parley.api.deps import CurrentUser, DbDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.schemas import SearchOut
+from parley.stated import WORDS, stated
 
 router = APIRouter(prefix="/api/{user_id}", tags=["conversations"])
 
@@ -19,7 +20,11 @@ router = APIRouter(prefix="/api/{user_id}", tags=["conversations"])
 async def search(
     user_id: CurrentUser,
     db: DbDep,
-    q: Annotated[str, Query(max_length=search_service.QUERY_MAX, description="Words to find")],
+    q: Annotated[
+        str,
+        Query(max_length=search_service.QUERY_MAX, description="Words to find (not blank)"),
+        stated(pattern=WORDS),
+    ],
     limit: Annotated[int, Query(ge=1, le=search_service.LIMIT_MAX)] = 20,
 ) -> SearchOut:
     """The caller's conversations whose title holds `q`, and the caller's newest messages

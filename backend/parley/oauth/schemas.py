@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from parley.schemas import REQUEST, RequestBody
+from parley.auth import USER_ID_PATTERN
+from parley.schemas import RequestBody
 
 
 class ConsentRequest(BaseModel):
@@ -45,10 +46,22 @@ class ConsentRequest(BaseModel):
 class ConsentDecision(RequestBody):
     """The consent page's form (`application/x-www-form-urlencoded`): the button pressed."""
 
-    model_config = REQUEST
-
     decision: Literal["allow", "deny"]
-    agent: str | None = Field(default=None, max_length=200, description="Required when allowing")
+    agent: str | None = Field(
+        default=None,
+        max_length=200,
+        description="Required when allowing: the agent the client acts as (1-64 letters,"
+        " digits, '_', '.', '@' or '-')",
+    )
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"decision": {"const": "allow"}}, "required": ["decision"]},
+            "then": {
+                "properties": {"agent": {"type": "string", "pattern": USER_ID_PATTERN}},
+                "required": ["agent"],
+            },
+        }
+    )
 
 
 class ConnectedAppOut(BaseModel):

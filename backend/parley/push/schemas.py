@@ -3,15 +3,39 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from parley.schemas import RequestBody
+from parley.push.subscriptions import (
+    AUTH_PATTERN,
+    MAX_ENDPOINT,
+    MAX_LABEL,
+    P256DH_PATTERN,
+    endpoint_pattern,
+)
+from parley.schemas import RequestBody, Text, Whole
+from parley.stated import FromSettings, stated
+
+# A URL at a push service this server sends to (PARLEY_PUSH_ALLOWED_HOSTS: the schema says
+# this server's); any other is a 422 `push_service_not_allowed`.
+Endpoint = Annotated[
+    Text, FromSettings(lambda s: {"pattern": endpoint_pattern(s.push_allowed_hosts)})
+]
 
 
 class PushKeys(RequestBody):
-    p256dh: str = Field(max_length=200)
-    auth: str = Field(max_length=100)
+    """The browser's own object (as `PushSubscriptionIn`): a field a browser adds is not
+    ours to refuse."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    p256dh: Annotated[Text, stated(pattern=P256DH_PATTERN)] = Field(
+        max_length=200, description="The browser's P-256 public key (65 bytes, base64url)"
+    )
+    auth: Annotated[Text, stated(pattern=AUTH_PATTERN)] = Field(
+        max_length=100, description="The browser's auth secret (16 bytes, base64url)"
+    )
 
 
 class PushSubscriptionIn(RequestBody):
@@ -19,10 +43,10 @@ class PushSubscriptionIn(RequestBody):
 
     model_config = ConfigDict(extra="ignore")
 
-    endpoint: str = Field(min_length=1, max_length=2048)
+    endpoint: Endpoint = Field(min_length=1, max_length=MAX_ENDPOINT)
     keys: PushKeys
-    expirationTime: int | None = None
-    label: str = Field(default="", max_length=100, description="e.g. 'Phone', 'Work laptop'")
+    expirationTime: Whole | None = None
+    label: Text = Field(default="", max_length=MAX_LABEL, description="e.g. 'Phone', 'Work laptop'")
 
 
 class PushSubscriptionOut(BaseModel):
@@ -50,8 +74,6 @@ class PreferencesOut(BaseModel):
 
 
 class PreferencesPatch(RequestBody):
-    model_config = ConfigDict(extra="forbid")
-
     question: bool | None = None
     run_failed: bool | None = None
     message: bool | None = None
@@ -59,8 +81,6 @@ class PreferencesPatch(RequestBody):
 
 
 class MuteIn(RequestBody):
-    model_config = ConfigDict(extra="forbid")
-
     muted: bool
 
 

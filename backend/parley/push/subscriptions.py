@@ -121,6 +121,55 @@ def host_allowed(endpoint: str, allowed: list[str]) -> bool:
     return False
 
 
+_PORT = r"(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
+# The labels a `*.` pattern stands for: one or more, as `_host_matches` takes them.
+_SUBDOMAINS = rf"{_LABEL}(?:\.{_LABEL})*\."
+# The keys `check_subscription` takes, in base64url: a 65-byte point whose first byte is 4,
+# and a 16-byte secret (padded or not).
+P256DH_PATTERN = r"^B[A-P][A-Za-z0-9_-]{85}=?$"
+AUTH_PATTERN = r"^[A-Za-z0-9_-]{22}={0,2}$"
+
+
+def _origins(pattern: str) -> list[str]:
+    """One `PARLEY_PUSH_ALLOWED_HOSTS` entry as the scheme://host[:port] alternatives of a
+    JSON Schema pattern: https, and http too for a loopback address; a host name as written
+    (`*.` for one label or more), an address as written; the port as `host_allowed` reads it
+    (none named: the scheme's default, written or not). An entry it could never match gives
+    none."""
+    name, want = _pattern(pattern)
+    address = _address(name)
+    bare = name[2:] if name.startswith("*.") else name
+    if address is not None:
+        host = name.replace(".", "\\.")
+        host = f"\\[{host}\\]" if address.version == 6 else host
+        schemes = {"https": 443, "http": 80} if address.is_loopback else {"https": 443}
+    elif _HOST.fullmatch(bare) and not _NUMERIC.fullmatch(bare.rsplit(".", 1)[-1]):
+        host = ("" if bare == name else _SUBDOMAINS) + bare.replace(".", "\\.")
+        schemes = {"https": 443}
+    else:
+        return []
+    if want != "*" and want != "" and not want.isdigit():
+        return []
+    found = []
+    for scheme, default in schemes.items():
+        if want == "*":
+            port = f"(?::{_PORT})?"
+        elif want in ("", str(default)):
+            port = f"(?::{default})?"
+        else:
+            port = f":{int(want)}"
+        found.append(f"{scheme}://{host}{port}")
+    return found
+
+
+def endpoint_pattern(allowed: list[str]) -> str:
+    """The endpoints `host_allowed` takes, as a JSON Schema (ECMA-262) pattern for the API's
+    schema: a URL on an allowed host and port, and a path of URL characters. It is at most
+    stricter than the check (an address only as the entry writes it, no fragment)."""
+    alternatives = "|".join(o for entry in allowed for o in _origins(entry)) or "(?!)"
+    return f"^(?:{alternatives})(?:[/?][A-Za-z0-9\\-._~!$&'()*+,;=:@%/?]*)?$"
+
+
 def check_subscription(
     *, endpoint: str, p256dh: str, auth: str, allowed: list[str]
 ) -> tuple[str, str, str]:

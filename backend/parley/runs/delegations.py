@@ -29,7 +29,7 @@ from parley.conversations import (
 )
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
-from parley.models import ConversationMode, MessageKind, Role, RunKind
+from parley.models import MAX_TIMEOUT, ConversationMode, MessageKind, Role, RunKind
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
 from parley.runs import inbox, rules
@@ -53,8 +53,8 @@ CLOSING: dict[str, tuple[Event, MessageKind]] = {
     "escalated": (Event.escalate, MessageKind.escalation),
     "cancelled": (Event.cancel, MessageKind.status),
 }
-MAX_TIMEOUT = 7 * 24 * 3600.0
-CLAIMER_RE = re.compile(r"^[A-Za-z0-9_.@:-]{1,64}$")
+CLAIMER_PATTERN = r"^[A-Za-z0-9_.@:-]{1,64}$"
+CLAIMER_RE = re.compile(CLAIMER_PATTERN)
 
 
 def not_found(thread_id: int) -> NotFound:

@@ -23,7 +23,7 @@ from parley.auth import Caller
 from parley.conversations import MESSAGE_COLUMNS, StoredMessage, check_id, list_messages
 from parley.db import Database
 from parley.errors import Forbidden, InvalidInput, NotFound, ParleyError
-from parley.models import MAX_BIGINT
+from parley.models import MAX_BIGINT, MAX_TIMEOUT
 from parley.realtime.hub import Hub
 from parley.runs import rules
 from parley.runs.lifecycle import DelegationRecord, acknowledge, lock_thread
@@ -32,7 +32,6 @@ from parley.text import clean
 
 # What may be posted directly; the other kinds are written by the tools that own them.
 POSTABLE = frozenset({"message", "question", "answer", "status"})
-MAX_TIMEOUT = 7 * 24 * 3600.0
 
 
 def clean_text(text: str, *, max_chars: int, field: str = "text") -> str:

@@ -3,24 +3,48 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from parley.models import MAX_BIGINT, MAX_INT, RunKind, RunStatus
-from parley.schemas import REQUEST, MessageFields, MessageOut, RequestBody, Text, message_json
+from parley.models import CONVERSATION_TITLE_MAX, MAX_TIMEOUT, RunKind, RunStatus
+from parley.schemas import (
+    WHOLE,
+    AgentName,
+    BigId,
+    IntId,
+    MessageFields,
+    MessageOut,
+    MessageText,
+    RequestBody,
+    Words,
+    WordsOrEmpty,
+    message_json,
+)
+from parley.stated import MESSAGE_LIMIT, stated
+
+# Seconds a question (or an unclaimed delegation) waits: more than 0, at most a week.
+Timeout = Annotated[float, Field(gt=0), stated(maximum=MAX_TIMEOUT)]
 
 
 class MessageCreate(MessageFields, RequestBody):
-    text: Text = Field(description="Trimmed, never empty, at most 16,000 characters")
+    text: MessageText = Field(
+        description="Trimmed, never empty, at most PARLEY_MAX_MESSAGE_CHARS characters (longer"
+        " is a 413)"
+    )
     kind: Literal["message", "question", "answer", "status"] = Field(  # type: ignore[assignment]
         default="message",
         description="`question` (agents only) opens a wait for the person's answer",
     )
-    timeout_s: float | None = Field(
-        default=None, gt=0, description="Questions only: seconds until it times out"
+    timeout_s: Timeout | None = Field(
+        default=None, description="Questions only: seconds until it times out"
     )
-    model_config = REQUEST
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"timeout_s": {"type": "number"}}, "required": ["timeout_s"]},
+            "then": {"properties": {"kind": {"const": "question"}}, "required": ["kind"]},
+        }
+    )
 
 
 class PostedOut(MessageOut):
@@ -30,8 +54,7 @@ class PostedOut(MessageOut):
 
 
 class ReadPosition(RequestBody):
-    message_id: int = Field(ge=1, le=MAX_BIGINT)
-    model_config = REQUEST
+    message_id: BigId
 
 
 class UnreadOut(BaseModel):
@@ -40,21 +63,20 @@ class UnreadOut(BaseModel):
 
 
 class RunCreate(RequestBody):
-    title: Text | None = Field(default=None, max_length=200)
-    parent_run_id: int | None = Field(default=None, ge=1, le=MAX_INT)
-    model_config = REQUEST
+    title: Words | None = Field(default=None, max_length=CONVERSATION_TITLE_MAX)
+    parent_run_id: IntId | None = None
 
 
 class RunStatusIn(RequestBody):
-    text: Text
-    progress: int | None = Field(default=None, ge=0, le=100)
-    model_config = REQUEST
+    text: MessageText
+    progress: Annotated[int, Field(ge=0, le=100), WHOLE] | None = None
 
 
 class RunFinish(RequestBody):
     status: Literal["completed", "failed", "cancelled"]
-    summary: Text | None = None
-    model_config = REQUEST
+    summary: Annotated[WordsOrEmpty, MESSAGE_LIMIT] | None = Field(
+        default=None, description='How it ended ("" or null: none)'
+    )
 
 
 class RunOut(BaseModel):
@@ -82,13 +104,20 @@ def run_json(run: Any) -> dict[str, Any]:
 class QuestionAnswer(RequestBody):
     """The person's answer: text for any question, or a decision for a permission request."""
 
-    text: Text | None = Field(default=None, description="The answer, in the person's words")
+    text: MessageText | None = Field(default=None, description="The answer, in the person's words")
     decision: Literal["allow", "allow_session", "deny"] | None = Field(
         default=None,
         description="A permission request's answer: allow this call, allow the tool for the"
         " rest of the session, or deny",
     )
-    model_config = REQUEST
+    model_config = ConfigDict(
+        json_schema_extra={
+            "oneOf": [
+                {"properties": {"text": {"type": "string"}}, "required": ["text"]},
+                {"properties": {"decision": {"type": "string"}}, "required": ["decision"]},
+            ]
+        }
+    )
 
 
 class QuestionOut(BaseModel):
@@ -113,20 +142,28 @@ def question_json(state: Any) -> dict[str, Any]:
 
 
 class DelegationCreate(RequestBody):
-    agent: Text = Field(
+    agent: AgentName = Field(
         description="The agent the task is for: its token's agent name (1-64 characters of"
         " letters, digits, '_', '.', '@', '-')"
     )
-    task: Text
-    timeout_s: float = Field(
-        default=3600, gt=0, description="Seconds for one of its processes to claim it"
+    task: MessageText
+    timeout_s: Timeout = Field(
+        default=3600, description="Seconds for one of its processes to claim it"
     )
-    model_config = REQUEST
 
 
 class ThreadClose(RequestBody):
-    text: Text | None = Field(default=None, description="The result, error or reason")
-    model_config = REQUEST
+    """Cancelling a thread: why, if the canceller says."""
+
+    text: Annotated[WordsOrEmpty, MESSAGE_LIMIT] | None = Field(
+        default=None, description='The reason ("" or null: none given)'
+    )
+
+
+class ThreadResult(RequestBody):
+    """Completing, failing or escalating a thread: what came of it, which must be said."""
+
+    text: MessageText = Field(description="The result, the error or the reason")
 
 
 class DelegationShown(BaseModel):

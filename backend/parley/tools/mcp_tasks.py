@@ -28,14 +28,19 @@ from typing import Any
 
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.extension import Extension, MethodBinding
+from mcp.server.mcpserver import require_client_extension
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPError
 from mcp_types import (
     INVALID_PARAMS,
+    METHOD_NOT_FOUND,
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
     CallToolRequestParams,
     CallToolResult,
     CancelTaskRequestParams,
+    ClientCapabilities,
     GetTaskRequestParams,
+    MissingRequiredClientCapabilityErrorData,
     RequestParams,
     TextContent,
 )
@@ -121,7 +126,33 @@ class WaitingCalls(Extension):
             MethodBinding("tasks/get", GetTaskRequestParams, self._get),
             MethodBinding("tasks/cancel", CancelTaskRequestParams, self._cancel),
             MethodBinding("tasks/update", UpdateTaskParams, self._update),
+            # Not methods of this extension (SEP-2663 removed them); bound only so a request
+            # without the extension hears what it lacks, like one for the methods above.
+            MethodBinding("tasks/result", RequestParams, self._absent),
+            MethodBinding("tasks/list", RequestParams, self._absent),
         )
+
+    def _require(self, ctx: ServerRequestContext[Any, Any]) -> None:
+        """The `tasks/` methods belong to the extension (SEP-2663 reserves the prefix): a
+        request that did not declare it is refused with -32021 and the capability it lacks
+        (SEP-2133, the SDK's `require_client_extension`), whatever the task id. So is any
+        2025-era request: the extension is not defined there, whatever its session said."""
+        require_client_extension(ctx, TASKS_EXTENSION)
+        if not self._declared(ctx):
+            data = MissingRequiredClientCapabilityErrorData(
+                required_capabilities=ClientCapabilities(extensions={TASKS_EXTENSION: {}})
+            )
+            raise MCPError(
+                code=MISSING_REQUIRED_CLIENT_CAPABILITY,
+                message=f"{TASKS_EXTENSION} is declared per request from protocol 2026-07-28",
+                data=data.model_dump(by_alias=True, mode="json", exclude_none=True),
+            )
+
+    async def _absent(
+        self, ctx: ServerRequestContext[Any, Any], params: RequestParams
+    ) -> dict[str, Any]:
+        self._require(ctx)
+        raise MCPError(code=METHOD_NOT_FOUND, message="Method not found")
 
     def _caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
         return self.deps.resolve_caller(_Request(ctx))  # type: ignore[arg-type]
@@ -136,6 +167,7 @@ class WaitingCalls(Extension):
     async def _get(
         self, ctx: ServerRequestContext[Any, Any], params: GetTaskRequestParams
     ) -> dict[str, Any]:
+        self._require(ctx)
         caller, wait = self._open(ctx, params.task_id)
         return await self._task(caller, wait, params.task_id)
 
@@ -143,6 +175,7 @@ class WaitingCalls(Extension):
         self, ctx: ServerRequestContext[Any, Any], params: CancelTaskRequestParams
     ) -> dict[str, Any]:
         """Withdraw the question (the person sees it closed) or cancel the delegation."""
+        self._require(ctx)
         caller, wait = self._open(ctx, params.task_id)
         settings = self.deps.settings
         try:
@@ -170,6 +203,7 @@ class WaitingCalls(Extension):
         self, ctx: ServerRequestContext[Any, Any], params: UpdateTaskParams
     ) -> dict[str, Any]:
         """Parley's tasks never ask the client for input: a known task acks and ignores it."""
+        self._require(ctx)
         caller, wait = self._open(ctx, params.task_id)
         await self._task(caller, wait, params.task_id)  # a task gone from the database: error
         return {}

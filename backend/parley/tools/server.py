@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib.metadata import version
 from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -33,6 +34,29 @@ AGENT_INSTRUCTIONS = (
     "the other agent takes it with next_delegation and ends it with complete, fail or "
     "escalate."
 )
+
+
+# What the SDK's MCPServer always registers and Parley does not serve: with their handlers in
+# place it would advertise `prompts` and `resources` (with `subscribe`) and answer an unknown
+# prompt with an internal error.
+UNSERVED = (
+    "prompts/list",
+    "prompts/get",
+    "resources/list",
+    "resources/templates/list",
+    "resources/read",
+    "resources/subscribe",
+    "resources/unsubscribe",
+)
+
+
+def _withdraw_unserved(server: MCPServer) -> None:
+    """Capabilities are derived from the registered handlers, and MCPServer has no public way
+    to leave these out (the SDK reaches the same private attribute for its in-memory client):
+    without them, `prompts/*` and `resources/*` are plain "method not found" (-32601)."""
+    handlers = server._lowlevel_server._request_handlers
+    for method in UNSERVED:
+        handlers.pop(method, None)
 
 
 def task_view(task: TaskRecord) -> dict[str, Any]:
@@ -71,9 +95,14 @@ def build_server(
         )
     server: MCPServer = MCPServer(
         name=name,
+        version=version("parley"),
         instructions=INSTRUCTIONS + (AGENT_INSTRUCTIONS if agent_tools else ""),
+        # The tools never change while a server runs: no `listChanged` to promise, and no
+        # `subscriptions/listen` stream to serve it on.
+        subscriptions=False,
         **options,
     )
+    _withdraw_unserved(server)
     if agent_tools is not None:
         register_agent_tools(server, agent_tools)
         register_delegation_tools(server, agent_tools)

@@ -76,7 +76,7 @@ async def test_mcp_tools_refuse_lone_surrogates_too(server, db):
 STRICT: list[tuple[str, str, Any]] = [
     ("POST", "/api/alice/chat", {"message": "hi", "conversation_id": True}),
     ("POST", "/api/alice/chat", {"message": "hi", "conversation_id": "1"}),
-    ("POST", "/api/alice/chat", {"message": "hi", "conversation_id": 1.0}),
+    ("POST", "/api/alice/chat", {"message": "hi", "conversation_id": 1.5}),
     ("POST", "/api/alice/tasks", {"title": "ok", "description": 1}),
     ("PATCH", "/api/alice/tasks/{task}", {"completed": 1}),
     ("PATCH", "/api/alice/tasks/{task}", {"completed": "true"}),
@@ -96,6 +96,20 @@ async def test_types_are_strict_true_is_not_one(server, db):
         response = await server.client.request(method, url, json=body, headers=headers)
         assert _assert_json_error(response)["code"] == "validation_error", (url, body)
     assert await snapshot(db) == before
+
+
+async def test_a_whole_number_written_with_a_fraction_is_that_number(server):
+    """JSON Schema's `integer` is any number without a fractional part: 1.0 is the id 1."""
+    first = await server.chat("alice", "add a task to buy milk")
+    conversation_id = first.json()["conversation_id"]
+    again = await server.client.post(
+        "/api/alice/chat",
+        json={"message": "show my tasks", "conversation_id": float(conversation_id)},
+        headers=server.headers("alice"),
+    )
+    assert again.status_code == 200, again.text
+    assert again.json()["conversation_id"] == conversation_id
+    assert "buy milk" in again.json()["response"]
 
 
 async def test_dot_user_ids_are_refused(server):
