@@ -232,6 +232,8 @@ async def web_ui(api_url: str, **env: str) -> AsyncIterator[int]:
             await process.wait()
 
 
+# The first of these builds the web UI (`next build`: minutes on two busy cores).
+@pytest.mark.timeout(900)
 async def test_through_the_web_ui_a_browser_elsewhere_cannot_claim_another_address(make_server, db):
     """The web UI's proxy is a trusted proxy of the API, so what it forwards is believed: it
     must forward the browser's socket address, never the browser's own X-Forwarded-For."""
@@ -268,6 +270,8 @@ async def test_through_the_web_ui_a_browser_elsewhere_cannot_claim_another_addre
                 assert r.status_code == 200, (host, r.text)
 
 
+# The first of these builds the web UI (`next build`: minutes on two busy cores).
+@pytest.mark.timeout(900)
 async def test_through_the_web_ui_a_trusted_reverse_proxy_in_front_names_the_client(
     make_server, db
 ):
