@@ -20,6 +20,7 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken, TokenVerifier
@@ -101,11 +102,23 @@ def from_verified_request(ctx: Context[Any]) -> str:
     return user.access_token.subject
 
 
+# Loopback names at any port: a local client (Claude Code, MCP Inspector) reaches /mcp there.
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+
+
 def transport_security(settings: Settings) -> TransportSecuritySettings:
-    hosts = [h.strip() for h in settings.mcp_allowed_hosts.split(",") if h.strip()]
-    if not hosts or "*" in hosts:
+    """The SDK's Host and Origin check, on unless PARLEY_MCP_ALLOWED_HOSTS is `*`: a page that
+    rebinds its own name to this machine (DNS rebinding) sends its own name as `Host` and
+    `Origin`, so it is refused (even one holding a leaked token). By default the hosts
+    are loopback's and PARLEY_PUBLIC_URL's (where OAuth clients are told /mcp is); browser
+    origins are those hosts' and the web UI's."""
+    listed = [h.strip() for h in settings.mcp_allowed_hosts.split(",") if h.strip()]
+    if "*" in listed:
         return TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    public = urlsplit(settings.public_url).netloc
+    hosts = listed or [*LOOPBACK_HOSTS, *(f"{h}:*" for h in LOOPBACK_HOSTS), public]
     origins = [f"{scheme}://{host}" for host in hosts for scheme in ("http", "https")]
+    origins += settings.web_origins
     return TransportSecuritySettings(
         enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins
     )

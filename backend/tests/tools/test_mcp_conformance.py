@@ -79,13 +79,10 @@ def written(results: Path, scenario: str, output: bytes) -> list[dict[str, Any]]
 
 @pytest.fixture
 async def mcp_url(migrated: str, db: Database) -> Any:
-    """`/mcp` as deployed on loopback with DNS-rebinding protection on, an agent's token
-    added to each request."""
+    """`/mcp` as deployed on loopback (its DNS-rebinding check on, as by default), an
+    agent's token added to each request."""
     port = free_port()
-    settings = settings_for(
-        PARLEY_PUBLIC_URL=f"http://127.0.0.1:{port}",
-        PARLEY_MCP_ALLOWED_HOSTS="127.0.0.1:*,localhost:*",
-    )
+    settings = settings_for(PARLEY_PUBLIC_URL=f"http://127.0.0.1:{port}")
     app = WithBearer(create_app(settings, database_url=migrated), token_for("alice", agent="bot"))
     async with on_loopback(app, port, **uvicorn_options(settings)) as base:
         yield f"{base}/mcp"

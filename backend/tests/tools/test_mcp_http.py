@@ -222,11 +222,44 @@ async def test_unknown_tool_is_an_error_not_a_crash(server: Server) -> None:
 # --- transport details -----------------------------------------------------------------
 
 
-async def test_any_host_is_accepted_by_default(server: Server) -> None:
-    response = await post_initialize(
-        server, {"Authorization": f"Bearer {token_for('alice')}", "Host": "parley.example.com"}
-    )
-    assert response.status_code == 200, response.text
+async def test_a_rebound_name_is_refused_by_default(server: Server) -> None:
+    """DNS rebinding: a page at evil.example.net points its name at this machine and posts
+    to /mcp, so `Host` and `Origin` are its own. Even with a token in hand (say a leaked
+    one), it is refused; loopback at any port, and the public URL's host, are served."""
+    auth = {"Authorization": f"Bearer {token_for('alice')}"}
+    port = server.base_url.rsplit(":", 1)[1]
+    for host in [
+        "evil.example.net",
+        f"evil.example.net:{port}",
+        "127.0.0.1.evil.example.net",
+        "localhost.evil.example.net:80",
+        "0.0.0.0",
+        "127.0.0.2",
+    ]:
+        refused = await post_initialize(server, {**auth, "Host": host})
+        assert refused.status_code == 421, (host, refused.text)
+    for origin in [
+        "http://evil.example.net",
+        f"http://evil.example.net:{port}",
+        "http://127.0.0.1.evil.example.net",
+        "null",
+        "file://",
+    ]:
+        refused = await post_initialize(server, {**auth, "Origin": origin})
+        assert refused.status_code == 403, (origin, refused.text)
+    for host in [f"127.0.0.1:{port}", f"localhost:{port}", "localhost", "[::1]:9"]:
+        served = await post_initialize(server, {**auth, "Host": host})
+        assert served.status_code == 200, (host, served.text)
+    for origin in [f"http://localhost:{port}", "http://127.0.0.1:6274", "http://127.0.0.1:3000"]:
+        served = await post_initialize(server, {**auth, "Origin": origin})
+        assert served.status_code == 200, (origin, served.text)
+
+
+async def test_a_star_accepts_any_host(make_server: Any) -> None:
+    async with make_server(PARLEY_MCP_ALLOWED_HOSTS="*") as server:
+        auth = {"Authorization": f"Bearer {token_for('alice')}"}
+        response = await post_initialize(server, {**auth, "Host": "parley.example.com"})
+        assert response.status_code == 200, response.text
 
 
 async def test_allowed_hosts_turn_on_the_host_check(make_server: Any) -> None:
