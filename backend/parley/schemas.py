@@ -12,7 +12,6 @@ from parley.models import (
     CONVERSATION_TITLE_MAX,
     DESCRIPTION_MAX,
     MAX_BIGINT,
-    MAX_INT,
     TASK_TITLE_MAX,
     ConversationMode,
     MessageKind,
@@ -43,7 +42,7 @@ class ToolCallRecord(BaseModel):
 
 
 class ChatRequest(BaseModel):
-    conversation_id: int | None = Field(default=None, ge=1, le=MAX_INT)
+    conversation_id: int | None = Field(default=None, ge=1, le=MAX_BIGINT)
     message: Text | None = Field(
         default=None,
         description="What the person says; trimmed, never empty, at most 16,000 characters."

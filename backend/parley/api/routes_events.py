@@ -72,5 +72,9 @@ async def events(
     )
     start = latest if cursor is None else cursor
     return conversation_stream(
-        request.app.state.hub, conversation_id, start, ping_seconds=settings.sse_ping_seconds
+        request.app.state.hub,
+        conversation_id,
+        start,
+        user_id=user_id,
+        ping_seconds=settings.sse_ping_seconds,
     )

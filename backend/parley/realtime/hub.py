@@ -35,7 +35,9 @@ from parley.schemas import message_json
 
 log = logging.getLogger(__name__)
 
-Fetch = Callable[[int, int], Awaitable[list[dict[str, Any]]]]
+# (owner, conversation, after id) → the stored messages after it: the owner's id sends the
+# read to the node of their rows on a Citus cluster.
+Fetch = Callable[[str, int, int], Awaitable[list[dict[str, Any]]]]
 PAGE = 500
 
 
@@ -99,10 +101,20 @@ class Subscriber:
     take at once comes back `Stalled`; the subscriber then queues like any other until its
     stream has finished that write, so frames never pass each other."""
 
-    __slots__ = ("_items", "_waiter", "conversation_id", "last_id", "live", "sink", "stalled")
+    __slots__ = (
+        "_items",
+        "_waiter",
+        "conversation_id",
+        "last_id",
+        "live",
+        "sink",
+        "stalled",
+        "user_id",
+    )
 
-    def __init__(self, conversation_id: int, last_id: int) -> None:
+    def __init__(self, conversation_id: int, last_id: int, user_id: str) -> None:
         self.conversation_id = conversation_id
+        self.user_id = user_id  # the conversation's owner (whoever follows it)
         self.last_id = last_id
         self.live = False  # receives live events only once it has the in-flight snapshot
         self._items: deque[Frame] = deque()
@@ -193,9 +205,10 @@ class Hub:
         # instances for the conversation's live events, or tells them to stop sending them.
         self.on_watch: Callable[[int, bool], None] = lambda _conversation_id, _on: None
 
-    async def subscribe(self, conversation_id: int, after: int) -> Subscriber:
-        """Register, catch up on stored messages after `after`, then take the live state."""
-        sub = Subscriber(conversation_id=conversation_id, last_id=after)
+    async def subscribe(self, conversation_id: int, after: int, *, user_id: str) -> Subscriber:
+        """Register, catch up on stored messages after `after`, then take the live state.
+        `user_id` owns the conversation (the caller checked it)."""
+        sub = Subscriber(conversation_id=conversation_id, last_id=after, user_id=user_id)
         subs = self._subscribers.setdefault(conversation_id, set())
         subs.add(sub)
         if len(subs) == 1:
@@ -279,7 +292,8 @@ class Hub:
         async with lock:
             while subs := self._subscribers.get(conversation_id):
                 floor = min(s.last_id for s in subs)
-                rows = await self._fetch(conversation_id, floor)
+                owner = next(iter(subs)).user_id
+                rows = await self._fetch(owner, conversation_id, floor)
                 for row in rows:
                     frame = Frame("message", json.dumps(row), row["id"])
                     for sub in self._subscribers.get(conversation_id, ()):
@@ -379,10 +393,10 @@ class Hub:
 
 def message_fetcher(db: Database) -> Fetch:
     @retry_on_reconnect
-    async def fetch(conversation_id: int, after: int) -> list[dict[str, Any]]:
+    async def fetch(user_id: str, conversation_id: int, after: int) -> list[dict[str, Any]]:
         async with db.connection() as conn:
             rows = await messages_after(
-                conn, conversation_id=conversation_id, after=after, limit=PAGE
+                conn, user_id=user_id, conversation_id=conversation_id, after=after, limit=PAGE
             )
         return [message_json(m) for m in rows]
 

@@ -102,10 +102,13 @@ class FanOutResponse(EventSourceResponse):
     come (`Subscriber.sink`); its own task only catches up, finishes a write the socket could
     not take at once, and sends the heartbeat."""
 
-    def __init__(self, hub: Hub, conversation_id: int, after: int, *, ping_seconds: float):
+    def __init__(
+        self, hub: Hub, conversation_id: int, after: int, *, user_id: str, ping_seconds: float
+    ):
         super().__init__(_never(), ping=0)  # the stream sends its own heartbeat
         self.hub = hub
         self.conversation_id = conversation_id
+        self.user_id = user_id
         self.after = after
         self.ping_seconds = ping_seconds
 
@@ -117,7 +120,7 @@ class FanOutResponse(EventSourceResponse):
 
     async def _stream_response(self, send: Send) -> None:
         await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
-        sub = await self.hub.subscribe(self.conversation_id, self.after)
+        sub = await self.hub.subscribe(self.conversation_id, self.after, user_id=self.user_id)
         sink = _to_socket(self.server_send, _direct(send))
         try:
             while True:
@@ -217,6 +220,6 @@ async def _never() -> AsyncIterator[bytes]:
 
 
 def conversation_stream(
-    hub: Hub, conversation_id: int, after: int, *, ping_seconds: float
+    hub: Hub, conversation_id: int, after: int, *, user_id: str, ping_seconds: float
 ) -> EventSourceResponse:
-    return FanOutResponse(hub, conversation_id, after, ping_seconds=ping_seconds)
+    return FanOutResponse(hub, conversation_id, after, user_id=user_id, ping_seconds=ping_seconds)

@@ -144,7 +144,7 @@ async def delegate(
 # The claimer's own claims that never reached it (nothing acted on them yet) come first.
 _REDELIVER = f"""
 UPDATE delegations SET lease_until = now() + make_interval(secs => $4)
-WHERE thread_id = (SELECT thread_id FROM delegations
+WHERE user_id = $1 AND thread_id = (SELECT thread_id FROM delegations
                    WHERE user_id = $1 AND child_agent = $2 AND status = 'claimed'
                      AND acked_at IS NULL AND claimer = $3
                    ORDER BY thread_id LIMIT 1 FOR UPDATE SKIP LOCKED)
@@ -221,10 +221,12 @@ async def get_thread(db: Database, *, caller: Caller, thread_id: int) -> ThreadS
         if row is None or not rules.can_see(caller, record(row).facts):
             raise not_found(thread_id)
         question = await conn.fetchrow(
-            "SELECT m.* FROM questions q JOIN messages m ON m.id = q.message_id"
-            " WHERE q.conversation_id = $1 AND q.status = 'open' AND q.timeout_at > now()"
-            " ORDER BY q.message_id LIMIT 1",
+            "SELECT m.* FROM questions q"
+            " JOIN messages m ON m.user_id = q.user_id AND m.id = q.message_id"
+            " WHERE q.user_id = $2 AND q.conversation_id = $1 AND q.status = 'open'"
+            " AND q.timeout_at > now() ORDER BY q.message_id LIMIT 1",
             thread_id,
+            caller.user_id,
         )
     open_question = StoredMessage(**question) if question is not None else None
     return ThreadState(record(row), open_question)
@@ -239,14 +241,14 @@ async def heard_from(
         await touch(db, caller=caller, run_id=thread.parent_run_id, wait_s=wait_s)
     if caller.agent == thread.child_agent and thread.status == DelegationStatus.claimed:
         async with db.connection() as conn:
-            await conn.execute(_ACK, thread.thread_id, caller.agent)
+            await conn.execute(_ACK, thread.thread_id, caller.agent, caller.user_id)
         if thread.child_run_id is not None:
             await touch(db, caller=caller, run_id=thread.child_run_id, wait_s=wait_s)
 
 
 _ACK = (
-    "UPDATE delegations SET acked_at = now(), lease_until = NULL WHERE thread_id = $1"
-    " AND child_agent = $2 AND status = 'claimed' AND acked_at IS NULL"
+    "UPDATE delegations SET acked_at = now(), lease_until = NULL WHERE user_id = $3"
+    " AND thread_id = $1 AND child_agent = $2 AND status = 'claimed' AND acked_at IS NULL"
 )
 
 
@@ -273,7 +275,7 @@ async def wait_for_child(
     await heard_from(db, caller=caller, thread=first.delegation, wait_s=wait_s)
     latest = await latest_message_id(db, user_id=caller.user_id, conversation_id=thread_id)
     # Watch first, then read: whatever is stored after `latest` wakes this wait.
-    watcher = await hub.subscribe(thread_id, latest)
+    watcher = await hub.subscribe(thread_id, latest, user_id=caller.user_id)
     try:
         state = await get_thread(db, caller=caller, thread_id=thread_id)
         while state.delegation.status not in CLOSED and state.open_question is None:
@@ -367,10 +369,15 @@ async def sweep_threads(db: Database) -> list[DelegationRecord]:
     for row in due:
         async with db.transaction() as conn:
             locked = await conn.fetchval(
-                "SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE SKIP LOCKED",
+                "SELECT 1 FROM conversations WHERE user_id = $2 AND id = $1 FOR UPDATE SKIP LOCKED",
                 row["thread_id"],
+                row["user_id"],
             )
-            thread = await lock_thread(conn, row["thread_id"]) if locked else None
+            thread = (
+                await lock_thread(conn, user_id=row["user_id"], thread_id=row["thread_id"])
+                if locked
+                else None
+            )
             if thread is None:
                 continue
             now = await conn.fetchval("SELECT now()")

@@ -43,9 +43,10 @@ async def mark_read(db: Database, *, caller: Caller, conversation_id: int, messa
         if owned is None:
             raise not_found(conversation_id)
         present = await conn.fetchval(
-            "SELECT 1 FROM messages WHERE id = $1 AND conversation_id = $2",
+            "SELECT 1 FROM messages WHERE user_id = $3 AND id = $1 AND conversation_id = $2",
             message_id,
             conversation_id,
+            caller.user_id,
         )
         if present is None:
             raise InvalidInput(
@@ -54,8 +55,9 @@ async def mark_read(db: Database, *, caller: Caller, conversation_id: int, messa
             )
         unread: int = await conn.fetchval(
             "UPDATE conversations c SET last_read_id = greatest(c.last_read_id, $2)"
-            f" WHERE c.id = $1 RETURNING {UNREAD_SQL}",
+            f" WHERE c.user_id = $3 AND c.id = $1 RETURNING {UNREAD_SQL}",
             conversation_id,
             message_id,
+            caller.user_id,
         )
     return unread

@@ -279,9 +279,18 @@ async def finish_run(
             meta={"run_status": status},
         )
         await end_run(
-            conn, run_id=run_id, conversation_id=run.conversation_id, status=status, note=note
+            conn,
+            user_id=caller.user_id,
+            run_id=run_id,
+            conversation_id=run.conversation_id,
+            status=status,
+            note=note,
         )
-        row = await conn.fetchrow(f"SELECT {COLUMNS} FROM agent_runs WHERE id = $1", run_id)
+        row = await conn.fetchrow(
+            f"SELECT {COLUMNS} FROM agent_runs WHERE user_id = $2 AND id = $1",
+            run_id,
+            caller.user_id,
+        )
     return record(row)
 
 
@@ -291,15 +300,15 @@ _SILENT = """
 SELECT r.id, r.user_id, r.agent, r.conversation_id FROM agent_runs r
 WHERE r.status = 'running' AND r.kind = 'external'
   AND greatest(r.last_activity_at, r.waiting_until) < now() - make_interval(secs => $1)
-  AND NOT EXISTS (SELECT 1 FROM delegations d WHERE d.child_run_id = r.id
-                  AND d.status = 'pending')
+  AND NOT EXISTS (SELECT 1 FROM delegations d WHERE d.user_id = r.user_id
+                  AND d.child_run_id = r.id AND d.status = 'pending')
 ORDER BY r.id LIMIT 200
 """
 _STILL_SILENT = """
-SELECT 1 FROM agent_runs r WHERE r.id = $1 AND r.status = 'running'
+SELECT 1 FROM agent_runs r WHERE r.user_id = $3 AND r.id = $1 AND r.status = 'running'
   AND greatest(r.last_activity_at, r.waiting_until) < now() - make_interval(secs => $2)
-  AND NOT EXISTS (SELECT 1 FROM delegations d WHERE d.child_run_id = r.id
-                  AND d.status = 'pending')
+  AND NOT EXISTS (SELECT 1 FROM delegations d WHERE d.user_id = r.user_id
+                  AND d.child_run_id = r.id AND d.status = 'pending')
 """
 
 
@@ -314,16 +323,20 @@ async def time_out_silent(db: Database, *, silence_seconds: float) -> list[int]:
         async with db.transaction() as conn:
             if row["conversation_id"] is not None:
                 locked = await conn.fetchval(
-                    "SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE SKIP LOCKED",
+                    "SELECT 1 FROM conversations WHERE user_id = $2 AND id = $1"
+                    " FOR UPDATE SKIP LOCKED",
                     row["conversation_id"],
+                    row["user_id"],
                 )
                 if locked is None:
                     continue
-            if await conn.fetchval(_STILL_SILENT, row["id"], silence_seconds) is None:
+            still = await conn.fetchval(_STILL_SILENT, row["id"], silence_seconds, row["user_id"])
+            if still is None:
                 continue
             silent_for = int(silence_seconds)
             await end_run(
                 conn,
+                user_id=row["user_id"],
                 run_id=row["id"],
                 conversation_id=row["conversation_id"],
                 status="timed_out",

@@ -1,10 +1,13 @@
 -- One outbox row per device of the person, unless they turned this kind off or muted the
 -- conversation. Questions and run failures notify unless turned off; messages only if on.
-CREATE OR REPLACE FUNCTION parley_push_enqueue(p_user text, p_kind text, p_ref bigint, p_conversation int)
+CREATE OR REPLACE FUNCTION parley_push_enqueue(
+    p_user text, p_kind text, p_ref bigint, p_conversation bigint
+)
 RETURNS void AS $$
 BEGIN
     IF p_conversation IS NOT NULL AND EXISTS (
-        SELECT 1 FROM conversation_mutes WHERE conversation_id = p_conversation
+        SELECT 1 FROM conversation_mutes
+        WHERE user_id = p_user AND conversation_id = p_conversation
     ) THEN
         RETURN;
     END IF;

@@ -8,12 +8,13 @@ BEGIN
     END IF;
     -- Closed before its push left: nothing was shown, nothing to replace.
     DELETE FROM push_outbox
-    WHERE ref = NEW.message_id AND kind IN ('question', 'reminder') AND status = 'pending'
+    WHERE user_id = NEW.user_id AND ref = NEW.message_id AND kind IN ('question', 'reminder') AND status = 'pending'
       AND attempts = 0 AND (lease_until IS NULL OR lease_until < now());
     -- Every device that was (or is being) shown it gets the closing push, same tag.
     INSERT INTO push_outbox (subscription_id, user_id, kind, ref, conversation_id)
     SELECT DISTINCT subscription_id, user_id, 'question_closed', ref, conversation_id
-    FROM push_outbox WHERE ref = NEW.message_id AND kind IN ('question', 'reminder')
+    FROM push_outbox
+    WHERE user_id = NEW.user_id AND ref = NEW.message_id AND kind IN ('question', 'reminder')
     ON CONFLICT DO NOTHING;
     RETURN NULL;
 END

@@ -154,7 +154,9 @@ class WorkManager:
         for conversation_id, session in list(self.sessions.items()):
             if conversation_id in held:
                 continue
-            holder = await ownership.holder(self.db, conversation_id=conversation_id)
+            holder = await ownership.holder(
+                self.db, user_id=session.user_id, conversation_id=conversation_id
+            )
             if holder != self.instance and self.sessions.get(conversation_id) is session:
                 # The reaper freed it, taking this instance for dead: the session is no
                 # longer ours to run (its run is failed already).
@@ -166,7 +168,7 @@ class WorkManager:
         connection was down, say): read from the conversations themselves."""
         if not self.sessions:
             return
-        since = {cid: s.last_message_id for cid, s in self.sessions.items()}
+        since = {(s.user_id, cid): s.last_message_id for cid, s in self.sessions.items()}
         for found in await store.prompts_after(self.db, since=since):
             session = self.sessions.get(found.conversation_id)
             if session is not None and session.missed(found.id):
@@ -207,9 +209,9 @@ class WorkManager:
         if not self.settings.work_enabled:
             raise cli.WorkUnavailable(cli.availability(self.settings).reason or "Work mode is off")
         if conversation_id is not None:
-            if conversation_id in self.sessions or await self._owner(conversation_id):
+            if conversation_id in self.sessions or await self._owner(user_id, conversation_id):
                 return
-            row = await store.get_session(self.db, conversation_id=conversation_id)
+            row = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
             if row is not None and row.pending is not None and not row.pending.get("closed"):
                 return  # parked on a permission question: it resumes, it does not add one
         count = await store.live_run_count(self.db, user_id=user_id)
@@ -241,7 +243,7 @@ class WorkManager:
             session = self.sessions.get(conversation_id)
             if session is not None:
                 return session.submit(text, message_id=after)
-            owner = await self._owner(conversation_id)
+            owner = await self._owner(user_id, conversation_id)
             if owner is None:
                 started = await self._start(user_id, conversation_id, workspace, answer=None)
                 assert started is not None
@@ -252,7 +254,7 @@ class WorkManager:
         await self._notify(
             owner, "prompt", conversation_id, user_id=user_id, text=text, message_id=after
         )
-        self._follow(prompt, conversation_id, after, owner)
+        self._follow(prompt, user_id, conversation_id, after, owner)
         return prompt
 
     async def ensure(
@@ -287,7 +289,7 @@ class WorkManager:
         The instance holding the lease instead, if another does; None if there was no
         parked call left to resume. What is parked is taken only under the lease, so a
         resume, a superseding prompt and the reaper never act on one session at once."""
-        row = await store.get_session(self.db, conversation_id=conversation_id)
+        row = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
         stored = row.workspace if row else None
         name = workspace or cli.stored_name(stored, user_id=user_id)
         cwd = await asyncio.to_thread(cli.workspace_dir, self.settings, user_id=user_id, name=name)
@@ -303,61 +305,70 @@ class WorkManager:
             return holder  # another instance started it meanwhile: it serves the prompt
         try:
             if answer is not None:
-                decision = await self._take_answered(conversation_id, *answer)
+                decision = await self._take_answered(user_id, conversation_id, *answer)
                 if decision is None:  # resumed or superseded already
                     return None
                 counted = False  # it was counted when it started
             else:
-                decision, counted = await self._supersede(conversation_id)
+                decision, counted = await self._supersede(user_id, conversation_id)
             return await self._launch(user_id, conversation_id, cwd, decision, counted=counted)
         finally:
             if conversation_id not in self.sessions:  # nothing started (or it failed)
-                await self._let_go(conversation_id)
+                await self._let_go(user_id, conversation_id)
 
-    async def _let_go(self, conversation_id: int) -> None:
+    async def _let_go(self, user_id: str, conversation_id: int) -> None:
         """Release this instance's lease on the session: the one way it lets go of one,
         once the session is over or never started. A release that fails (the database away)
         costs nothing: the lease lapses on its own and the reaper frees it."""
         try:
-            await ownership.release(self.db, owner=self.owner, conversation_id=conversation_id)
+            await ownership.release(
+                self.db, owner=self.owner, user_id=user_id, conversation_id=conversation_id
+            )
         except Exception:
             log.warning("could not release the lease of conversation %s", conversation_id)
 
     async def _take_answered(
-        self, conversation_id: int, question_id: int, decision: Decision
+        self, user_id: str, conversation_id: int, question_id: int, decision: Decision
     ) -> Resume | None:
         """Take the call parked on the answered question, once (see `store.take_pending`);
         None if it is not parked (any more), or its session was ended."""
-        parked = await store.get_session(self.db, conversation_id=conversation_id)
+        parked = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
         if parked is None or parked.pending is None or parked.pending.get("closed"):
             return None
         row = await store.take_pending(
-            self.db, conversation_id=conversation_id, question_id=question_id
+            self.db, user_id=user_id, conversation_id=conversation_id, question_id=question_id
         )
         if row is None or row.pending is None:
             return None
         if decision is Decision.allow_session:
             tools = [*row.allowed_tools, row.pending["tool"]]
-            await store.update_session(self.db, conversation_id, allowed_tools=tools)
+            await store.update_session(self.db, user_id, conversation_id, allowed_tools=tools)
         if row.run_id is not None:
-            await store.end_run(self.db, row.run_id, status=RunStatus.completed, error=None)
+            await store.end_run(
+                self.db, user_id, row.run_id, status=RunStatus.completed, error=None
+            )
         return _resume(row.pending, decision)
 
-    async def _supersede(self, conversation_id: int) -> tuple[Resume | None, bool]:
+    async def _supersede(self, user_id: str, conversation_id: int) -> tuple[Resume | None, bool]:
         """A prompt while a deferred call waits: the person moved on. The call is denied
         when the session resumes, its question closes unanswered and its parked run ends
         (a run left `waiting_input` would wait forever). Also whether the new run counts
         towards the person's limit: not when it carries on a parked session."""
-        row = await store.get_session(self.db, conversation_id=conversation_id)
+        row = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
         if row is None or row.pending is None:
             return None, True
         taken = await store.take_pending(
-            self.db, conversation_id=conversation_id, question_id=int(row.pending["question_id"])
+            self.db,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            question_id=int(row.pending["question_id"]),
         )
         if taken is None or taken.pending is None:
             return None, True
         if taken.run_id is not None:  # ending the run closes its open questions
-            await store.end_run(self.db, taken.run_id, status=RunStatus.completed, error=None)
+            await store.end_run(
+                self.db, user_id, taken.run_id, status=RunStatus.completed, error=None
+            )
         counted = bool(taken.pending.get("closed"))  # ended: the session starts anew
         return _resume(taken.pending, Decision.deny), counted
 
@@ -380,20 +391,23 @@ class WorkManager:
         )
         if run_id is None:
             raise self._too_many()
-        row = await store.get_session(self.db, conversation_id=conversation_id)
+        row = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
         assert row is not None
-        last_message_id = await store.last_message_id(self.db, conversation_id=conversation_id)
+        last_message_id = await store.last_message_id(
+            self.db, user_id=user_id, conversation_id=conversation_id
+        )
         found = cli.availability(self.settings)
         if not found.usable or found.cli is None:
             reason = found.reason or "Work mode is not available"
             await store.end_run(
                 self.db,
+                user_id,
                 run_id,
                 status=RunStatus.failed,
                 error=reason,
                 error_message=(conversation_id, user_id),
             )
-            await store.update_session(self.db, conversation_id, status="ended")
+            await store.update_session(self.db, user_id, conversation_id, status="ended")
             raise WorkFailed(reason, conversation_id=conversation_id)
         session = Session(
             self.services,
@@ -427,7 +441,7 @@ class WorkManager:
                 finally:
                     if self.sessions.get(session.conversation_id) is session:
                         del self.sessions[session.conversation_id]
-                    await self._let_go(session.conversation_id)
+                    await self._let_go(session.user_id, session.conversation_id)
         if isinstance(outcome, Parked) and not self._shutting_down and session.ending is None:
             # Answered while it was being parked? Then it resumes now. (Shutting down: the
             # next start of any instance resumes it, see `_resume_answered`.)
@@ -438,9 +452,15 @@ class WorkManager:
     async def _park(self, session: Session, deferred: dict[str, Any]) -> None:
         """A tool call was deferred: keep it, with its question, until the answer."""
         await store.update_session(
-            self.db, session.conversation_id, pending=deferred, status="waiting_permission"
+            self.db,
+            session.user_id,
+            session.conversation_id,
+            pending=deferred,
+            status="waiting_permission",
         )
-        await store.set_run(self.db, session.run_id, status="waiting_input", pid=None)
+        await store.set_run(
+            self.db, session.user_id, session.run_id, status="waiting_input", pid=None
+        )
 
     async def _resume_answered(self) -> None:
         """Parked calls whose question was answered while no instance could resume them
@@ -484,18 +504,18 @@ class WorkManager:
                 return
             await self._start(user_id, conversation_id, None, answer=(question_id, decision))
 
-    async def stop(self, conversation_id: int) -> bool:
+    async def stop(self, user_id: str, conversation_id: int) -> bool:
         session = self.sessions.get(conversation_id)
         if session is not None:
             return await session.interrupt()
-        owner = await self._owner(conversation_id)
+        owner = await self._owner(user_id, conversation_id)
         if owner is None:
             return False
-        await self._notify(owner, "stop", conversation_id)
-        row = await store.get_session(self.db, conversation_id=conversation_id)
+        await self._notify(owner, "stop", conversation_id, user_id=user_id)
+        row = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
         return row is not None and row.status == "working"
 
-    async def end(self, *, conversation_id: int) -> bool:
+    async def end(self, *, user_id: str, conversation_id: int) -> bool:
         """End by the person: the process tree goes, the run is completed."""
         lock = self._starting.setdefault(conversation_id, asyncio.Lock())
         async with lock:  # a session being started here is ended once it has started
@@ -503,32 +523,34 @@ class WorkManager:
         if session is not None:
             await session.kill(RunStatus.completed)
             # It may have parked a call as it ended: that ends too (its question closes).
-            await self._end_stored(conversation_id)
+            await self._end_stored(user_id, conversation_id)
             return True
-        owner = await self._owner(conversation_id)
+        owner = await self._owner(user_id, conversation_id)
         if owner is not None:
-            await self._notify(owner, "end", conversation_id)
+            await self._notify(owner, "end", conversation_id, user_id=user_id)
             return True
-        return await self._end_stored(conversation_id)
+        return await self._end_stored(user_id, conversation_id)
 
-    async def _end_stored(self, conversation_id: int) -> bool:
+    async def _end_stored(self, user_id: str, conversation_id: int) -> bool:
         """End what the database keeps of a session no process serves: a parked call and
         its run (ending the run closes its open questions)."""
-        row = await store.get_session(self.db, conversation_id=conversation_id)
+        row = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
         if row is None or row.run_id is None:
             return False
-        await store.end_run(self.db, row.run_id, status=RunStatus.completed, error=None)
+        await store.end_run(self.db, user_id, row.run_id, status=RunStatus.completed, error=None)
         # A parked call stays in Claude Code's transcript: kept, marked closed, so the next
         # prompt resumes by denying it instead of Claude Code asking it all over again.
         pending = {**row.pending, "closed": True} if row.pending else None
-        await store.update_session(self.db, conversation_id, status="ended", pending=pending)
+        await store.update_session(
+            self.db, user_id, conversation_id, status="ended", pending=pending
+        )
         return True
 
     # -- sessions on other instances ---------------------------------------------------
 
-    async def _owner(self, conversation_id: int) -> str | None:
+    async def _owner(self, user_id: str, conversation_id: int) -> str | None:
         """The other instance holding the session's lease, if one does."""
-        holder = await ownership.holder(self.db, conversation_id=conversation_id)
+        holder = await ownership.holder(self.db, user_id=user_id, conversation_id=conversation_id)
         return holder if holder and holder != self.instance else None
 
     async def _notify(self, to: str, action: str, conversation_id: int, **extra: Any) -> None:
@@ -564,19 +586,21 @@ class WorkManager:
                 prompt = session.submit(note["text"], message_id=note.get("message_id"))
                 prompt.future.add_done_callback(lambda f: f.cancelled() or f.exception())
             elif note["action"] == "stop":
-                await self.stop(conversation_id)
+                await self.stop(note["user_id"], conversation_id)
             elif note["action"] == "end":
-                await self.end(conversation_id=conversation_id)
+                await self.end(user_id=note["user_id"], conversation_id=conversation_id)
         except Exception:  # the sender only sees what is stored in the conversation
             log.exception(
                 "could not act on %s for conversation %s", note["action"], conversation_id
             )
 
-    def _follow(self, prompt: Prompt, conversation_id: int, after: int, owner: str) -> None:
-        self._spawn(self._follow_remote(prompt, conversation_id, after, owner))
+    def _follow(
+        self, prompt: Prompt, user_id: str, conversation_id: int, after: int, owner: str
+    ) -> None:
+        self._spawn(self._follow_remote(prompt, user_id, conversation_id, after, owner))
 
     async def _follow_remote(
-        self, prompt: Prompt, conversation_id: int, after: int, owner: str
+        self, prompt: Prompt, user_id: str, conversation_id: int, after: int, owner: str
     ) -> None:
         """A prompt served elsewhere: its stored messages, read as they come, and its result;
         it fails when the session stores an error or its owner lets go without a result
@@ -588,7 +612,11 @@ class WorkManager:
                 try:
                     async with self.db.connection() as conn:
                         found = await conversations.messages_after(
-                            conn, conversation_id=conversation_id, after=after, limit=200
+                            conn,
+                            user_id=user_id,
+                            conversation_id=conversation_id,
+                            after=after,
+                            limit=200,
                         )
                 except DatabaseUnavailable:  # a restart: the session goes on meanwhile
                     await asyncio.sleep(FOLLOW_SECONDS)
@@ -610,7 +638,9 @@ class WorkManager:
                 if gone:  # read once more after the owner let go: nothing came
                     raise SessionFailed("The work session ended before answering")
                 try:
-                    holder = await ownership.holder(self.db, conversation_id=conversation_id)
+                    holder = await ownership.holder(
+                        self.db, user_id=user_id, conversation_id=conversation_id
+                    )
                 except DatabaseUnavailable:
                     holder = owner  # not known to have let go: read again
                 gone = holder != owner

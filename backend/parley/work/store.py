@@ -48,10 +48,12 @@ _COLUMNS = (
 )
 
 
-async def get_session(db: Database, *, conversation_id: int) -> SessionRow | None:
+async def get_session(db: Database, *, user_id: str, conversation_id: int) -> SessionRow | None:
     async with db.connection() as conn:
         row = await conn.fetchrow(
-            f"SELECT {_COLUMNS} FROM work_sessions WHERE conversation_id = $1", conversation_id
+            f"SELECT {_COLUMNS} FROM work_sessions WHERE user_id = $2 AND conversation_id = $1",
+            conversation_id,
+            user_id,
         )
     return SessionRow(**row) if row else None
 
@@ -63,7 +65,7 @@ async def upsert_session(
         row = await conn.fetchrow(
             f"""INSERT INTO work_sessions (conversation_id, user_id, workspace, run_id, status)
             VALUES ($1, $2, $3, $4, 'starting')
-            ON CONFLICT (conversation_id) DO UPDATE
+            ON CONFLICT (user_id, conversation_id) DO UPDATE
             SET run_id = EXCLUDED.run_id, status = 'starting', updated_at = now()
             RETURNING {_COLUMNS}""",
             conversation_id,
@@ -75,27 +77,30 @@ async def upsert_session(
     return SessionRow(**row)
 
 
-async def update_session(db: Database, conversation_id: int, **values: Any) -> None:
+async def update_session(db: Database, user_id: str, conversation_id: int, **values: Any) -> None:
     """Set the given columns (names are ours, never from input)."""
     if not values:
         return
     names = list(values)
-    assignments = ", ".join(f"{name} = ${i + 2}" for i, name in enumerate(names))
+    assignments = ", ".join(f"{name} = ${i + 3}" for i, name in enumerate(names))
     async with db.connection() as conn:
         await conn.execute(
             f"UPDATE work_sessions SET {assignments}, updated_at = now()"
-            " WHERE conversation_id = $1",
+            " WHERE user_id = $2 AND conversation_id = $1",
             conversation_id,
+            user_id,
             *values.values(),
         )
 
 
-async def add_cost(db: Database, conversation_id: int, cost: float) -> None:
+async def add_cost(db: Database, user_id: str, conversation_id: int, cost: float) -> None:
     async with db.connection() as conn:
         await conn.execute(
-            "UPDATE work_sessions SET cost_usd = cost_usd + $2 WHERE conversation_id = $1",
+            "UPDATE work_sessions SET cost_usd = cost_usd + $2"
+            " WHERE user_id = $3 AND conversation_id = $1",
             conversation_id,
             cost,
+            user_id,
         )
 
 
@@ -129,19 +134,22 @@ async def start_run(
     return run_id
 
 
-async def set_run(db: Database, run_id: int, **values: Any) -> None:
+async def set_run(db: Database, user_id: str, run_id: int, **values: Any) -> None:
     names = list(values)
-    assignments = ", ".join(f"{name} = ${i + 2}" for i, name in enumerate(names))
+    assignments = ", ".join(f"{name} = ${i + 3}" for i, name in enumerate(names))
     async with db.connection() as conn:
         await conn.execute(
-            f"UPDATE agent_runs SET {assignments}, last_activity_at = now() WHERE id = $1",
+            f"UPDATE agent_runs SET {assignments}, last_activity_at = now()"
+            " WHERE user_id = $2 AND id = $1",
             run_id,
+            user_id,
             *values.values(),
         )
 
 
 async def end_run(
     db: Database,
+    user_id: str,
     run_id: int,
     *,
     status: RunStatus,
@@ -150,7 +158,7 @@ async def end_run(
     conn: asyncpg.Connection | None = None,
 ) -> None:
     """Only a live run ends: an ended one keeps how it ended. With `error_message`
-    (conversation id, owner) the error is stored as a reply in the same transaction, so whoever
+    (conversation id, its owner) the error is stored as a reply in the same transaction, so whoever
     sees the error in the conversation also sees the run failed, and the other way round.
     On `conn` when given (inside the caller's transaction)."""
     async with contextlib.AsyncExitStack() as stack:
@@ -170,11 +178,13 @@ async def end_run(
             )
         await conn.execute(
             """UPDATE agent_runs SET status = $2, error = $3, ended_at = now(),
-            last_activity_at = now() WHERE id = $1 AND status = ANY($4::run_status[])""",
+            last_activity_at = now()
+            WHERE user_id = $5 AND id = $1 AND status = ANY($4::run_status[])""",
             run_id,
             status.value,
             error,
             list(LIVE_RUN),
+            user_id,
         )
 
 
@@ -201,9 +211,10 @@ async def start_run_within_limit(
         )
         await conn.execute(
             """UPDATE work_sessions SET run_id = $2, status = 'starting', updated_at = now()
-            WHERE conversation_id = $1""",
+            WHERE user_id = $3 AND conversation_id = $1""",
             conversation_id,
             run_id,
+            user_id,
         )
     return run_id
 
@@ -232,10 +243,12 @@ async def get_run(db: Database, *, user_id: str, run_id: int) -> dict[str, Any] 
 # -- messages --------------------------------------------------------------------------
 
 
-async def last_message_id(db: Database, *, conversation_id: int) -> int:
+async def last_message_id(db: Database, *, user_id: str, conversation_id: int) -> int:
     async with db.connection() as conn:
         found: int | None = await conn.fetchval(
-            "SELECT max(id) FROM messages WHERE conversation_id = $1", conversation_id
+            "SELECT max(id) FROM messages WHERE user_id = $2 AND conversation_id = $1",
+            conversation_id,
+            user_id,
         )
     return found or 0
 
@@ -247,18 +260,27 @@ class PromptMessage:
     content: str
 
 
-async def prompts_after(db: Database, *, since: dict[int, int]) -> list[PromptMessage]:
-    """The person's prompts (not answers) stored after the given id, per conversation."""
+async def prompts_after(db: Database, *, since: dict[tuple[str, int], int]) -> list[PromptMessage]:
+    """The person's prompts (not answers) stored after the given id, per (owner,
+    conversation): one statement per person, each to the node of their rows."""
+    people: dict[str, dict[int, int]] = {}
+    for (user_id, conversation_id), after in since.items():
+        people.setdefault(user_id, {})[conversation_id] = after
+    found: list[PromptMessage] = []
     async with db.connection() as conn:
-        rows = await conn.fetch(
-            """SELECT m.id, m.conversation_id, m.content FROM messages m
-            JOIN unnest($1::int[], $2::bigint[]) AS s(conversation_id, after)
-              ON m.conversation_id = s.conversation_id AND m.id > s.after
-            WHERE m.role = 'user' AND m.kind = 'message' ORDER BY m.id""",
-            list(since),
-            list(since.values()),
-        )
-    return [PromptMessage(**dict(row)) for row in rows]
+        for user_id, theirs in people.items():
+            rows = await conn.fetch(
+                """SELECT m.id, m.conversation_id, m.content FROM messages m
+                JOIN unnest($1::bigint[], $2::bigint[]) AS s(conversation_id, after)
+                  ON m.conversation_id = s.conversation_id AND m.id > s.after
+                WHERE m.user_id = $3 AND m.role = 'user' AND m.kind = 'message'
+                ORDER BY m.id""",
+                list(theirs),
+                list(theirs.values()),
+                user_id,
+            )
+            found += [PromptMessage(**dict(row)) for row in rows]
+    return found
 
 
 async def store(
@@ -296,13 +318,16 @@ async def store(
         )
 
 
-async def get_message(db: Database, *, conversation_id: int, message_id: int) -> StoredMessage:
+async def get_message(
+    db: Database, *, user_id: str, conversation_id: int, message_id: int
+) -> StoredMessage:
     async with db.connection() as conn:
         row = await conn.fetchrow(
             f"SELECT {conversations.MESSAGE_COLUMNS} FROM messages"
-            " WHERE id = $1 AND conversation_id = $2",
+            " WHERE user_id = $3 AND id = $1 AND conversation_id = $2",
             message_id,
             conversation_id,
+            user_id,
         )
     if row is None:
         raise conversations.not_found(conversation_id)
@@ -331,7 +356,7 @@ async def store_question(
         await conn.execute(
             """INSERT INTO questions (message_id, user_id, conversation_id, run_id, asked_by,
             timeout_at) VALUES ($1, $2, $3,
-            (SELECT run_id FROM work_sessions WHERE conversation_id = $3), $4,
+            (SELECT run_id FROM work_sessions WHERE user_id = $2 AND conversation_id = $3), $4,
             now() + make_interval(secs => $5))""",
             message.id,
             user_id,
@@ -351,21 +376,22 @@ async def store_question(
 
 _TAKE = """
 UPDATE work_sessions w SET pending = NULL, updated_at = now()
-FROM (SELECT conversation_id, pending FROM work_sessions
-      WHERE conversation_id = $1 FOR UPDATE) old
-WHERE w.conversation_id = old.conversation_id AND (old.pending ->> 'question_id')::bigint = $2
+FROM (SELECT user_id, conversation_id, pending FROM work_sessions
+      WHERE user_id = $3 AND conversation_id = $1 FOR UPDATE) old
+WHERE w.user_id = $3 AND w.conversation_id = old.conversation_id
+  AND (old.pending ->> 'question_id')::bigint = $2
 RETURNING w.conversation_id, w.user_id, w.run_id, w.session_id, w.workspace, w.status,
     w.cost_usd, w.allowed_tools, old.pending
 """
 
 
 async def take_pending(
-    db: Database, *, conversation_id: int, question_id: int
+    db: Database, *, user_id: str, conversation_id: int, question_id: int
 ) -> SessionRow | None:
     """Take the deferred call waiting on this question, once: of two instances (or two
     tasks) acting on the same answer, only one resumes the session."""
     async with db.connection() as conn:
-        row = await conn.fetchrow(_TAKE, conversation_id, question_id)
+        row = await conn.fetchrow(_TAKE, conversation_id, question_id, user_id)
     return SessionRow(**row) if row else None
 
 
@@ -375,8 +401,8 @@ async def answered_pending(db: Database) -> list[SessionRow]:
         rows = await conn.fetch(
             f"""SELECT {_COLUMNS} FROM work_sessions w
             WHERE w.pending IS NOT NULL AND NOT coalesce((w.pending ->> 'closed')::bool, false)
-            AND EXISTS (SELECT 1 FROM questions q
-                        WHERE q.message_id = (w.pending ->> 'question_id')::bigint
+            AND EXISTS (SELECT 1 FROM questions q WHERE q.user_id = w.user_id
+                        AND q.message_id = (w.pending ->> 'question_id')::bigint
                         AND q.status = 'answered')"""
         )
     return [SessionRow(**row) for row in rows]
