@@ -153,20 +153,27 @@ async def list_conversations(db: Database, *, user_id: str) -> list[Conversation
 # Unread: messages from others (agents, the assistant, the system) after the person's stored
 # read position. Counting stops at UNREAD_CAP: a badge says "999+", it never scans millions.
 UNREAD_CAP = 999
-UNREAD_SQL = f"""(SELECT count(*) FROM (
+
+
+def unread_sql(person: str) -> str:
+    """The unread count of conversation `c`, owned by `person` (a statement's parameter:
+    on a cluster, a subquery filtered by the very value the statement is routed by keeps it
+    to that person's node)."""
+    return f"""(SELECT count(*) FROM (
     SELECT 1 FROM messages u
-    WHERE u.user_id = c.user_id AND u.conversation_id = c.id AND u.id > c.last_read_id
+    WHERE u.user_id = {person} AND u.conversation_id = c.id AND u.id > c.last_read_id
       AND u.role <> 'user'
     LIMIT {UNREAD_CAP}) unread_rows)"""
+
 
 # Newest activity first: a finished turn (updated_at) or any later message, e.g. an agent's.
 _SUMMARIES = f"""
 SELECT {CONVERSATION_COLUMNS}, last.content AS preview, last.created_at AS last_message_at,
-       {UNREAD_SQL} AS unread
+       {unread_sql("$1")} AS unread
 FROM conversations c
 LEFT JOIN LATERAL (
     SELECT m.content, m.created_at FROM messages m
-    WHERE m.user_id = c.user_id AND m.conversation_id = ANY(ARRAY[c.id])
+    WHERE m.user_id = $1 AND m.conversation_id = ANY(ARRAY[c.id])
     ORDER BY m.conversation_id, m.id DESC LIMIT 1
 ) last ON true
 WHERE c.user_id = $1 AND ($2::bigint[] IS NULL OR c.id = ANY($2::bigint[]))

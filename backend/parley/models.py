@@ -70,13 +70,13 @@ def _writer_xid() -> Any:
     )
 
 
-def _person_key(*, index: bool = False) -> Any:
+def _person_key() -> Any:
     """`user_id` of a per-person table: part of its primary key, so of every key (a Citus
     cluster keeps each person's rows on one node by it; specs/scale.md). `text`, like the
     SQL functions' person argument: Citus runs a function on the person's node only when its
     statements filter by that very value, type and length included (migration 0060). User
     ids are checked, 64 characters at most, before they reach SQL (`auth.USER_ID_RE`)."""
-    return Field(sa_column=sa.Column(sa.Text, primary_key=True, nullable=False, index=index))
+    return Field(sa_column=sa.Column(sa.Text, primary_key=True, nullable=False))
 
 
 def _ref(
@@ -177,7 +177,10 @@ class Task(SQLModel, table=True):
         ),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
+    # bigint: on a cluster a task is made on its person's node, which draws ids of its own.
+    id: int | None = Field(
+        default=None, sa_column=sa.Column(sa.BigInteger, primary_key=True, autoincrement=True)
+    )
     user_id: str = _person_key()
     # What people, models and tools call the task: 1, 2, 3... per user, never reused.
     number: int = Field(nullable=False)
@@ -256,7 +259,12 @@ class Message(SQLModel, table=True):
     __tablename__ = "messages"
     __table_args__ = (
         # "last 50" and "after id" both walk this index: flat cost at any conversation size.
-        sa.Index("ix_messages_conversation_id_id", "conversation_id", sa.text("id DESC")),
+        sa.Index(
+            "ix_messages_user_id_conversation_id_id",
+            "user_id",
+            "conversation_id",
+            sa.text("id DESC"),
+        ),
         sa.CheckConstraint("length(btrim(content)) > 0", name="ck_messages_content"),
         # Deleting a message looks up the replies to it (ON DELETE SET NULL).
         sa.Index(
@@ -271,8 +279,6 @@ class Message(SQLModel, table=True):
             sa.text("to_tsvector('simple'::regconfig, content)"),
             postgresql_using="gin",
         ),
-        # A person's newest messages first: search reads these before the index above.
-        sa.Index("ix_messages_user_id_id", "user_id", sa.text("id DESC")),
         _ref("messages", "conversation_id", "conversations", "CASCADE"),
         # A message is only deleted with its conversation, replies and all.
         _ref("messages", "reply_to", "messages", "CASCADE"),
@@ -283,7 +289,9 @@ class Message(SQLModel, table=True):
         sa_column=sa.Column(sa.BigInteger, sa.Identity(always=False), primary_key=True),
     )
     conversation_id: int = _conversation()
-    user_id: str = _person_key(index=True)
+    # The primary key (user_id, id) is also a person's messages newest first: search reads
+    # these before the index above.
+    user_id: str = _person_key()
     role: str = Field(
         sa_column=sa.Column(
             sa.Enum(Role, name="message_role", values_callable=lambda e: [m.value for m in e]),
@@ -318,7 +326,7 @@ class AgentRun(SQLModel, table=True):
     __tablename__ = "agent_runs"
     __table_args__ = (
         sa.Index("ix_agent_runs_user_id_status", "user_id", "status"),
-        sa.Index("ix_agent_runs_conversation_id", "conversation_id"),
+        sa.Index("ix_agent_runs_user_id_conversation_id", "user_id", "conversation_id"),
         # The silence sweep reads only running runs, oldest activity first.
         sa.Index(
             "ix_agent_runs_silent",
@@ -476,10 +484,7 @@ class UserEvent(SQLModel, table=True):
     """A person's change log, the source of their event stream (triggers write it)."""
 
     __tablename__ = "user_events"
-    __table_args__ = (
-        sa.Index("ix_user_events_user_id_id", "user_id", "id"),
-        sa.Index("ix_user_events_xid", "xid"),
-    )
+    __table_args__ = (sa.Index("ix_user_events_xid", "xid"),)
 
     id: int | None = Field(
         default=None,
@@ -528,7 +533,6 @@ class WorkSession(SQLModel, table=True):
 
     __tablename__ = "work_sessions"
     __table_args__ = (
-        sa.Index("ix_work_sessions_user_id", "user_id"),
         sa.Index("ix_work_sessions_owner", "owner", postgresql_where=sa.text("owner IS NOT NULL")),
         _ref("work_sessions", "conversation_id", "conversations", "CASCADE"),
         _ref("work_sessions", "run_id", "agent_runs"),

@@ -35,24 +35,14 @@ log = logging.getLogger(__name__)
 READ_PREFIXES = ("list_", "get_", "read_")
 UNKNOWN = {"error": "Interrupted before it reported back: it may or may not have happened"}
 
-# Both writes commit without waiting for the disk (synchronous_commit off, for that statement
+# Both writes commit without waiting for the disk (synchronous_commit off, for that transaction
 # only): PostgreSQL flushes its log in order, so the next commit that does wait — the tool's
 # own effect, or at the latest the turn's finish, before anyone is answered — makes them
 # durable too. A database crash in between loses only records of calls nobody was told about.
-_NO_WAIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS no_wait"
-# Records of earlier prompts are never needed again once the person has said something new.
-_BEGIN = f"""
-WITH forget AS (
-    DELETE FROM turn_tool_calls WHERE user_id = $2 AND conversation_id = $1 AND prompt_id < $4
-)
-INSERT INTO turn_tool_calls
-    (conversation_id, user_id, turn_id, prompt_id, tool, parameters, result, replay_of)
-SELECT id, user_id, $3::text, $4::bigint, $5::text, $6::jsonb, $7::jsonb, $8::bigint
-FROM conversations, {_NO_WAIT}
-WHERE id = $1 AND user_id = $2 AND turn_id = $3 AND turn_expires_at > now()
-RETURNING id
-"""
-_DONE = f"UPDATE turn_tool_calls SET result = $2 FROM {_NO_WAIT} WHERE user_id = $3 AND id = $1"
+# Each is one function (parley/sql/record_call.sql, call_result.sql), run on the person's node
+# on a cluster; records of earlier prompts go as a new one is written.
+_BEGIN = "SELECT parley_record_call($2, $1, $3, $4, $5, $6, $7, $8)"
+_DONE = "SELECT parley_call_result($3, $1, $2)"
 # The same call made by an earlier try of this turn, not yet answered again in this one.
 _EARLIER = """
 SELECT id, result FROM turn_tool_calls AS earlier

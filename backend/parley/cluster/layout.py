@@ -9,9 +9,11 @@ fails on a table in none, so a new one cannot be forgotten):
   space would take for its rows tomorrow (specs/scale.md, *Shared spaces*).
 - REFERENCE: small tables read together with per-person rows; a copy on every node.
 - ON_COORDINATOR: sign-in and credentials, looked up by a secret's hash (the person is not
-  known until the row is found) or by a key of their own; Citus-managed local tables of the
-  coordinator, where every request's statements are planned anyway: one lookup on one node,
-  never a search of every shard.
+  known until the row is found) or by a key of their own; tables of the coordinator, where
+  every request's statements are planned anyway: one lookup on one node, never a search of
+  every shard. Plain PostgreSQL tables there, but for those with a foreign key to `accounts`,
+  which Citus takes into its metadata (as it must, for that key) when `accounts` becomes a
+  reference table.
 
 `apply` runs after the migrations, whenever `parley migrate` or `parley serve` finds the
 `citus` extension (specs/scale.md says why each table is where it is). It is idempotent:
@@ -70,6 +72,11 @@ DISTRIBUTED_FUNCTIONS = {
     " boolean, bigint, jsonb)": "p_user",
     "parley_post_message(text, text, bigint, text, message_kind, bigint, float8, jsonb)": "p_user",
     "parley_writable(text, text, bigint)": "p_user",
+    "parley_record_call(text, bigint, text, bigint, text, jsonb, jsonb, bigint)": "p_user",
+    "parley_call_result(text, bigint, jsonb)": "p_user",
+    "parley_add_task(text, text, text)": "p_user",
+    "parley_copy_messages(text, bigint, bigint, bigint)": "p_user",
+    "parley_remember_call(text, text, text, text, float8)": "p_user",
 }
 
 # Tables the realtime readers poll by writer transaction id: on a cluster that id is taken
@@ -80,11 +87,16 @@ _PLACED = """
 SELECT logicalrelid::regclass::text AS name, partmethod::text AS partmethod
 FROM pg_dist_partition
 """
+# The schema's tables, not the shards Citus keeps of them here (a reference table's copy).
+_TABLES = """
+SELECT relname FROM pg_class
+WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p')
+  AND NOT coalesce(relation_is_a_known_shard(oid), false)
+"""
 _TRIGGER = """
 SELECT true FROM pg_trigger
 WHERE tgrelid = CAST(:t AS regclass) AND tgname = CAST(:t AS text) || '_writer_xid'
 """
-_LOCAL = "SELECT citus_add_local_table_to_metadata(:t, cascade_via_foreign_keys => true)"
 _DISTRIBUTED_FUNCTIONS = """
 SELECT objid::regprocedure::text FROM pg_catalog.pg_dist_object
 WHERE classid = 'pg_proc'::regclass AND distribution_argument_index IS NOT NULL
@@ -110,9 +122,7 @@ def apply(conn: Connection) -> list[str]:
     tables of the coordinator) and the functions on their person's node; returns what it
     did. In one transaction, under the caller's migration lock."""
     done: list[str] = []
-    tables = set(
-        conn.execute(text("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).scalars()
-    )
+    tables = set(conn.execute(text(_TABLES)).scalars())
     if missing := unplaced(tables):
         raise LayoutError(
             f"tables in no list of parley.cluster.layout: {sorted(missing)}; add each to "
@@ -147,14 +157,6 @@ def apply(conn: Connection) -> list[str]:
                 )
             )
             done.append(f"writer xid of {table} taken on its node")
-    for table in ON_COORDINATOR:
-        if table not in placed:
-            conn.execute(
-                text(_LOCAL),
-                {"t": table},
-            )
-            done.append(f"coordinator table {table}")
-            placed = {r.name: r.partmethod for r in conn.execute(text(_PLACED))}
     distributed = set(conn.execute(text(_DISTRIBUTED_FUNCTIONS)).scalars())
     for signature, argument in DISTRIBUTED_FUNCTIONS.items():
         regprocedure = conn.execute(

@@ -15,7 +15,7 @@ from sqlmodel import SQLModel
 import parley.models  # noqa: F401  (registers the tables on the metadata)
 from parley.cluster import layout
 from parley.config import get_settings
-from parley.db import resolve_database_url
+from parley.db import SERVER_SETTINGS, resolve_database_url
 
 config = context.config
 log = logging.getLogger("parley.migrate")
@@ -46,7 +46,7 @@ def _run(connection: Connection) -> None:
 
 
 async def _run_async(url: str) -> None:
-    engine = create_async_engine(url)
+    engine = create_async_engine(url, connect_args={"server_settings": SERVER_SETTINGS})
     try:
         async with engine.connect() as conn:
             await conn.run_sync(_run)

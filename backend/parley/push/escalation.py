@@ -68,10 +68,8 @@ async def escalate(
         await conn.execute(
             """INSERT INTO question_escalations (question_id, user_id, on_timeout, remind_after,
                 next_at)
-            SELECT message_id, user_id, $2, $3,
-                   CASE WHEN $3::float8 IS NULL THEN NULL
-                        ELSE now() + make_interval(secs => $3::float8 * 60) END
-            FROM questions WHERE user_id = $4 AND message_id = $1
+            VALUES ($1, $4, $2, $3, CASE WHEN $3::float8 IS NULL THEN NULL
+                                         ELSE now() + make_interval(secs => $3::float8 * 60) END)
             ON CONFLICT (user_id, question_id) DO UPDATE SET on_timeout = EXCLUDED.on_timeout,
                 remind_after = EXCLUDED.remind_after, next_at = EXCLUDED.next_at""",
             question_id,
@@ -153,10 +151,13 @@ async def _take(
             )
             await conn.execute(
                 "UPDATE question_escalations SET stage = 1,"
-                " next_at = now() + make_interval(secs => remind_after * 60)"
+                " next_at = now() + make_interval(secs => $3)"
                 " WHERE user_id = $2 AND question_id = $1",
                 due["question_id"],
                 user_id,
+                # Not computed from the column in SQL: Citus refuses the clock combined with
+                # a column in an UPDATE's SET.
+                due["remind_after"] * 60,
             )
             return None
         await conn.execute(

@@ -25,6 +25,7 @@ from collections.abc import Callable
 import asyncpg
 
 from parley.cluster.nodes import Node
+from parley.db import SERVER_SETTINGS
 from parley.realtime.reader import Counters, Found, Reader, poll_statement
 
 log = logging.getLogger(__name__)
@@ -73,7 +74,7 @@ class NodeReader:
             try:
                 conn = await asyncpg.connect(
                     self.node.dsn(self.coordinator_dsn),
-                    server_settings={"application_name": APPLICATION_NAME},
+                    server_settings={**SERVER_SETTINGS, "application_name": APPLICATION_NAME},
                 )
                 async with self._lock:
                     await self.reader.start(conn)

@@ -39,7 +39,7 @@ import asyncpg
 
 from parley import events
 from parley.cluster.nodes import Node, placed
-from parley.db import asyncpg_dsn
+from parley.db import SERVER_SETTINGS, asyncpg_dsn
 from parley.realtime.hub import Hub, Place
 from parley.realtime.node_readers import NodeReaders
 from parley.realtime.reader import Counters, Found, Reader
@@ -207,7 +207,8 @@ class Notifier:
             reading: asyncio.Task[None] | None = None
             try:
                 conn = await asyncpg.connect(
-                    self.dsn, server_settings={"application_name": APPLICATION_NAME}
+                    self.dsn,
+                    server_settings={**SERVER_SETTINGS, "application_name": APPLICATION_NAME},
                 )
                 conn.add_termination_listener(lambda _c, closed=closed: closed.set())
                 await conn.add_listener(LIVE_CHANNEL, self._on_live)

@@ -61,18 +61,29 @@ async def lock_thread(
     return record(row) if row is not None else None
 
 
-_MOVE = f"""
-UPDATE delegations SET
-    status = $2,
-    claimed_at = CASE WHEN $3 = 'claim' THEN now() ELSE claimed_at END,
-    claimer = CASE WHEN $3 = 'claim' THEN $5 WHEN $3 = 'release' THEN NULL ELSE claimer END,
-    lease_until = CASE WHEN $3 = 'claim' THEN now() + make_interval(secs => $6)
-                       WHEN $3 = 'release' THEN NULL ELSE lease_until END,
-    acked_at = CASE WHEN $3 IN ('claim', 'release') THEN NULL ELSE acked_at END,
-    result = coalesce($4, result),
-    closed_at = CASE WHEN $2 IN ('pending', 'claimed') THEN NULL ELSE now() END
-WHERE user_id = $7 AND thread_id = $1 RETURNING {COLUMNS}
-"""
+def _move_sql(event: Event, status: DelegationStatus) -> tuple[str, int]:
+    """The UPDATE that moves a delegation by `event` into `status`, and how many of the
+    parameters (thread, user, status, result, claimer, lease seconds) it takes. Put together
+    here rather than with CASE in SQL: Citus refuses the clock (`now()`) inside a CASE of an
+    UPDATE's SET."""
+    sets = ["status = $3", "result = coalesce($4, result)"]
+    taken = 4
+    if event is Event.claim:
+        sets += [
+            "claimed_at = now()",
+            "claimer = $5",
+            "lease_until = now() + make_interval(secs => $6)",
+            "acked_at = NULL",
+        ]
+        taken = 6
+    elif event is Event.release:
+        sets += ["claimer = NULL", "lease_until = NULL", "acked_at = NULL"]
+    sets.append("closed_at = NULL" if status in OPEN else "closed_at = now()")
+    sql = (
+        f"UPDATE delegations SET {', '.join(sets)}"
+        f" WHERE user_id = $2 AND thread_id = $1 RETURNING {COLUMNS}"
+    )
+    return sql, taken
 
 
 async def move(
@@ -87,16 +98,9 @@ async def move(
     """Move a (row-locked) delegation by `event`; a closed thread also ends its child run
     with the matching status and times out the questions still open in it."""
     status = advance(thread.status, event)
-    row = await conn.fetchrow(
-        _MOVE,
-        thread.thread_id,
-        status.value,
-        event.value,
-        result,
-        claimer,
-        lease_s,
-        thread.user_id,
-    )
+    sql, taken = _move_sql(event, status)
+    params = (thread.thread_id, thread.user_id, status.value, result, claimer, lease_s)
+    row = await conn.fetchrow(sql, *params[:taken])
     moved = record(row)
     if event is Event.claim:  # the child is heard from as it takes the work
         await conn.execute(

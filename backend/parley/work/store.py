@@ -66,7 +66,7 @@ async def upsert_session(
             f"""INSERT INTO work_sessions (conversation_id, user_id, workspace, run_id, status)
             VALUES ($1, $2, $3, $4, 'starting')
             ON CONFLICT (user_id, conversation_id) DO UPDATE
-            SET run_id = EXCLUDED.run_id, status = 'starting', updated_at = now()
+            SET run_id = EXCLUDED.run_id, status = 'starting', updated_at = EXCLUDED.updated_at
             RETURNING {_COLUMNS}""",
             conversation_id,
             user_id,
@@ -353,14 +353,18 @@ async def store_question(
             reply_to=None,
             meta=meta,
         )
+        run_id = await conn.fetchval(
+            "SELECT run_id FROM work_sessions WHERE user_id = $1 AND conversation_id = $2",
+            user_id,
+            conversation_id,
+        )
         await conn.execute(
             """INSERT INTO questions (message_id, user_id, conversation_id, run_id, asked_by,
-            timeout_at) VALUES ($1, $2, $3,
-            (SELECT run_id FROM work_sessions WHERE user_id = $2 AND conversation_id = $3), $4,
-            now() + make_interval(secs => $5))""",
+            timeout_at) VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))""",
             message.id,
             user_id,
             conversation_id,
+            run_id,
             RUN_AGENT,
             QUESTION_TIMEOUT,
         )

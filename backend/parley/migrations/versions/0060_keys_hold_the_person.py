@@ -49,6 +49,8 @@ CONVERSATION_COLUMNS = (
     ("conversation_mutes", "conversation_id"),
     ("push_outbox", "conversation_id"),
 )
+# Made on a person's node too (a task added through parley_add_task): bigint, like these.
+OTHER_IDS = (("tasks", "id"),)
 
 # table: (its primary key before, after)
 PRIMARY_KEYS = {
@@ -108,17 +110,57 @@ RETYPED = {
     "writable": "text, text, {}",
     "push_enqueue": "text, text, bigint, {}",
 }
-# Their new bodies, and the other functions whose statements now name the person.
-FUNCTIONS = (
-    *RETYPED,
+# The other functions whose statements now name the person.
+OTHER_FUNCTIONS = (
     "user_event",
     "push_message",
     "push_question",
     "close_run_questions",
     "turn_abandoned",
+)
+# All their new bodies, and the new functions: a trigger's, and statements Citus cannot take
+# with parameters (an INSERT ... SELECT), now functions.
+FUNCTIONS = (
+    *RETYPED,
+    *OTHER_FUNCTIONS,
     "writer_xid",
     "detach_runs",
+    "record_call",
+    "call_result",
+    "add_task",
+    "copy_messages",
+    "remember_call",
 )
+NEW_FUNCTIONS = (
+    "parley_writer_xid()",
+    "parley_detach_runs()",
+    "parley_record_call(text, bigint, text, bigint, text, jsonb, jsonb, bigint)",
+    "parley_call_result(text, bigint, jsonb)",
+    "parley_add_task(text, text, text)",
+    "parley_copy_messages(text, bigint, bigint, bigint)",
+    "parley_remember_call(text, text, text, text, float8)",
+)
+# Indexes: the one most statements walk leads with the person too (else the planner may take
+# the new primary key (user_id, id) and filter), and those the new keys duplicate go.
+INDEXES_BEFORE = (
+    "CREATE INDEX ix_messages_conversation_id_id ON messages (conversation_id, id DESC)",
+    "CREATE INDEX ix_messages_user_id ON messages (user_id)",
+    "CREATE INDEX ix_messages_user_id_id ON messages (user_id, id DESC)",
+    "CREATE INDEX ix_user_events_user_id_id ON user_events (user_id, id)",
+    "CREATE INDEX ix_work_sessions_user_id ON work_sessions (user_id)",
+    "CREATE INDEX ix_agent_runs_conversation_id ON agent_runs (conversation_id)",
+)
+INDEXES_AFTER = (
+    "CREATE INDEX ix_messages_user_id_conversation_id_id"
+    " ON messages (user_id, conversation_id, id DESC)",
+    "CREATE INDEX ix_agent_runs_user_id_conversation_id ON agent_runs (user_id, conversation_id)",
+)
+
+
+def _index_name(create: str) -> str:
+    return create.split()[2]
+
+
 DETACH = """
 CREATE TRIGGER conversations_detach_runs BEFORE DELETE ON conversations
     FOR EACH ROW EXECUTE FUNCTION parley_detach_runs()
@@ -152,7 +194,8 @@ def upgrade() -> None:
         op.execute(f"ALTER TABLE {table} DROP CONSTRAINT {table}_{column}_fkey")
     op.execute("ALTER TABLE push_outbox DROP CONSTRAINT uq_push_outbox_once")
     op.execute("ALTER SEQUENCE conversations_id_seq AS bigint")
-    for table, column in CONVERSATION_COLUMNS:
+    op.execute("ALTER SEQUENCE tasks_id_seq AS bigint")
+    for table, column in (*CONVERSATION_COLUMNS, *OTHER_IDS):
         op.execute(f"ALTER TABLE {table} ALTER COLUMN {column} TYPE bigint")
     for table, (_before, after) in PRIMARY_KEYS.items():
         op.execute(
@@ -163,6 +206,10 @@ def upgrade() -> None:
         "ALTER TABLE push_outbox ADD CONSTRAINT uq_push_outbox_once"
         " UNIQUE (user_id, subscription_id, kind, ref)"
     )
+    for create in INDEXES_BEFORE:
+        op.execute(f"DROP INDEX {_index_name(create)}")
+    for create in INDEXES_AFTER:
+        op.execute(create)
     for table, column, ref, ref_column, _before, after in FOREIGN_KEYS:
         op.execute(
             f"ALTER TABLE {table} ADD CONSTRAINT {table}_{column}_fkey"
@@ -191,23 +238,28 @@ def _int_bodies(name: str) -> str:
 
 def downgrade() -> None:
     op.execute("DROP TRIGGER IF EXISTS conversations_detach_runs ON conversations")
-    op.execute("DROP FUNCTION IF EXISTS parley_detach_runs()")
-    op.execute("DROP FUNCTION IF EXISTS parley_writer_xid()")
+    for signature in NEW_FUNCTIONS:
+        op.execute(f"DROP FUNCTION IF EXISTS {signature}")
     for name, arguments in RETYPED.items():
         op.execute(f"DROP FUNCTION IF EXISTS parley_{name}({arguments.format('bigint')})")
     for table, column, _ref, _ref_column, _before, _after in FOREIGN_KEYS:
         op.execute(f"ALTER TABLE {table} DROP CONSTRAINT {table}_{column}_fkey")
     op.execute("ALTER TABLE push_outbox DROP CONSTRAINT uq_push_outbox_once")
+    for create in INDEXES_AFTER:
+        op.execute(f"DROP INDEX {_index_name(create)}")
+    for create in INDEXES_BEFORE:
+        op.execute(create)
     for table, (before, _after) in PRIMARY_KEYS.items():
         op.execute(
             f"ALTER TABLE {table} DROP CONSTRAINT {table}_pkey,"
             f" ADD CONSTRAINT {table}_pkey PRIMARY KEY ({before})"
         )
-    for table, column in CONVERSATION_COLUMNS:
+    for table, column in (*CONVERSATION_COLUMNS, *OTHER_IDS):
         op.execute(f"ALTER TABLE {table} ALTER COLUMN {column} TYPE integer")
     for table in PER_PERSON:
         op.execute(f"ALTER TABLE {table} ALTER COLUMN user_id TYPE varchar(64)")
     op.execute("ALTER SEQUENCE conversations_id_seq AS integer")
+    op.execute("ALTER SEQUENCE tasks_id_seq AS integer")
     op.execute(
         "ALTER TABLE push_outbox ADD CONSTRAINT uq_push_outbox_once"
         " UNIQUE (subscription_id, kind, ref)"
@@ -217,6 +269,5 @@ def downgrade() -> None:
             f"ALTER TABLE {table} ADD CONSTRAINT {table}_{column}_fkey"
             f" FOREIGN KEY ({column}) REFERENCES {ref} ({ref_column}) ON DELETE {before}"
         )
-    for name in FUNCTIONS:
-        if name not in ("writer_xid", "detach_runs"):
-            op.execute(_int_bodies(name))
+    for name in (*RETYPED, *OTHER_FUNCTIONS):
+        op.execute(_int_bodies(name))

@@ -1,0 +1,45 @@
+"""Two Parley instances on a Citus cluster (a coordinator and two workers), and people whose
+rows live on each worker."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from parley.assistant.offline import OfflineModel
+from parley.cluster.local import LocalCluster
+from parley.db import Database
+from tests.cluster.helpers import Placement
+from tests.conftest import Server, serve
+
+
+@pytest.fixture(scope="session")
+async def cluster_db(cluster_url: str) -> AsyncIterator[Database]:
+    database = await Database.connect(cluster_url, max_connections=5)
+    yield database
+    await database.close()
+
+
+@pytest.fixture(scope="session")
+async def placement(cluster: LocalCluster, cluster_db: Database) -> Placement:
+    return Placement(cluster, cluster_db)
+
+
+# What the tests need of both instances: a reply written slowly enough to be watched as it
+# grows, MCP tasks polled often, pushes to the loopback fake push service.
+SETTINGS = {
+    "PARLEY_MCP_TASK_POLL_MS": 100,
+    "PARLEY_PUSH_ALLOWED_HOSTS": "127.0.0.1",
+    "PARLEY_PUSH_RETRY_BASE": 0.05,
+}
+
+
+@pytest.fixture(scope="module")
+async def instances(cluster_url: str) -> AsyncIterator[tuple[Server, Server]]:
+    """Two instances on the cluster's coordinator, as two servers of one deployment."""
+    async with (
+        serve(cluster_url, model=OfflineModel(word_pause=0.01), **SETTINGS) as one,
+        serve(cluster_url, model=OfflineModel(word_pause=0.01), **SETTINGS) as two,
+    ):
+        yield one, two
