@@ -123,6 +123,21 @@ def cluster_url(cluster: LocalCluster) -> str:
 
 
 @pytest.fixture(scope="session")
+async def cluster_db(cluster_url: str) -> AsyncIterator[Database]:
+    database = await Database.connect(cluster_url, max_connections=5)
+    yield database
+    await database.close()
+
+
+@pytest.fixture(scope="session")
+async def placement(cluster: LocalCluster, cluster_db: Database) -> Any:
+    """Which worker holds whose rows (`tests.cluster.helpers.Placement`)."""
+    from tests.cluster.helpers import Placement
+
+    return Placement(cluster, cluster_db)
+
+
+@pytest.fixture(scope="session")
 async def db(migrated: str) -> AsyncIterator[Database]:
     database = await Database.connect(migrated, max_connections=5)
     yield database

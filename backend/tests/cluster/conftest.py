@@ -8,23 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from parley.assistant.offline import OfflineModel
-from parley.cluster.local import LocalCluster
-from parley.db import Database
-from tests.cluster.helpers import Placement
 from tests.conftest import Server, serve
-
-
-@pytest.fixture(scope="session")
-async def cluster_db(cluster_url: str) -> AsyncIterator[Database]:
-    database = await Database.connect(cluster_url, max_connections=5)
-    yield database
-    await database.close()
-
-
-@pytest.fixture(scope="session")
-async def placement(cluster: LocalCluster, cluster_db: Database) -> Placement:
-    return Placement(cluster, cluster_db)
-
 
 # What the tests need of both instances: a reply written slowly enough to be watched as it
 # grows, MCP tasks polled often, pushes to the loopback fake push service.

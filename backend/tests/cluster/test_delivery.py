@@ -5,11 +5,12 @@ the person's event stream and an agent's long poll fed by writes made elsewhere.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
 from tests.cluster.helpers import Placement
-from tests.conftest import Server
+from tests.conftest import Server, eventually
 from tests.realtime.sse import events, take
 from tests.runs.helpers import Actor
 
@@ -128,3 +129,45 @@ async def test_the_persons_event_stream_and_an_agents_long_poll_hear_writes_made
         await Actor(one, user).post(f"/runs/{run['id']}/messages", "the plumber comes at noon")
         got = await waiting
         assert [m["content"] for m in got] == ["the plumber comes at noon"]
+
+
+async def test_a_watcher_keeps_getting_messages_across_a_restart_of_the_persons_worker(
+    instances: tuple[Server, Server], placement: Placement, cluster: Any
+) -> None:
+    """The instance's reader of that node loses its connection, opens it again and reads on
+    from its cursor; meanwhile nothing of that person can be written, and afterwards every
+    message reaches the stream once, in order."""
+    one, two = instances
+    user = await placement.person_on(cluster.workers[1], "restart")
+    worker = await placement.worker_of(user)
+    agent = Actor(one, user, "scout")
+    run = await agent.start_run("across a restart")
+    reconnects = two.app.state.notifier.counters.reconnects
+    async with two.client.stream(
+        "GET",
+        f"/api/{user}/conversations/{run['conversation_id']}/events",
+        params={"after": 0},
+        headers=two.headers(user),
+    ) as response:
+        stream = events(response)
+        await two.following(run["conversation_id"])
+        await agent.post(f"/runs/{run['id']}/messages", "before")
+        [before] = await take(stream, 1, kinds={"message"})
+        await asyncio.to_thread(cluster.stop_node, worker)
+        try:
+            down = await agent.call(
+                "POST", f"/runs/{run['id']}/messages", json={"text": "while it is down"}
+            )
+            assert down.status_code == 503, down.text  # nothing stored, and said so
+        finally:
+            await asyncio.to_thread(cluster.start_node, worker)
+
+        async def back() -> bool:
+            sent = await agent.call("POST", f"/runs/{run['id']}/messages", json={"text": "after"})
+            return sent.status_code == 201
+
+        await eventually(back, within=30)
+        [after] = await take(stream, 1, kinds={"message"})
+    assert (before.json()["content"], after.json()["content"]) == ("before", "after")
+    assert int(after.id) > int(before.id)
+    assert two.app.state.notifier.counters.reconnects > reconnects
