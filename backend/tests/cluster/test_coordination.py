@@ -9,10 +9,12 @@ import collections
 
 import pytest
 
+from parley.chat import lease, store
 from parley.db import Database
+from parley.runs import questions
 from parley.work import ownership
 from tests.cluster.helpers import Placement
-from tests.conftest import Server
+from tests.conftest import Server, eventually
 from tests.push.fake_push import fake_push_service
 from tests.runs.helpers import Actor, delegate, error_code
 from tests.tools.mcp_wire import Wire
@@ -184,3 +186,96 @@ async def test_an_mcp_task_made_on_one_instance_is_answered_and_served_by_the_ot
         assert len({r["structuredContent"]["task_id"] for r in results}) == 1, results
         tasks = await Actor(one, user).ok("GET", "/tasks")
         assert collections.Counter(t["title"] for t in tasks)["Paint it blue"] == 1
+
+
+async def test_a_dead_turns_claim_is_released_once_by_racing_sweeps_and_answered(
+    cluster_db: Database, placement: Placement
+) -> None:
+    """The sweep finds lapsed claims on every node, then releases each on its person's node,
+    where the trigger answers the dead turn (a reply marked interrupted)."""
+    people = await placement.one_on_each("sweep")
+    conversations = {}
+    for user in people:
+        async with cluster_db.connection() as conn:
+            [asked] = await store.start(
+                conn,
+                turn_id=store.new_turn_id(),
+                user_id=user,
+                conversation_id=None,
+                title="dies mid-turn",
+                ttl_seconds=0.3,
+                content="add a task to survive",
+                history_limit=10,
+            )
+        conversations[user] = asked.conversation_id
+
+    async def lapsed() -> bool:
+        async with cluster_db.connection() as conn:
+            return bool(
+                await conn.fetchval(
+                    "SELECT bool_and(turn_expires_at < now()) FROM conversations"
+                    " WHERE user_id = ANY($1::text[])",
+                    people,
+                )
+            )
+
+    await eventually(lapsed)
+    released = await asyncio.gather(*(lease.sweep(cluster_db) for _ in range(4)))
+    assert sum(released) >= len(people)  # (other tests' lapsed claims may be swept too)
+    for user, conversation_id in conversations.items():
+        async with cluster_db.connection() as conn:
+            rows = await conn.fetch(
+                "SELECT role::text, error, meta FROM messages WHERE user_id = $1"
+                " AND conversation_id = $2 ORDER BY id",
+                user,
+                conversation_id,
+            )
+            claim = await conn.fetchval(
+                "SELECT turn_id FROM conversations WHERE user_id = $1 AND id = $2",
+                user,
+                conversation_id,
+            )
+        assert [(r["role"], r["error"]) for r in rows] == [("user", False), ("assistant", True)]
+        assert rows[1]["meta"] == {"interrupted": True}
+        assert claim is None
+
+
+async def test_an_overdue_question_times_out_once_whichever_sweeps_reach_it(
+    instances: tuple[Server, Server], placement: Placement, cluster_db: Database
+) -> None:
+    one, two = instances
+    for user in await placement.one_on_each("overdue"):
+        agent = Actor(one, user, "planner")
+        run = await agent.start_run("waiting")
+        question = await agent.ask(
+            f"/conversations/{run['conversation_id']}/messages", "Still there?", timeout_s=0.5
+        )
+        waiting = asyncio.create_task(
+            Actor(two, user, "planner").ok("GET", f"/questions/{question}", params={"wait": 20})
+        )
+
+        async def overdue(user: str = user, question: int = question) -> bool:
+            async with cluster_db.connection() as conn:
+                return bool(
+                    await conn.fetchval(
+                        "SELECT timeout_at <= now() FROM questions"
+                        " WHERE user_id = $1 AND message_id = $2",
+                        user,
+                        question,
+                    )
+                )
+
+        await eventually(overdue)
+
+        async def sweep() -> None:
+            async with cluster_db.connection() as conn:
+                await questions.expire_overdue(conn)
+
+        await asyncio.gather(sweep(), sweep(), sweep())
+        got = await waiting
+        assert got["status"] == "timed_out" and got["answer"] is None
+        assert (await agent.ok("GET", f"/runs/{run['id']}"))["status"] == "running"
+        late = await Actor(one, user).call(
+            "POST", f"/questions/{question}/answer", json={"text": "yes"}
+        )
+        assert late.status_code == 409
