@@ -171,29 +171,26 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
-def _local_cluster(args: argparse.Namespace) -> Any:
-    from parley.cluster.build import ensure_built
-    from parley.cluster.local import LocalCluster
-
-    settings = get_settings()
-    directory = args.dir or settings.data_dir / "cluster"
-    build = ensure_built(
-        settings.citus_source, settings.citus_cache, say=lambda s: print(s, file=sys.stderr)
-    )
-    return LocalCluster(directory, build)
-
-
 def cmd_cluster(args: argparse.Namespace) -> int:
     """A Citus cluster on this machine (specs/scale.md): start prints the coordinator's
     DATABASE_URL on stdout, the only thing it prints there."""
-    from parley.cluster.build import BuildError
-    from parley.cluster.local import ClusterError
+    from parley.cluster.build import BuildError, ensure_built
+    from parley.cluster.local import ClusterError, LocalCluster
 
+    settings = get_settings()
+    directory = args.dir or settings.data_dir / "cluster"
     try:
-        cluster = _local_cluster(args)
         if args.action == "stop":
-            cluster.stop()
+            existing = LocalCluster.existing(directory)
+            if existing is None:
+                print(f"parley cluster: no cluster in {directory}", file=sys.stderr)
+                return 2
+            existing.stop()
             return 0
+        build = ensure_built(
+            settings.citus_source, settings.citus_cache, say=lambda s: print(s, file=sys.stderr)
+        )
+        cluster = LocalCluster(directory, build)
         url = cluster.start(workers=args.workers)
     except (BuildError, ClusterError) as exc:
         print(f"parley cluster: {exc}", file=sys.stderr)

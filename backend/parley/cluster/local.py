@@ -62,6 +62,16 @@ class LocalCluster:
             saved = json.loads(state.read_text())
             self.nodes = [Node(**n) for n in saved["nodes"]]
 
+    @classmethod
+    def existing(cls, directory: Path) -> LocalCluster | None:
+        """The cluster made in `directory`, with the build it was made with (to stop it
+        without building anything); None when there is none."""
+        state = directory / STATE
+        if not state.exists():
+            return None
+        root = Path(json.loads(state.read_text())["build"])
+        return cls(directory, Build(root, citus_version="", pg_version=""))
+
     @property
     def coordinator(self) -> Node:
         return self.nodes[0]
