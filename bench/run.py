@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/run.py            # the full run (about 3-4 minutes on 2 cores)
     .venv/bin/python bench/run.py --quick    # a smaller smoke run (figures are not recorded)
+    .venv/bin/python bench/run.py --cluster  # also section 12: turns and writers on a local Citus cluster
 
 Uses DATABASE_URL when set (bench rows are deleted afterwards), else a throwaway embedded
 PostgreSQL. Every request goes to 127.0.0.1. See bench/README.md for what each figure means.
@@ -1161,7 +1162,7 @@ def section_writers(rep: Report, db: BenchDatabase, quick: bool, pair: Pair | No
 
 
 def section_cluster(rep: Report, db: BenchDatabase, quick: bool) -> None:
-    """Section 10: the turn cost, the writers and cross-instance delivery on a Citus cluster,
+    """Section 12: the turn cost, the writers and cross-instance delivery on a Citus cluster,
     beside the same on one PostgreSQL (`db`), in this run."""
     from cluster import ClusterDatabase, node_shares, turn_cost
     from writers import measure_writers
@@ -1184,8 +1185,8 @@ def section_cluster(rep: Report, db: BenchDatabase, quick: bool) -> None:
     finally:
         cluster.stop()
 
-    rep.begin("10")
-    rep.add("## 10. On a Citus cluster, beside one PostgreSQL (`bench/cluster.py`, `--cluster`)")
+    rep.begin("9r")  # after 9q (keys sort as text)
+    rep.add("## 12. On a Citus cluster, beside one PostgreSQL (`bench/cluster.py`, `--cluster`)")
     rep.add()
     rep.add(
         "A coordinator and two workers on this machine (`parley cluster`: the embedded"
@@ -1497,7 +1498,7 @@ def main() -> int:
         "--cluster",
         action="store_true",
         help="also run the turn cost, the writers and cross-instance delivery on a Citus"
-        " cluster (section 10)",
+        " cluster (section 12)",
     )
     parser.add_argument(
         "--only",
@@ -1574,7 +1575,7 @@ def main() -> int:
                     rep, "9q", "MCP tasks", lambda: section_mcp_tasks(rep, db, args.quick, pair)
                 )
         if args.cluster:
-            guarded(rep, "10", "cluster", lambda: section_cluster(rep, db, args.quick))
+            guarded(rep, "9r", "cluster", lambda: section_cluster(rep, db, args.quick))
     finally:
         if db.external:
             cleanup_external(db)
