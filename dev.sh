@@ -33,7 +33,7 @@ case "$host" in
 esac
 
 # Each service runs in its own process group, so stopping one stops its children too
-# (npm start -> next-server; parley serve -> its embedded PostgreSQL is stopped by parley).
+# (npm start -> server.mjs and Next; parley serve -> its embedded PostgreSQL is stopped by parley).
 set -m
 pids=()
 cleanup() {

@@ -3,8 +3,9 @@
 Each delta's text is `time.monotonic_ns()` taken just before the delta is handed to the
 runner (CLOCK_MONOTONIC is one clock for every process on the machine), so an SSE client
 can tell how long the delta took to reach it. The model streams `BENCH_DELTAS` deltas,
-`BENCH_DELTA_INTERVAL` seconds apart, like a fast LLM. Differences from `parley serve`: this
-model, and no migrations (the bench applied them); same uvicorn defaults (uvloop, httptools).
+`BENCH_DELTA_INTERVAL` seconds apart, like a fast LLM (the first after `BENCH_FIRST_DELAY`
+seconds, 0 by default). Differences from `parley serve`: this model, and no migrations (the
+bench applied them); same uvicorn defaults (uvloop, httptools).
 """
 
 from __future__ import annotations
@@ -28,15 +29,18 @@ from lib import server_args
 class StampModel(OfflineModel):
     """The offline model's streaming, with a reply of `deltas` stamps `interval` apart."""
 
-    def __init__(self, deltas: int, interval: float) -> None:
+    def __init__(self, deltas: int, interval: float, first_delay: float = 0.0) -> None:
         super().__init__()
         self.deltas = deltas
         self.interval = interval
+        self.first_delay = first_delay  # a real model's time to its first token
 
     def answer(self, input: Any, tool_names: set[str]) -> list[TResponseOutputItem]:
         return [assistant_message("stamp")]
 
     async def text_deltas(self, text: str) -> AsyncIterator[str]:
+        if self.first_delay:
+            await asyncio.sleep(self.first_delay)
         for i in range(self.deltas):
             if i:
                 await asyncio.sleep(self.interval)
@@ -49,6 +53,7 @@ def main() -> None:
     model = StampModel(
         int(os.environ.get("BENCH_DELTAS", "50")),
         float(os.environ.get("BENCH_DELTA_INTERVAL", "0.005")),
+        float(os.environ.get("BENCH_FIRST_DELAY", "0")),
     )
     app = create_app(settings, database_url=settings.database_url, model=model)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)

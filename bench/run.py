@@ -55,6 +55,7 @@ SECTIONS = [
     "burst",
     "history",
     "sse",
+    "first_delta",
     "writers",
     "questions",
     "delegation",
@@ -977,6 +978,66 @@ def section_sse(rep: Report, db: BenchDatabase, quick: bool) -> None:
     _report_sse(rep, measure_sse(db, quick))
 
 
+def section_first_delta(rep: Report, db: BenchDatabase, quick: bool) -> None:
+    from first_delta import DELTAS, FIRST_TOKEN, measure_first_delta
+
+    r = measure_first_delta(db, quick)
+    rep.begin("5b")
+    rep.add("## 5b. The first delta of a turn: the turn's own stream vs the conversation's")
+    rep.add()
+    rep.add(
+        "The web UI renders replies only from the conversation's event stream (`GET …/events`), no longer from the "
+        "turn's own (`POST /chat`, `Accept: text/event-stream`). `bench/_sse_server.py` (a model that streams "
+        f"{DELTAS} deltas at once, so this is Parley's path, not a model's first token); per turn, the time from "
+        "sending `POST /chat` to the reply's first text on each stream (the own stream's first `delta`; on the "
+        "event stream its first `delta`, or the stored reply when the reply was done before the stream opened). "
+        "*Open conversation*: the event stream was open before the turn, as the web UI opens it with the "
+        "conversation. *New chat*: the id is known from the turn's first event (the stored message); the event "
+        "stream is opened then with `Last-Event-ID: 0`, as the web UI does, and starts with the text so far. "
+        f"{r['turns']} turns of each, interleaved, after 3 warm-up turns; then {len(r['slow']['new_turn'])} new "
+        f"chats with a model whose first token takes {FIRST_TOKEN * 1000:.0f} ms. *Difference* is event stream − "
+        "own stream for the same turn."
+    )
+    rep.add()
+    rep.add(
+        "| case | turns | own stream p50 | p99 | event stream p50 | p99 | difference p50 | p99 |"
+    )
+    rep.add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    met = True
+    for name, own, events in (
+        ("open conversation", r["open_turn"], r["open_events"]),
+        ("new chat", r["new_turn"], r["new_events"]),
+        (
+            f"new chat, first token {FIRST_TOKEN * 1000:.0f} ms",
+            r["slow"]["new_turn"],
+            r["slow"]["new_events"],
+        ),
+    ):
+        diff = [e - o for o, e in zip(own, events, strict=True)]
+        rep.add(
+            f"| {name} | {len(own)} | {ms(pct(own, 50))} | {ms(pct(own, 99))} | {ms(pct(events, 50))} "
+            f"| {ms(pct(events, 99))} | {ms(pct(diff, 50))} | {ms(pct(diff, 99))} |"
+        )
+        met = (
+            met
+            and pct(events, 50) <= pct(own, 50) + 0.020
+            and pct(events, 99) <= pct(own, 99) + 0.020
+        )
+    rep.add()
+    rep.add(
+        f"New chat: the stored message (the new id) reached the client after p50 {ms(pct(r['new_message'], 50))}, "
+        f"p99 {ms(pct(r['new_message'], 99))}."
+    )
+    rep.add()
+    rep.goal(
+        "First delta on the conversation's event stream ≤ the turn's own + 20 ms (p50 and p99)",
+        "≤ +20 ms",
+        f"open conversation p50 {ms(pct(r['open_events'], 50))} vs {ms(pct(r['open_turn'], 50))}, "
+        f"new chat p50 {ms(pct(r['new_events'], 50))} vs {ms(pct(r['new_turn'], 50))}",
+        met,
+    )
+
+
 # ---------------------------------------------------------------------------- main
 
 
@@ -1552,6 +1613,8 @@ def main() -> int:
             guarded(rep, "3", "history", lambda: section_history(rep, db, args.quick))
         if "sse" in only:
             guarded(rep, "5", "SSE", lambda: section_sse(rep, db, args.quick))
+        if "first_delta" in only:
+            guarded(rep, "5b", "first delta", lambda: section_first_delta(rep, db, args.quick))
         if "push" in only:
             guarded(rep, "9p", "push", lambda: section_push(rep, db, args.quick))
         if "search" in only and not args.quick:  # a 10^6-row build: the full run only

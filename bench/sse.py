@@ -137,13 +137,19 @@ class SSEClient(asyncio.Protocol):
 
 
 def _request(
-    method: str, path: str, user: str, port: int, body: dict[str, Any] | None = None
+    method: str,
+    path: str,
+    user: str,
+    port: int,
+    body: dict[str, Any] | None = None,
+    extra: dict[str, str] | None = None,
 ) -> bytes:
     headers = {
         "Host": f"{HOST}:{port}",
         "Accept": "text/event-stream",
         "Connection": "close",
         **auth(user),
+        **(extra or {}),
     }
     payload = b""
     if body is not None:
@@ -159,11 +165,16 @@ def _request(
 
 
 async def open_sse(
-    port: int, method: str, path: str, user: str, body: dict[str, Any] | None = None
+    port: int,
+    method: str,
+    path: str,
+    user: str,
+    body: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> SSEClient:
     loop = asyncio.get_running_loop()
     _, proto = await loop.create_connection(
-        lambda: SSEClient(_request(method, path, user, port, body)), HOST, port
+        lambda: SSEClient(_request(method, path, user, port, body, headers)), HOST, port
     )
     await proto.headers_received
     if proto.status != 200:

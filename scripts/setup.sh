@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what Parley needs, idempotently: the Python venv with the backend, the frontend's
-# node modules, and (with --browser) Debian's Chromium for the end-to-end tests.
+# node modules, Debian's bubblewrap (every work session runs in a `bwrap` sandbox; the work
+# tests need it too), and (with --browser) Debian's Chromium for the end-to-end tests.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -38,6 +39,18 @@ if [ -f "$oidc/package-lock.json" ]; then
     echo "==> installing the test OpenID provider (npm ci)"
     (cd "$oidc" && npm ci --no-audit --no-fund)
     echo "$owant" > "$ostamp"
+  fi
+fi
+
+if ! command -v bwrap >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1; then
+    echo "==> installing bubblewrap (Debian package) for work sessions' sandboxes"
+    sudo_cmd=""
+    [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+    $sudo_cmd apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq bubblewrap >/dev/null
+  else
+    echo "==> bubblewrap (bwrap) is missing: install it for work sessions (GET /api/health says why not)"
   fi
 fi
 

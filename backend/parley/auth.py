@@ -15,13 +15,37 @@ from parley.errors import Forbidden, InvalidInput, Unauthorized
 
 ALGORITHM = "HS256"
 # Not "." or ".." (nor any all-dots name): a user id is a path segment, and those are not.
+# This is what an existing user id (and an agent's name) may be: ids made before migration 0054
+# may hold '@', and keep working wherever an id is read (tokens, paths, folders).
 USER_ID_RE = re.compile(r"^(?!\.+$)[A-Za-z0-9_.@-]{1,64}$")
+# What a user id made now may be: never an email, so that "sign in as x@y" can only ever mean
+# the account whose verified email is x@y, never an account someone named so to block it.
+NEW_USER_ID_RE = re.compile(r"^(?!\.+$)[A-Za-z0-9_.-]{1,64}$")
 
 
 def validate_user_id(user_id: str) -> str:
+    """An existing user id (one that may own data): `validate_new_user_id` for a new one."""
     if not USER_ID_RE.fullmatch(user_id):
         raise InvalidInput(
             "user_id must be 1-64 characters of letters, digits, '_', '.', '@' or '-',"
+            " and not only dots",
+            details=[{"field": "user_id"}],
+        )
+    return user_id
+
+
+def validate_new_user_id(user_id: str) -> str:
+    """A user id about to be created or given a credential: the rules of every id, and no
+    '@' (a user name is never an email)."""
+    if "@" in user_id:
+        raise InvalidInput(
+            "user_id cannot contain '@': a user name is not an email (add the email to the"
+            " account instead, and verify it to sign in with it)",
+            details=[{"field": "user_id"}],
+        )
+    if not NEW_USER_ID_RE.fullmatch(user_id):
+        raise InvalidInput(
+            "user_id must be 1-64 characters of letters, digits, '_', '.' or '-',"
             " and not only dots",
             details=[{"field": "user_id"}],
         )
@@ -71,7 +95,9 @@ def mint_token(
     ttl_seconds: int,
     agent: str | None = None,
 ) -> str:
-    validate_user_id(user_id)
+    """A new JWT: only for a user id that could be made now (no '@'); ones already issued
+    for older ids keep verifying until they expire."""
+    validate_new_user_id(user_id)
     now = int(time.time())
     claims: dict[str, object] = {"sub": user_id, "iat": now, "exp": now + ttl_seconds}
     if agent is not None:

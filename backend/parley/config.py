@@ -9,12 +9,18 @@ from pathlib import Path
 from typing import Literal
 
 import platformdirs
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from parley import addresses
 
 # Used only when PARLEY_AUTH_SECRET is unset: tokens then die with the process, which is
 # what a local try-out wants and what a deployment must override.
 _EPHEMERAL_SECRET = secrets.token_urlsafe(32)
+
+
+def _entries(raw: str) -> tuple[str, ...]:
+    return tuple(p.strip() for p in raw.split(",") if p.strip())
 
 
 class Settings(BaseSettings):
@@ -45,6 +51,14 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = Field(default=120, ge=0, alias="PARLEY_RATE_LIMIT_PER_MINUTE")
     # Seconds between SSE heartbeat comments, which keep idle streams open through proxies.
     sse_ping_seconds: float = Field(default=15.0, gt=0, alias="PARLEY_SSE_PING_SECONDS")
+    # An event stream whose client has taken nothing sent for this long (its socket stays
+    # backed up) is dropped; the client reconnects with Last-Event-ID and loses nothing.
+    sse_stall_seconds: float = Field(default=30.0, gt=0, alias="PARLEY_SSE_STALL_SECONDS")
+    # What one conversation stream may hold queued for a client slower than its messages:
+    # past it, stored messages wait in the database until it catches up.
+    sse_backlog_bytes: int = Field(
+        default=256 * 1024, ge=16 * 1024, alias="PARLEY_SSE_BACKLOG_BYTES"
+    )
     # Statements are short (a turn holds a connection for three of about a millisecond each):
     # a small pool serves hundreds of concurrent turns, and on a small machine fewer
     # backends run faster.
@@ -90,11 +104,17 @@ class Settings(BaseSettings):
     work_permission_wait: float = Field(
         default=45.0, gt=0, le=50, alias="PARLEY_WORK_PERMISSION_WAIT"
     )
-    # What Claude Code authenticates with: passed to its process (see `claude_environment`),
-    # and read to tell /api/health and a failing session why it cannot work.
+    # The operator's model credentials and API: only the model relay (work/relay.py) uses
+    # them, adding them to what sessions send; no session ever sees them.
     anthropic_api_key: str | None = Field(default=None, alias="ANTHROPIC_API_KEY")
     anthropic_auth_token: str | None = Field(default=None, alias="ANTHROPIC_AUTH_TOKEN")
-    claude_config_dir: Path | None = Field(default=None, alias="CLAUDE_CONFIG_DIR")
+    anthropic_base_url: str = Field(default="https://api.anthropic.com", alias="ANTHROPIC_BASE_URL")
+    # Each session runs in a bubblewrap sandbox (work/sandbox.py): this executable.
+    bwrap_path: str = Field(default="bwrap", alias="PARLEY_BWRAP")
+    # A server running as root gives each person a host uid of their own, from this range
+    # (kept in work_uids, never reused): a range no other account or /etc/subuid range uses.
+    work_uid_min: int = Field(default=1_000_000, ge=1000, lt=2**31, alias="PARLEY_WORK_UID_MIN")
+    work_uid_max: int = Field(default=1_999_999, ge=1000, lt=2**31, alias="PARLEY_WORK_UID_MAX")
 
     # Refusing abuse early (see parley.serving and parley.api.middleware); 0 turns a cap off.
     # A chat message is at most ~100 KB of JSON even when every character is escaped.
@@ -120,7 +140,8 @@ class Settings(BaseSettings):
     )
     session_days: float = Field(default=30.0, gt=0, alias="PARLEY_SESSION_DAYS")
     invite_days: float = Field(default=7.0, gt=0, alias="PARLEY_INVITE_DAYS")
-    # Peers whose X-Forwarded-For is believed (the web UI's proxy): addresses or networks.
+    # Peers whose X-Forwarded-For is believed (the web UI's proxy): addresses or networks,
+    # comma-separated. The client is the right-most X-Forwarded-For entry that is not one.
     trusted_proxies_raw: str = Field(default="127.0.0.1/8,::1", alias="PARLEY_TRUSTED_PROXIES")
     # Failed sign-ins allowed before each further one makes the account (or address) wait,
     # doubling from login_delay seconds up to login_delay_max.
@@ -168,6 +189,8 @@ class Settings(BaseSettings):
     smtp_from: str = Field(default="parley@localhost", alias="PARLEY_SMTP_FROM")
     # How long an emailed link to a question opens it (once).
     question_link_minutes: float = Field(default=30.0, gt=0, alias="PARLEY_QUESTION_LINK_MINUTES")
+    # How long an emailed link that verifies an account's email works (once).
+    email_link_minutes: float = Field(default=60.0, gt=0, alias="PARLEY_EMAIL_LINK_MINUTES")
 
     # --- a Citus cluster on this machine (`parley cluster`, parley.cluster) ---
     # The Citus release source it builds (its sha256 is checked); unset: the repository's
@@ -193,6 +216,16 @@ class Settings(BaseSettings):
                 return "postgresql+asyncpg://" + value[len(prefix) :]
         return value
 
+    @field_validator("trusted_proxies_raw")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        """A typo here would silently trust nobody (or, worse, somebody else): refuse it."""
+        try:
+            addresses.networks(_entries(value))
+        except ValueError as error:
+            raise ValueError(f"PARLEY_TRUSTED_PROXIES: {error}") from None
+        return value
+
     @property
     def model_name(self) -> str:
         """The model actually served: offline unless a key (or a local server) says otherwise."""
@@ -200,9 +233,21 @@ class Settings(BaseSettings):
             return self.model
         return "gpt-4.1-mini" if self.openai_api_key else "offline"
 
+    @model_validator(mode="after")
+    def _uid_range(self) -> Settings:
+        if self.work_uid_min > self.work_uid_max:
+            raise ValueError("PARLEY_WORK_UID_MIN must not be above PARLEY_WORK_UID_MAX")
+        return self
+
     @property
     def workspaces(self) -> Path:
         return (self.workspace_root or self.data_dir / "workspaces").resolve()
+
+    @property
+    def work_homes(self) -> Path:
+        """Each person's Claude Code home (its config, its sessions' transcripts), outside
+        every workspace: in the data directory, which no workspace root may contain."""
+        return self.data_dir / "work-homes"
 
     @property
     def auth_secret_configured(self) -> bool:
@@ -220,8 +265,8 @@ class Settings(BaseSettings):
         return origins[0] if origins else self.public_url.rstrip("/")
 
     @property
-    def trusted_proxies(self) -> list[str]:
-        return [p.strip() for p in self.trusted_proxies_raw.split(",") if p.strip()]
+    def trusted_proxies(self) -> tuple[addresses.Network, ...]:
+        return addresses.networks(_entries(self.trusted_proxies_raw))
 
     @property
     def push_allowed_hosts(self) -> list[str]:
@@ -236,46 +281,36 @@ class Settings(BaseSettings):
         return self.model_name == "offline"
 
 
-# What a Claude Code process may see of the server's environment: what it needs to reach its
-# API, find its config and run commands, and nothing else (never PARLEY_*, DATABASE_URL or
-# any other server secret: the commands it runs can print their environment into the chat).
+# What a session's `claude` takes from the server's environment: locale, time zone,
+# terminal and Claude Code's own non-secret switches; everything else inside its sandbox is
+# Parley's (see `work/cli.environment`). Never PARLEY_*, DATABASE_URL, proxies, credentials.
 CLAUDE_ENV_NAMES = frozenset(
     {
-        "PATH",
-        "HOME",
-        "USER",
-        "LOGNAME",
-        "SHELL",
         "LANG",
         "LANGUAGE",
         "TERM",
         "TZ",
-        "TMPDIR",
-        "IS_SANDBOX",
-        "CLAUDE_CONFIG_DIR",
-        "HTTP_PROXY",
-        "HTTPS_PROXY",
-        "NO_PROXY",
+        "ANTHROPIC_MODEL",
+        "ANTHROPIC_SMALL_FAST_MODEL",
+        "ANTHROPIC_DEFAULT_OPUS_MODEL",
+        "ANTHROPIC_DEFAULT_SONNET_MODEL",
+        "ANTHROPIC_DEFAULT_HAIKU_MODEL",
     }
 )
-CLAUDE_ENV_PREFIXES = ("ANTHROPIC_", "CLAUDE_CODE_", "LC_")
+CLAUDE_ENV_PREFIXES = ("CLAUDE_CODE_", "LC_")
+# A CLAUDE_CODE_* name carrying a credential (CLAUDE_CODE_OAUTH_TOKEN, say) stays here.
+_SECRET_WORDS = ("TOKEN", "KEY", "SECRET", "PASSWORD", "CREDENTIAL", "AUTH")
 
 
-def claude_environment(settings: Settings) -> dict[str, str]:
-    """The allowlisted part of the server's environment, plus the credentials the settings
-    hold: what every `claude` process (and so every command it runs) starts with."""
-    env = {
+def claude_environment() -> dict[str, str]:
+    """The allowlisted part of the server's environment that every session's `claude` (and
+    so every command it runs) starts with."""
+    return {
         name: value
         for name, value in os.environ.items()
-        if name in CLAUDE_ENV_NAMES or name.startswith(CLAUDE_ENV_PREFIXES)
+        if (name in CLAUDE_ENV_NAMES or name.startswith(CLAUDE_ENV_PREFIXES))
+        and not any(word in name for word in _SECRET_WORDS)
     }
-    if settings.anthropic_api_key:
-        env["ANTHROPIC_API_KEY"] = settings.anthropic_api_key
-    if settings.anthropic_auth_token:
-        env["ANTHROPIC_AUTH_TOKEN"] = settings.anthropic_auth_token
-    if settings.claude_config_dir:
-        env["CLAUDE_CONFIG_DIR"] = str(settings.claude_config_dir)
-    return env
 
 
 @lru_cache

@@ -15,7 +15,8 @@ import asyncpg
 from sqlalchemy.engine import make_url
 
 from parley.config import Settings
-from parley.errors import DatabaseUnavailable
+from parley.errors import DatabaseUnavailable, InvalidInput
+from parley.text import UNSTORABLE_MESSAGE
 
 log = logging.getLogger(__name__)
 
@@ -132,6 +133,17 @@ CONNECTION_LOST = (
     OSError,
 )
 
+# What text PostgreSQL cannot store raises when it reaches a statement all the same: NUL in
+# text (22021) or jsonb (22P05), a lone surrogate (asyncpg cannot encode it). Request bodies
+# refuse it first, naming the field (`schemas.RequestBody`); whatever else carries it (a query
+# parameter, the OAuth handlers' forms, an MCP tool's arguments) is refused here, its
+# transaction rolled back: invalid input, never a 500.
+UNSTORABLE = (
+    asyncpg.CharacterNotInRepertoireError,
+    asyncpg.UntranslatableCharacterError,
+    UnicodeEncodeError,
+)
+
 
 def retry_on_reconnect(
     operation: Callable[P, Awaitable[T]],
@@ -217,6 +229,8 @@ class Database:
                 yield conn
         except CONNECTION_LOST as exc:
             raise await self._lost(exc) from exc
+        except UNSTORABLE as exc:
+            raise InvalidInput(UNSTORABLE_MESSAGE, details=[{"field": ""}]) from exc
         finally:
             self.on_release()
 
@@ -227,6 +241,8 @@ class Database:
                 yield conn
         except CONNECTION_LOST as exc:
             raise await self._lost(exc) from exc
+        except UNSTORABLE as exc:
+            raise InvalidInput(UNSTORABLE_MESSAGE, details=[{"field": ""}]) from exc
         finally:
             self.on_release()
 

@@ -16,7 +16,10 @@ TOOL_CALL = "tool_call"  # {"call_id", "tool", "parameters"}
 TOOL_RESULT = "tool_result"  # {"call_id", "tool", "result"}
 DONE = "done"  # the turn's answer: {"conversation_id", "response", "tool_calls"}
 ERROR = "error"  # the turn failed: {"error": {"code", "message", ...}}
-TURN_END = "turn_end"  # internal: the reply being written is over (stored or not)
+# The reply being written is over: {"message_id"} of its stored copy, or null when nothing was
+# stored. Its writer says so; a conversation's event stream sends it as `reply_end`.
+TURN_END = "turn_end"
+REPLY_END = "reply_end"
 
 # Not stored: they describe the reply still being written, and go to every watcher.
 LIVE = frozenset({DELTA, TOOL_CALL, TOOL_RESULT})

@@ -570,6 +570,42 @@ class WorkSession(SQLModel, table=True):
     updated_at: datetime = _created()
 
 
+class WorkUid(SQLModel, table=True):
+    """A person's own host uid for their work sessions' sandboxes (a server running as
+    root): allocated once, never reused. Unique across everyone, so not a per-person table:
+    on a cluster it stays on the coordinator (`parley.cluster.layout`)."""
+
+    __tablename__ = "work_uids"
+    __table_args__ = (sa.UniqueConstraint("uid", name="uq_work_uids_uid"),)
+
+    user_id: str = Field(max_length=USER_ID_MAX, primary_key=True)
+    uid: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    created_at: datetime = _created()
+
+
+def _tokens() -> Any:
+    return Field(default=0, sa_column=sa.Column(sa.BigInteger, nullable=False, server_default="0"))
+
+
+class WorkUsage(SQLModel, table=True):
+    """The model tokens a person's work sessions used in one conversation, as the relay read
+    them from the API's answers. No foreign key: what was spent stays when the
+    conversation goes."""
+
+    __tablename__ = "work_usage"
+
+    user_id: str = _person_key()
+    conversation_id: int = _conversation(primary_key=True)
+    input_tokens: int = _tokens()
+    output_tokens: int = _tokens()
+    cache_creation_input_tokens: int = _tokens()
+    cache_read_input_tokens: int = _tokens()
+    requests: int = Field(
+        default=0, sa_column=sa.Column(sa.Integer, nullable=False, server_default="0")
+    )
+    updated_at: datetime = _created()
+
+
 # --- accounts and credentials (parley.accounts) ---------------------------------------------
 
 
@@ -582,12 +618,22 @@ class Account(SQLModel, table=True):
     account claims the data already stored under it. No secret is kept in clear."""
 
     __tablename__ = "accounts"
+    # One account per verified email; an unverified one (typed, not proven) blocks nobody.
+    __table_args__ = (
+        sa.Index(
+            "ux_accounts_verified_email",
+            "email",
+            unique=True,
+            postgresql_where=sa.text("email_verified_at IS NOT NULL"),
+        ),
+    )
 
     user_id: str = Field(max_length=USER_ID_MAX, primary_key=True)
-    # Lower-cased on the way in: unique regardless of how it was typed.
-    email: str | None = Field(
-        default=None, sa_column=sa.Column(sa.Text, nullable=True, unique=True)
-    )
+    # Normalised on the way in (`accounts.store.clean_email`): the same however it was typed.
+    email: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    # When its person proved they receive mail there (a link, an invite, the identity
+    # provider); None: unverified, so it neither signs in nor joins a single sign-on.
+    email_verified_at: datetime | None = _when()
     # Argon2id (PHC string); None for an account that signs in only by OIDC, passkey or dev.
     password_hash: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     is_admin: bool = Field(

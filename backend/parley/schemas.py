@@ -3,10 +3,20 @@ the web UI's TypeScript types are generated). Limits come from the tables in mod
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from parley.models import (
     CONVERSATION_TITLE_MAX,
@@ -17,12 +27,38 @@ from parley.models import (
     MessageKind,
     Role,
 )
-from parley.text import storable_value
+from parley.text import storable_value, unstorable_in
 
 # Text a request stores: no NUL, no lone surrogate (see parley.text).
 Text = Annotated[str, AfterValidator(storable_value)]
 # Request bodies take JSON types as they are: `true` is not 1, "1" is not 1.
 REQUEST = ConfigDict(extra="forbid", strict=True)
+
+
+class RequestBody(BaseModel):
+    """What every request body is: no string in it, at any depth and in object keys too,
+    holds what PostgreSQL cannot store (NUL, a lone surrogate: `parley.text`). A field the
+    model leaves a plain `str` or a free-form object (`meta`, a passkey's credential) is
+    refused like a `Text` field, a 422 naming where it is, before any service sees it;
+    tests/test_schemas.py checks that every route's body is one."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _storable(cls, data: Any) -> Any:
+        found = list(unstorable_in(data))
+        if found:
+            raise ValidationError.from_exception_data(
+                cls.__name__,
+                [
+                    InitErrorDetails(
+                        type=PydanticCustomError("unstorable", why),
+                        loc=at,
+                        input="",
+                    )
+                    for at, why in found[:20]
+                ],
+            )
+        return data
 
 
 class ErrorBody(BaseModel):
@@ -41,7 +77,7 @@ class ToolCallRecord(BaseModel):
     result: Any
 
 
-class ChatRequest(BaseModel):
+class ChatRequest(RequestBody):
     conversation_id: int | None = Field(default=None, ge=1, le=MAX_BIGINT)
     message: Text | None = Field(
         default=None,
@@ -125,11 +161,11 @@ def task_json(task: Any) -> dict[str, Any]:
     return _TASK_OUT.dump_python(task, mode="json")  # type: ignore[no-any-return]
 
 
-class TaskCreate(TaskFields):
+class TaskCreate(TaskFields, RequestBody):
     model_config = REQUEST
 
 
-class TaskPatch(BaseModel):
+class TaskPatch(RequestBody):
     """Any of the fields, each optional: only those given change."""
 
     title: Text | None = None
@@ -204,12 +240,41 @@ class WorkEndResponse(BaseModel):
     ended: bool
 
 
+class TokenCounts(BaseModel):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    requests: int = 0  # Messages API calls answered
+
+
+class ConversationUsage(TokenCounts):
+    conversation_id: int
+    title: str | None  # null once the conversation is deleted
+    updated_at: datetime
+
+
+class WorkUsageResponse(BaseModel):
+    """What the person's work sessions used of the model, per conversation and in all."""
+
+    total: TokenCounts
+    conversations: list[ConversationUsage]
+
+    @classmethod
+    def of(cls, rows: Sequence[Any]) -> WorkUsageResponse:
+        found = [ConversationUsage.model_validate(row, from_attributes=True) for row in rows]
+        total = TokenCounts(
+            **{name: sum(getattr(c, name) for c in found) for name in TokenCounts.model_fields}
+        )
+        return cls(total=total, conversations=found)
+
+
 class WorkHealth(BaseModel):
     available: bool
     reason: str | None
 
 
-class ConversationCreate(ConversationFields):
+class ConversationCreate(ConversationFields, RequestBody):
     title: Text | None = Field(  # type: ignore[assignment]
         default=None, description="Optional: the first message names it otherwise"
     )
@@ -217,7 +282,7 @@ class ConversationCreate(ConversationFields):
     model_config = REQUEST
 
 
-class ConversationPatch(BaseModel):
+class ConversationPatch(RequestBody):
     title: Text
     model_config = REQUEST
 
@@ -226,7 +291,7 @@ class StopResponse(BaseModel):
     stopped: bool = Field(description="Whether a reply was running (it has ended)")
 
 
-class ForkRequest(BaseModel):
+class ForkRequest(RequestBody):
     message_id: int = Field(
         ge=1,
         le=MAX_BIGINT,
@@ -234,7 +299,7 @@ class ForkRequest(BaseModel):
     )
 
 
-class DevLoginRequest(BaseModel):
+class DevLoginRequest(RequestBody):
     user_id: str
     model_config = REQUEST
 

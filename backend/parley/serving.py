@@ -8,8 +8,8 @@ guard is uvicorn's own HTTP protocol with three deadlines and a per-client cap:
 - headers: a request's headers must be complete within `header_timeout` seconds of its
   first byte (or of the connection opening);
 - body: no more than `body_timeout` seconds between two pieces of a request body;
-- at most `max_connections_per_client` open connections per client address; more are
-  answered 429 and closed.
+- at most `max_connections_per_client` open connections per client address (an IPv6
+  client: per /64, see parley.addresses); more are answered 429 and closed.
 
 A guard that fires answers 408 (when no response has begun) and closes the connection,
 after a short linger that keeps a client still sending from losing the answer to a reset.
@@ -27,6 +27,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from parley import addresses
 from parley.config import Settings
 
 LIMITS_STATE_KEY = "parley.connection_limits"
@@ -78,7 +79,9 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         limits = self._limits
-        host = self.client[0] if self.client else ""
+        # One client, however its socket spells it (::ffff:10.0.0.7) or whichever of its
+        # IPv6 /64's addresses it uses.
+        host = addresses.group(self.client[0] if self.client else None)
         clients: Counter[str] = self.server_state.__dict__.setdefault("parley_clients", Counter())
         clients[host] += 1
         self._counted = (clients, host)

@@ -8,7 +8,17 @@ it: trimmed, never empty, within its limit, storable."""
 
 from __future__ import annotations
 
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
 from parley.errors import InvalidInput, TooLarge
+
+# Said when such text reached PostgreSQL all the same (`parley.db`), where no field is known.
+UNSTORABLE_MESSAGE = (
+    "Text must not contain NUL characters (\\u0000) or unpaired UTF-16 surrogates (\\ud800-\\udfff)"
+)
 
 
 def unstorable(text: str) -> str | None:
@@ -20,6 +30,51 @@ def unstorable(text: str) -> str | None:
     except UnicodeEncodeError:
         return "must not contain unpaired UTF-16 surrogates (\\ud800-\\udfff)"
     return None
+
+
+Path = tuple[str | int, ...]
+
+
+def unstorable_in(value: Any, at: Path = ()) -> Iterator[tuple[Path, str]]:
+    """Every string in a parsed JSON value (object keys too, at any depth) that cannot be
+    stored: where it is and why. A key is named escaped (`\\u0000`), so the error that
+    names it can itself be written out."""
+    if isinstance(value, str):
+        problem = unstorable(value)
+        if problem is not None:
+            yield at, problem
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            name = key
+            if isinstance(key, str) and (problem := unstorable(key)) is not None:
+                name = json.dumps(key)[1:-1]
+                yield (*at, name), f"an object key {problem}"
+            yield from unstorable_in(item, (*at, name))
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            yield from unstorable_in(item, (*at, index))
+
+
+NUL_SHOWN_AS = "\u2400"  # ␀
+_UNPAIRED_SHOWN_AS = "\ufffd"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def scrub(value: Any) -> Any:
+    """The value (text, or JSON of it) made storable by showing what cannot be stored: NUL
+    as ␀, a lone surrogate as U+FFFD. For text nobody typed, which is kept as it came, not
+    refused: a command's output, a model's reply and its tool calls."""
+    if isinstance(value, str):
+        if "\x00" in value:
+            value = value.replace("\x00", NUL_SHOWN_AS)
+        if unstorable(value) is not None:  # a lone surrogate (a pair is one character)
+            value = _SURROGATE.sub(_UNPAIRED_SHOWN_AS, value)
+        return value
+    if isinstance(value, dict):
+        return {scrub(k): scrub(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [scrub(v) for v in value]
+    return value
 
 
 def storable(text: str, *, field: str, label: str | None = None) -> str:

@@ -44,6 +44,8 @@ TABLES = {
     "push_outbox",
     "question_escalations",
     "push_vapid",
+    "work_uids",
+    "work_usage",
 }
 
 

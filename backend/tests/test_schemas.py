@@ -4,6 +4,7 @@ public schema does not show, or a schema field no table has, fails here. Only th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
@@ -12,7 +13,7 @@ from pydantic import BaseModel
 from parley.models import AgentRun, Conversation, Message, Task, from_row
 from parley.runs.runs import RunRecord
 from parley.runs.schemas import RunOut
-from parley.schemas import ConversationOut, MessageOut, TaskOut, task_json
+from parley.schemas import ConversationOut, MessageOut, RequestBody, TaskOut, task_json
 from parley.tasks import TaskRecord
 
 pytestmark = pytest.mark.unit
@@ -69,3 +70,28 @@ def test_a_run_shows_every_column_but_its_owner_and_process():
     # `waiting_until` (how long the run's current wait counts as activity) is the sweeper's.
     internal = {"user_id", "pid", "instance", "waiting_until"}
     assert _fields(RunOut) == _columns(AgentRun) - internal
+
+
+def _models(base: type[BaseModel]) -> Iterator[type[BaseModel]]:
+    for model in base.__subclasses__():
+        yield model
+        yield from _models(model)
+
+
+def test_every_request_body_refuses_text_postgresql_cannot_store():
+    """Each body a route takes is a `RequestBody`, whose check covers every string in it
+    (fields left plain `str`, free-form objects' keys and values): a body model added
+    without it fails here (tests/security/test_nul_bytes.py sends the NULs)."""
+    from parley.api.app import create_app
+    from tests.conftest import settings_for
+
+    spec = create_app(settings_for(), database_url="postgresql://unused/x").openapi()
+    bodies = {
+        content["schema"]["$ref"].rsplit("/", 1)[1]
+        for operations in spec["paths"].values()
+        for operation in operations.values()
+        for content in operation.get("requestBody", {}).get("content", {}).values()
+    }
+    models = {m.__name__: m for m in _models(BaseModel) if m.__module__.startswith("parley.")}
+    assert bodies and bodies <= set(models)
+    assert sorted(name for name in bodies if not issubclass(models[name], RequestBody)) == []

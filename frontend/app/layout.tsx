@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { connection } from "next/server";
 import { ServiceWorker } from "@/components/service-worker";
 import "./globals.css";
 
@@ -22,7 +23,9 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: Readonly<{ children: React.ReactNode }>) {
+export default async function RootLayout({ children }: Readonly<{ children: React.ReactNode }>) {
+  // Rendered per request: each page's scripts carry that response's CSP nonce (proxy.ts).
+  await connection();
   return (
     <html lang="en">
       <body>

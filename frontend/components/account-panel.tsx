@@ -2,24 +2,30 @@
 
 import * as Dialog from "@radix-ui/react-dialog";
 import { signOut, type Session } from "@/lib/auth-store";
+import { useAuthConfig } from "@/lib/use-auth-config";
 import { AccountAdmin } from "./account-admin";
 import { AccountAgentKeys } from "./account-agent-keys";
 import { AccountConnectedApps } from "./account-connected-apps";
+import { AccountEmail } from "./account-email";
 import { AccountNotifications } from "./account-notifications";
 import { AccountPasskeys } from "./account-passkeys";
 import { AccountPassword } from "./account-password";
 import { AccountSessions } from "./account-sessions";
+import { AccountSso } from "./account-sso";
 import { useSWRConfig } from "swr";
 
 interface Props {
   session: Session;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** How "Link single sign-on" went, when the identity provider just sent the browser back. */
+  ssoResult?: { ok: boolean; text: string } | null;
 }
 
 /** Account settings in a dialog (full screen at phone width). */
-export function AccountPanel({ session, open, onOpenChange }: Props) {
+export function AccountPanel({ session, open, onOpenChange, ssoResult = null }: Props) {
   const { mutate } = useSWRConfig();
+  const { config } = useAuthConfig();
   // Another sign-out ended the others: the sessions list is stale.
   const refreshSessions = () => void mutate((key) => Array.isArray(key) && String(key[2]).endsWith("/sessions"));
 
@@ -38,13 +44,14 @@ export function AccountPanel({ session, open, onOpenChange }: Props) {
             <section className="account-section" aria-label="Profile">
               <p>
                 Signed in as <strong data-testid="account-user">{session.userId}</strong>
-                {session.email ? <span className="muted"> ({session.email})</span> : null}
                 {session.isAdmin ? <span className="chip">admin</span> : null}
               </p>
               <button type="button" className="button small" onClick={() => void signOut()} data-testid="account-sign-out">
                 Sign out
               </button>
             </section>
+            <AccountEmail session={session} config={config} />
+            {config?.oidc && <AccountSso session={session} config={config} result={ssoResult} />}
             <AccountPassword onChanged={refreshSessions} />
             <AccountSessions session={session} onEndedCurrent={() => void signOut()} />
             <AccountNotifications session={session} />

@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { DIRECT_MODES, permissionOf, questionOpen } from "@/lib/agent-types";
 import { answerQuestion, type QuestionReply } from "@/lib/answer-question";
 import { describeError } from "@/lib/api-error";
-import { remoteReply } from "@/lib/chat-reducer";
+import { replying } from "@/lib/chat-reducer";
 import type { Session } from "@/lib/auth-store";
 import { postMessage } from "@/lib/post-message";
 import type { ChatApi, SendOutcome } from "@/lib/use-chat";
@@ -90,16 +90,22 @@ export function ChatPanel({
   const [queueNote, setQueueNote] = useState<string | null>(null);
   const queue = useRef<string | null>(null);
 
-  // A reply running elsewhere (another tab, or from before a reload) shows here with its Stop.
-  const remoteRunning = remoteReply(state, mode === "chat") !== null;
-  const replying = state.sending || remoteRunning;
-  // What was queued behind a reply running elsewhere goes out once that reply is stored.
+  // A reply is being written (this tab's, another tab's, or one from before a reload): the
+  // composer shows Stop, and what is sent meanwhile waits for it.
+  const replyRunning = replying(state, mode === "chat");
+  const replyRunningRef = useRef(replyRunning);
+  // This tab's turn has not said how it ended yet: its queue waits for that (a failure puts
+  // the queued text back in the box).
+  const outcomePending = useRef(false);
   useEffect(() => {
-    if (remoteRunning || state.sending || queue.current === null) return;
-    const next = takeQueue();
-    if (next !== null) void send(next);
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the remote reply ends
-  }, [remoteRunning]);
+    replyRunningRef.current = replyRunning;
+  });
+  // What was queued goes out once the reply before it is over on screen.
+  useEffect(() => {
+    if (replyRunning || outcomePending.current) return;
+    releaseQueue();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- runs when the reply ends
+  }, [replyRunning]);
 
   const restore = (text: string) => setDraft((current) => joinDraft(current, text));
 
@@ -110,16 +116,32 @@ export function ChatPanel({
     return next;
   }
 
-  async function afterTurn(outcome: SendOutcome): Promise<void> {
+  function releaseQueue() {
+    if (replyRunningRef.current || outcomePending.current || chat.isSending()) return;
     const next = takeQueue();
-    if (next === null) return;
-    if (outcome === "sent") {
-      void send(next);
-      return;
+    if (next !== null) void send(next);
+  }
+
+  /** Runs one of this tab's turns (send, retry, edit, regenerate) and settles its queue. */
+  async function ownTurn(turn: () => Promise<SendOutcome>): Promise<SendOutcome> {
+    outcomePending.current = true;
+    let outcome: SendOutcome = "abandoned";
+    try {
+      outcome = await turn();
+    } finally {
+      outcomePending.current = false;
     }
-    // The reply it waited for did not succeed: the queued text goes back to the box, never lost.
-    restore(next);
-    setQueueNote("Your queued message wasn't sent because the reply before it didn't finish. It's back in the message box.");
+    if (outcome === "sent") {
+      releaseQueue(); // now, or when the reply's stored copy has arrived
+      return outcome;
+    }
+    const next = takeQueue();
+    if (next !== null) {
+      // The reply it waited for did not succeed: the queued text goes back to the box, never lost.
+      restore(next);
+      setQueueNote("Your queued message wasn't sent because the reply before it didn't finish. It's back in the message box.");
+    }
+    return outcome;
   }
 
   async function send(text: string): Promise<void> {
@@ -136,30 +158,34 @@ export function ChatPanel({
       }
       return;
     }
-    if (chat.isSending() || remoteRunning) {
+    if (chat.isSending() || replyRunningRef.current || outcomePending.current) {
       // Messages typed while a reply runs wait for it, then go out by themselves.
       queue.current = queue.current ? `${queue.current}\n\n${text}` : text;
       setQueued(queue.current);
       return;
     }
-    const outcome = await chat.send(text);
-    if (outcome === "unsent") restore(text);
-    await afterTurn(outcome);
+    await ownTurn(async () => {
+      const outcome = await chat.send(text);
+      if (outcome === "unsent") restore(text);
+      return outcome;
+    });
   }
 
   /** Ask the last question again in a fork: the reply shown now stays in this conversation. */
   function regenerate() {
     const question = state.messages.findLast((m) => m.role === "user");
-    if (question) void chat.fork(question.id, question.content).then(afterTurn);
+    if (question) void ownTurn(() => chat.fork(question.id, question.content));
   }
 
   async function retry() {
     const notice = state.notice;
     const text = notice?.action.type === "send" ? notice.action.text : null;
     if (text !== null) setDraft((current) => (current.trim() === text ? "" : current));
-    const outcome = await chat.retry();
-    if (outcome === "unsent" && text !== null) restore(text);
-    await afterTurn(outcome);
+    await ownTurn(async () => {
+      const outcome = await chat.retry();
+      if (outcome === "unsent" && text !== null) restore(text);
+      return outcome;
+    });
   }
 
   const copiedFrom = state.messages[0]?.meta?.copied_from as { conversation_id?: unknown } | undefined;
@@ -185,6 +211,7 @@ export function ChatPanel({
       {mode === "work" && (
         <WorkBar
           work={workApi.work}
+          ending={workApi.ending}
           permissionWaiting={state.messages.some((m) => permissionOf(m) !== null && questionOpen(m, state.messages, closedQuestions))}
           sending={state.sending}
           onStop={workApi.stop}
@@ -204,7 +231,7 @@ export function ChatPanel({
         chat={mode === "chat"}
         focusId={foundMessage ?? null}
         replyAuthor={mode === "work" ? "claude" : null}
-        onEdit={mode === "chat" ? (id, text) => void chat.fork(id, text).then(afterTurn) : undefined}
+        onEdit={mode === "chat" ? (id, text) => void ownTurn(() => chat.fork(id, text)) : undefined}
         onRegenerate={mode === "chat" ? regenerate : undefined}
         renderMessage={mode === "chat" ? undefined : agentMessageRenderer({ messages: state.messages, onAnswer: answer, writable: true, closed: closedQuestions })}
       />
@@ -227,7 +254,7 @@ export function ChatPanel({
       <Composer
         draft={draft}
         setDraft={setDraft}
-        sending={replying}
+        sending={replyRunning}
         stopping={state.stopping}
         onSend={send}
         onStop={() => void chat.stop()}

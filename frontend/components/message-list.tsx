@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import { endsWithFailure, liveToolCalls, remoteReply, type ChatState } from "@/lib/chat-reducer";
+import { endsWithFailure, liveToolCalls, replying, replyInFlight, type ChatState } from "@/lib/chat-reducer";
 import type { Message } from "@/lib/types";
 import { MessageBubble } from "./message-bubble";
 import { StoredMessage } from "./stored-message";
@@ -48,13 +48,13 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
   const pinned = useRef(true);
   const size = useRef({ width: 0, height: 0 });
   const [awayFromEnd, setAwayFromEnd] = useState(false);
-  const { messages, pendingUser, live, loading } = state;
-  const remoteLive = remoteReply(state, chat);
+  const { messages, pendingUser, loading, ended } = state;
+  const reply = replyInFlight(state, chat);
 
   useEffect(() => {
     const element = scroller.current;
     if (element && pinned.current) element.scrollTop = element.scrollHeight;
-  }, [messages, pendingUser, live, remoteLive]);
+  }, [messages, pendingUser, reply, ended]);
 
   // A resize (a phone turned, a window narrowed) re-wraps every line: keep the newest in view.
   useEffect(() => {
@@ -102,9 +102,11 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
   // Retry replaces a failed reply: the attempt before it stays stored (the history is honest)
   // but only the newest answer to a message is shown.
   const shownMessages = chat ? messages.filter((m, i) => !replacedFailure(messages, i)) : messages;
-  const empty = !loading && messages.length === 0 && !pendingUser && !live && remoteLive === null;
+  const empty = !loading && messages.length === 0 && !pendingUser && reply === null && ended.length === 0;
   const retryable = endsWithFailure(state);
-  const idle = !state.sending && remoteLive === null;
+  const idle = !replying(state, chat);
+  // This tab's own turn, or a reply written elsewhere (another tab, before a reload).
+  const replyTestId = state.sending ? "streaming-message" : "remote-streaming-message";
 
   return (
     <div className="message-list-frame">
@@ -153,20 +155,31 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
           );
           return renderMessage ? renderMessage(message, bubble) : bubble;
         })}
+        {/* Written, and stored as a message that is on its way: the same text until it arrives. */}
+        {ended.map((done) => (
+          <MessageBubble
+            key={`ended-${done.messageId}`}
+            role="assistant"
+            author={replyAuthor}
+            content={done.text}
+            toolCalls={liveToolCalls(done)}
+            live
+            testId={replyTestId}
+          />
+        ))}
         {pendingUser !== null && <MessageBubble role="user" content={pendingUser} live testId="pending-message" />}
-        {live && (
+        {reply && (
           <MessageBubble
             role="assistant"
             author={replyAuthor}
-            content={live.text}
-            toolCalls={liveToolCalls(live)}
-            pendingToolCalls={live.toolCalls.map((call) => !call.done)}
+            content={reply.text}
+            toolCalls={liveToolCalls(reply)}
+            pendingToolCalls={reply.toolCalls.map((call) => !call.done)}
             live
-            since={state.startedAt}
-            testId="streaming-message"
+            since={state.sending ? state.startedAt : null}
+            testId={replyTestId}
           />
         )}
-        {remoteLive !== null && <MessageBubble role="assistant" author={replyAuthor} content={remoteLive} live testId="remote-streaming-message" />}
       </div>
       {awayFromEnd && (
         <button type="button" className="button small to-end" onClick={toEnd} data-testid="scroll-to-end">

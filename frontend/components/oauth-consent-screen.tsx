@@ -1,9 +1,9 @@
 "use client";
 
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { apiJson } from "@/lib/api-client";
 import { ApiError, describeError } from "@/lib/api-error";
-import type { ConsentRequest, ConsentResult } from "@/lib/account-types";
+import type { ConsentRequest } from "@/lib/account-types";
 import type { Session } from "@/lib/auth-store";
 import { useAuth } from "@/lib/use-auth";
 import { SignInScreen } from "./sign-in-screen";
@@ -18,8 +18,9 @@ type Lookup =
 
 /**
  * The authorize step's question to the person: may this client act as one of your agents? The
- * person signs in first if they are not (then comes back here); the answer sends their browser
- * back to the client.
+ * person signs in first if they are not (then comes back here). The answer is a plain form post
+ * to the API, whose reply is the redirect back to the client: the page itself never navigates
+ * to a URL it was given (a client's `javascript:` redirect URI once ran here that way).
  */
 export function OAuthConsentScreen({ request }: { request: string }) {
   const auth = useAuth();
@@ -38,11 +39,27 @@ function requestPath(request: string): string {
   return `/oauth/requests/${encodeURIComponent(request)}`;
 }
 
+/** What the person is told about where the client runs, beyond its host. */
+function KindNote({ request }: { request: ConsentRequest }) {
+  if (request.redirect_kind === "web") return null;
+  const where =
+    request.redirect_kind === "loopback"
+      ? "This is a program on your own computer."
+      : `This is an app on your device (it opens ${request.client_host}: links).`;
+  return (
+    <p className="small" data-testid="consent-client-kind" data-kind={request.redirect_kind}>
+      {where} Parley cannot tell who made it: allow it only if you just asked it to connect to Parley.
+    </p>
+  );
+}
+
 function Consent({ session, request }: { session: Session; request: string }) {
   const [lookup, setLookup] = useState<Lookup>(request ? { status: "loading" } : { status: "gone" });
   const [agent, setAgent] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [sending, setSending] = useState(false);
+  // One answer per page: a second click while the first is on its way is not sent.
+  const sent = useRef(false);
 
   useEffect(() => {
     let live = true;
@@ -64,29 +81,22 @@ function Consent({ session, request }: { session: Session; request: string }) {
     };
   }, [session, request]);
 
-  async function decide(allow: boolean) {
-    const name = agent.trim();
-    if (allow && !AGENT_PATTERN.test(name)) {
+  /** The browser posts the form itself; this only stops a bad agent name or a second answer. */
+  function submit(event: FormEvent<HTMLFormElement>) {
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    const allowing = !(submitter instanceof HTMLButtonElement && submitter.value === "deny");
+    if (sent.current) {
+      event.preventDefault();
+      return;
+    }
+    if (allowing && !AGENT_PATTERN.test(agent.trim())) {
+      event.preventDefault();
       setError("Name the agent with 1 to 64 letters, digits, dots, dashes, @ or underscores.");
       return;
     }
+    sent.current = true;
     setError(null);
-    setBusy(true);
-    try {
-      const result = await apiJson<ConsentResult>(session, requestPath(request), {
-        method: "POST",
-        body: allow ? { allow: true, agent: name } : { allow: false },
-      });
-      window.location.assign(result.redirect_to);
-    } catch (err) {
-      setError(describeError(err));
-      setBusy(false);
-    }
-  }
-
-  function allow(event: FormEvent) {
-    event.preventDefault();
-    void decide(true);
+    setSending(true);
   }
 
   return (
@@ -100,12 +110,12 @@ function Consent({ session, request }: { session: Session; request: string }) {
           </p>
         )}
         {lookup.status === "error" && (
-          <p className="error-text" role="alert">
+          <p className="error-text" role="alert" data-testid="consent-refused">
             {lookup.text}
           </p>
         )}
         {lookup.status === "found" && (
-          <form onSubmit={allow} noValidate>
+          <form method="post" action={`/api${requestPath(request)}`} onSubmit={submit} aria-busy={sending} noValidate>
             <p>
               <strong data-testid="consent-client-name">{lookup.request.client_name}</strong>{" "}
               <span className="muted">
@@ -113,6 +123,7 @@ function Consent({ session, request }: { session: Session; request: string }) {
               </span>{" "}
               wants to use Parley as <strong>{session.userId}</strong>&apos;s agent.
             </p>
+            <KindNote request={lookup.request} />
             <p className="muted small">
               It will act as an agent, never as you: what it writes is signed with the agent name below, it can ask you
               questions and work on your tasks, and you can disconnect it any time under Account → Connected apps.
@@ -126,6 +137,7 @@ function Consent({ session, request }: { session: Session; request: string }) {
               value={agent}
               onChange={(e) => setAgent(e.target.value)}
             />
+            <input type="hidden" name="agent" value={agent.trim()} />
             <p className="muted small">
               Sends you back to <code data-testid="consent-redirect">{lookup.request.redirect_uri}</code>
             </p>
@@ -134,11 +146,16 @@ function Consent({ session, request }: { session: Session; request: string }) {
                 {error}
               </p>
             )}
+            {sending && (
+              <p className="muted small" role="status">
+                Sending your answer…
+              </p>
+            )}
             <span className="row-actions">
-              <button type="submit" className="button" disabled={busy} data-testid="consent-allow">
+              <button type="submit" name="decision" value="allow" className="button" data-testid="consent-allow">
                 Allow
               </button>
-              <button type="button" className="button ghost" disabled={busy} onClick={() => void decide(false)} data-testid="consent-deny">
+              <button type="submit" name="decision" value="deny" formNoValidate className="button ghost" data-testid="consent-deny">
                 Deny
               </button>
             </span>

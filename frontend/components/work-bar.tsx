@@ -6,6 +6,8 @@ import { useAction } from "@/lib/use-action";
 
 interface Props {
   work: WorkState | null;
+  /** End asked for in this tab, before the session's own state says so ("ending" until the server answers). */
+  ending?: "ending" | "ended" | null;
   /** A permission card in the conversation waits for the person (the same test the card uses). */
   permissionWaiting?: boolean;
   /** This tab's prompt is running (the composer has its own Stop then). */
@@ -22,21 +24,21 @@ export function formatCost(usd: number | null | undefined): string {
 }
 
 /** A work session's state: status chip, cost so far, Stop (the current prompt) and End. */
-export function WorkBar({ work, permissionWaiting = false, sending, onStop, onEnd, unavailable }: Props) {
+export function WorkBar({ work, ending = null, permissionWaiting = false, sending, onStop, onEnd, unavailable }: Props) {
   const { error, run: act } = useAction();
   const [confirmEnd, setConfirmEnd] = useState(false);
   // A permission card waiting for the person is never "Idle", whatever the session said last
   // (its process ends with a deferring result just before the session records the wait).
   const waiting = (permissionWaiting || work?.pending_question_id != null) && work?.status !== "ended";
-  const status = waiting ? "waiting_permission" : (work?.status ?? "idle");
+  const status = ending ?? (waiting ? "waiting_permission" : (work?.status ?? "idle"));
   const busy = status === "working" || status === "waiting_permission" || status === "starting";
-  const ended = status === "ended";
+  const ended = status === "ended" || status === "ending";
 
   return (
     <div className="work-bar" data-testid="work-bar">
       <span className={`status-chip status-${status}`} data-testid="work-status" data-status={status} role="status">
         <span className="sr-only">Session: </span>
-        {work || waiting ? statusLabel(status) : "Not started"}
+        {work || waiting || ending ? statusLabel(status) : "Not started"}
       </span>
       <span className="muted small" data-testid="work-cost" title="Cost of this session so far">
         Cost {formatCost(work?.cost_usd)}
@@ -77,6 +79,11 @@ export function WorkBar({ work, permissionWaiting = false, sending, onStop, onEn
         <p className="error-text small" role="alert">
           {error}
         </p>
+      )}
+      {status === "ended" && !unavailable && (
+        <span className="muted small" data-testid="work-ended-note">
+          Send a message to start a new session; it picks up where this one left off.
+        </span>
       )}
       {unavailable && !ended && (
         <p className="work-unavailable small" data-testid="work-unavailable">

@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { authNoticeFromUrl, clearFromUrl, ssoLinkResultFromUrl } from "@/lib/auth-api";
 import type { Session } from "@/lib/auth-store";
 import { initialConversationId, questionFromUrl, useConversationUrl } from "@/lib/conversation-url";
 import type { NewConversationMode } from "@/lib/types";
@@ -43,7 +44,15 @@ export function Workspace({ session }: { session: Session }) {
   const [drawer, setDrawer] = useState<"conversations" | "tasks" | "runs" | null>(null);
   const runs = useRuns(session);
   const [openRunId, setOpenRunId] = useState<number | null>(null);
-  const [accountOpen, setAccountOpen] = useState(false);
+  // Back from "Link single sign-on": the account dialog opens with how it went.
+  const [ssoResult] = useState(ssoLinkResultFromUrl);
+  const [accountOpen, setAccountOpen] = useState(ssoResult !== null);
+  // Single sign-on made a new account although one here has the person's name or email: say why.
+  const [ssoNotice, setSsoNotice] = useState(() => authNoticeFromUrl(session.userId));
+  useEffect(() => {
+    clearFromUrl("sso_link");
+    clearFromUrl("auth_notice");
+  }, []);
   // The message a search result pointed at, shown and marked when its conversation opens.
   // (A notification opens `/c/<id>?question=<id>`: the conversation at its question.)
   const [foundMessage, setFoundMessage] = useState<number | null>(questionFromUrl);
@@ -193,6 +202,14 @@ export function Workspace({ session }: { session: Session }) {
         extra={<RunsButton runs={runs.runs} onOpen={() => setDrawer("runs")} />}
       />
       <StatusBanners health={health} work={current?.mode === "work"} />
+      {ssoNotice && (
+        <div className="banner info" role="status" data-testid="sso-notice">
+          <p>{ssoNotice}</p>
+          <button type="button" className="button small" onClick={() => setSsoNotice(null)} data-testid="sso-notice-dismiss">
+            Got it
+          </button>
+        </div>
+      )}
       <main className={`workspace${openRun && !phone ? " with-run" : ""}${!openRun && current?.mode === "work" ? " no-side" : ""}`} id="main">
         {!phone && conversationsPanel}
         <ChatPanel
@@ -238,7 +255,7 @@ export function Workspace({ session }: { session: Session }) {
             {name === "conversations" ? conversationsPanel : tasksPanel}
           </Drawer>
         ))}
-      <AccountPanel session={session} open={accountOpen} onOpenChange={setAccountOpen} />
+      <AccountPanel session={session} open={accountOpen} onOpenChange={setAccountOpen} ssoResult={ssoResult} />
     </div>
   );
 }

@@ -16,7 +16,6 @@ export type CreatedInvite = JsonOf<paths["/api/admin/invites"]["post"]["response
 export type ConnectedApp = JsonOf<paths["/api/{user_id}/connected-apps"]["get"]["responses"][200]>[number];
 /** What the consent page asks about: which client, from where, as which agent. */
 export type ConsentRequest = JsonOf<paths["/api/oauth/requests/{request}"]["get"]["responses"][200]>;
-export type ConsentResult = JsonOf<paths["/api/oauth/requests/{request}"]["post"]["responses"][200]>;
 /** A device that gets notifications. */
 export type PushDevice = JsonOf<paths["/api/{user_id}/push-subscriptions"]["get"]["responses"][200]>[number];
 export type NewPushDevice = JsonOf<paths["/api/{user_id}/push-subscriptions"]["post"]["responses"][201]>;
@@ -24,3 +23,5 @@ export type NewPushDevice = JsonOf<paths["/api/{user_id}/push-subscriptions"]["p
 export type NotificationPrefs = JsonOf<paths["/api/{user_id}/notification-preferences"]["get"]["responses"][200]>;
 export type NotificationKind = "question" | "run_failed" | "message" | "email_reminders";
 export type VapidKey = JsonOf<paths["/api/push/vapid-public-key"]["get"]["responses"][200]>;
+/** The account's email and whether its person proved they receive mail there. */
+export type EmailState = JsonOf<paths["/api/auth/email"]["put"]["responses"][200]>;

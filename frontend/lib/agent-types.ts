@@ -47,6 +47,7 @@ export const STATUS_LABEL: Record<string, string> = {
   working: "Working",
   waiting_permission: "Waiting for permission",
   idle: "Idle",
+  ending: "Ending…",
   ended: "Ended",
 };
 

@@ -155,7 +155,8 @@ export interface paths {
          * Events
          * @description Stored messages carry `id:`; reconnect with `Last-Event-ID` (or `?after=`) to get exactly
          *     the ones missed. Without either, the stream starts from now. A reply being written
-         *     arrives as `delta` events; joining mid-reply starts with one delta holding the text so far.
+         *     arrives as `delta` events; joining mid-reply starts with one delta holding the text so far;
+         *     `reply_end` names the message the reply was stored as.
          */
         get: operations["events_api__user_id__conversations__conversation_id__events_get"];
         put?: never;
@@ -311,8 +312,10 @@ export interface paths {
         put?: never;
         /**
          * End
-         * @description End the session: its process tree is killed and its run completed. Writing again
-         *     resumes it.
+         * @description End the session: answered once it is recorded ended (run completed, status ended)
+         *     and its process tree has been sent SIGKILL. Writing again starts the next session, with
+         *     the earlier turns resumed. The person's own act: an agent's token is refused, as by the
+         *     `end_work_session` tool.
          */
         post: operations["end_api__user_id__conversations__conversation_id__work_end_post"];
         delete?: never;
@@ -952,6 +955,27 @@ export interface paths {
         patch: operations["update_task_api__user_id__tasks__number__patch"];
         trace?: never;
     };
+    "/api/{user_id}/work/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Usage
+         * @description Per conversation (the most recent first) and in all; a deleted conversation's stay,
+         *     without a title: what was spent stays spent.
+         */
+        get: operations["get_usage_api__user_id__work_usage_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/invites": {
         parameters: {
             query?: never;
@@ -1050,6 +1074,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change Email
+         * @description Sets (or, with null, removes) the account's email. A new one is unverified until its
+         *     link is used; 409 `email_taken` when another account verified it.
+         */
+        put: operations["change_email_api_auth_email_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/email/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send Verification
+         * @description Mails a link to the account's email that verifies it: once, for
+         *     PARLEY_EMAIL_LINK_MINUTES, opened signed in to this account. At most one a minute (429);
+         *     404 `email_not_configured` without PARLEY_SMTP_URL.
+         */
+        post: operations["send_verification_api_auth_email_verification_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/email/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify Email
+         * @description Uses an emailed link's token: 403 `wrong_account` when the link is another account's
+         *     (it stays usable), 404 `link_expired` when used, expired or for a former email.
+         */
+        post: operations["verify_email_api_auth_email_verify_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/invites/{token}": {
         parameters: {
             query?: never;
@@ -1081,8 +1169,9 @@ export interface paths {
         put?: never;
         /**
          * Login
-         * @description Sets the session cookie. Any wrong name, email or password is the same 401
-         *     `invalid_credentials`; repeated failures answer 429 with `Retry-After`.
+         * @description Sets the session cookie. `login` with '@' is an account's verified email (never a user
+         *     id), else a user id. Any wrong name, email or password (or an email not verified) is the
+         *     same 401 `invalid_credentials`; repeated failures answer 429 with `Retry-After`.
          */
         post: operations["login_api_auth_login_post"];
         delete?: never;
@@ -1138,11 +1227,37 @@ export interface paths {
         /**
          * Oidc Callback
          * @description Where the provider sends the browser back: signs in (session cookie) and goes on to
-         *     `next`; on failure, to `/?auth_error=<code>`.
+         *     `next` (with `auth_notice=sso_new_account` when it made a new account although one here
+         *     has the identity's user name or email); on failure, to `/?auth_error=<code>`. A link
+         *     flow signs nobody in: it goes on to `next` with `sso_link=linked` or `sso_link=<code>`.
          */
         get: operations["oidc_callback_api_auth_oidc_callback_get"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oidc/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Oidc Link
+         * @description Starts linking a single sign-on identity to the signed-in account: the UI sends the
+         *     browser to `redirect_to` (the provider), which comes back to the callback, which links
+         *     the identity (refused if it is another account's) and returns to `next` with
+         *     `?sso_link=linked` or `?sso_link=<error code>`. 409 `sso_already_linked` when the
+         *     account has one.
+         */
+        post: operations["oidc_link_api_auth_oidc_link_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1261,7 +1376,8 @@ export interface paths {
         put?: never;
         /**
          * Change Password
-         * @description Sets a new password and ends the person's other web sessions.
+         * @description Sets a new password and ends the person's other web sessions. A wrong current
+         *     password counts against the sign-in limits (429 with `Retry-After` past them).
          */
         post: operations["change_password_api_auth_password_post"];
         delete?: never;
@@ -1281,7 +1397,9 @@ export interface paths {
         put?: never;
         /**
          * Signup
-         * @description A new account (open sign-up, or with an admin's invite), signed in at once.
+         * @description A new account (open sign-up, or with an admin's invite), signed in at once. The user
+         *     id never holds '@'; an invite's email is the account's (verified), and a different one
+         *     in the body is 403 `invite_email_mismatch`.
          */
         post: operations["signup_api_auth_signup_post"];
         delete?: never;
@@ -1322,7 +1440,9 @@ export interface paths {
         put?: never;
         /**
          * Decide Request
-         * @description Allow (the client then acts as `agent`, never as the person) or deny, once.
+         * @description Allow (the client then acts as `agent`, never as the person) or deny, once. The page
+         *     posts a plain form and the answer is the redirect itself, so the web UI never takes a URL
+         *     from a response and navigates to it; only a redirect URI the rules accept is used.
          */
         post: operations["decide_request_api_oauth_requests__request__post"];
         delete?: never;
@@ -1439,6 +1559,12 @@ export interface components {
         AuthConfig: {
             /** Dev Login */
             dev_login: boolean;
+            /**
+             * Email Verification
+             * @description Whether this server can mail a link that verifies an email
+             * @default false
+             */
+            email_verification: boolean;
             /** Oidc */
             oidc: boolean;
             /** Oidc Name */
@@ -1499,15 +1625,21 @@ export interface components {
             /** Last Used At */
             last_used_at: string | null;
         };
-        /** ConsentDecision */
+        /**
+         * ConsentDecision
+         * @description The consent page's form (`application/x-www-form-urlencoded`): the button pressed.
+         */
         ConsentDecision: {
             /**
              * Agent
              * @description Required when allowing
              */
             agent?: string | null;
-            /** Allow */
-            allow: boolean;
+            /**
+             * Decision
+             * @enum {string}
+             */
+            decision: "allow" | "deny";
         };
         /**
          * ConsentRequest
@@ -1521,25 +1653,23 @@ export interface components {
             agent: string;
             /**
              * Client Host
-             * @description The host of the client's id URL, else of its redirect
+             * @description The host of the client's id URL, else of its redirect (never user info)
              */
             client_host: string;
             /** Client Id */
             client_id: string;
             /** Client Name */
             client_name: string;
+            /**
+             * Redirect Kind
+             * @description web: an https site; loopback: a program on the person's own computer; native: an app on their device (a private-use scheme)
+             * @enum {string}
+             */
+            redirect_kind: "web" | "loopback" | "native";
             /** Redirect Uri */
             redirect_uri: string;
             /** Resource */
             resource: string;
-        };
-        /** ConsentResult */
-        ConsentResult: {
-            /**
-             * Redirect To
-             * @description Where the browser goes next: the client's redirect
-             */
-            redirect_to: string;
         };
         /** ConversationCreate */
         ConversationCreate: {
@@ -1599,6 +1729,43 @@ export interface components {
         ConversationPatch: {
             /** Title */
             title: string;
+        };
+        /** ConversationUsage */
+        ConversationUsage: {
+            /**
+             * Cache Creation Input Tokens
+             * @default 0
+             */
+            cache_creation_input_tokens: number;
+            /**
+             * Cache Read Input Tokens
+             * @default 0
+             */
+            cache_read_input_tokens: number;
+            /** Conversation Id */
+            conversation_id: number;
+            /**
+             * Input Tokens
+             * @default 0
+             */
+            input_tokens: number;
+            /**
+             * Output Tokens
+             * @default 0
+             */
+            output_tokens: number;
+            /**
+             * Requests
+             * @default 0
+             */
+            requests: number;
+            /** Title */
+            title: string | null;
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
         };
         /** DelegationCreate */
         DelegationCreate: {
@@ -1673,6 +1840,29 @@ export interface components {
         DevLoginRequest: {
             /** User Id */
             user_id: string;
+        };
+        /** EmailChange */
+        EmailChange: {
+            /**
+             * Email
+             * @description null removes it
+             */
+            email: string | null;
+        };
+        /** EmailState */
+        EmailState: {
+            /** Email */
+            email: string | null;
+            /** Email Verified */
+            email_verified: boolean;
+        };
+        /** EmailVerify */
+        EmailVerify: {
+            /**
+             * Token
+             * @description From the emailed link
+             */
+            token: string;
         };
         /** ErrorBody */
         ErrorBody: {
@@ -1770,8 +1960,18 @@ export interface components {
             agent: string | null;
             /** Email */
             email: string | null;
+            /**
+             * Email Verified
+             * @description Only a verified email signs in by email or lets single sign-on join
+             */
+            email_verified: boolean;
             /** Is Admin */
             is_admin: boolean;
+            /**
+             * Sso Linked
+             * @description Whether a single sign-on identity is linked
+             */
+            sso_linked: boolean;
             /** User Id */
             user_id: string;
             /**
@@ -1865,6 +2065,22 @@ export interface components {
         /** NextDelegation */
         NextDelegation: {
             delegation: components["schemas"]["DelegationOut"] | null;
+        };
+        /** OidcLinkRequest */
+        OidcLinkRequest: {
+            /**
+             * Next
+             * @description Where to come back
+             */
+            next?: string | null;
+        };
+        /** OidcLinkStarted */
+        OidcLinkStarted: {
+            /**
+             * Redirect To
+             * @description The identity provider: send the browser there
+             */
+            redirect_to: string;
         };
         /** PasskeyLogin */
         PasskeyLogin: {
@@ -2276,6 +2492,34 @@ export interface components {
              */
             text?: string | null;
         };
+        /** TokenCounts */
+        TokenCounts: {
+            /**
+             * Cache Creation Input Tokens
+             * @default 0
+             */
+            cache_creation_input_tokens: number;
+            /**
+             * Cache Read Input Tokens
+             * @default 0
+             */
+            cache_read_input_tokens: number;
+            /**
+             * Input Tokens
+             * @default 0
+             */
+            input_tokens: number;
+            /**
+             * Output Tokens
+             * @default 0
+             */
+            output_tokens: number;
+            /**
+             * Requests
+             * @default 0
+             */
+            requests: number;
+        };
         /** ToolCallRecord */
         ToolCallRecord: {
             /** Parameters */
@@ -2345,6 +2589,15 @@ export interface components {
             status: "starting" | "working" | "waiting_permission" | "idle" | "ended";
             /** Workspace */
             workspace?: string | null;
+        };
+        /**
+         * WorkUsageResponse
+         * @description What the person's work sessions used of the model, per conversation and in all.
+         */
+        WorkUsageResponse: {
+            /** Conversations */
+            conversations: components["schemas"]["ConversationUsage"][];
+            total: components["schemas"]["TokenCounts"];
         };
     };
     responses: never;
@@ -3171,7 +3424,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": unknown;
-                    /** @description message, delta, tool_call, tool_result */
+                    /** @description message, delta, tool_call, tool_result, reply_end */
                     "text/event-stream": unknown;
                 };
             };
@@ -6542,6 +6795,73 @@ export interface operations {
             };
         };
     };
+    get_usage_api__user_id__work_usage_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WorkUsageResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     create_invite_api_admin_invites_post: {
         parameters: {
             query?: never;
@@ -6776,6 +7096,254 @@ export interface operations {
             };
         };
     };
+    change_email_api_auth_email_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailChange"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailState"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    send_verification_api_auth_email_verification_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailState"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The model or a tool failed; the error is stored in the conversation */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    verify_email_api_auth_email_verify_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmailVerify"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EmailState"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     invite_info_api_auth_invites__token__get: {
         parameters: {
             query?: never;
@@ -6995,6 +7563,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    oidc_link_api_auth_oidc_link_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OidcLinkRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OidcLinkStarted"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
         };
@@ -7285,6 +7931,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
+            /** @description Too many requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
         };
     };
     signup_api_auth_signup_post: {
@@ -7445,17 +8100,24 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ConsentDecision"];
+                "application/x-www-form-urlencoded": components["schemas"]["ConsentDecision"];
             };
         };
         responses: {
-            /** @description Successful Response */
-            200: {
+            /** @description To the client: its redirect URI with code, state and iss, or with error=access_denied */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ConsentResult"];
+                    "application/json": components["schemas"]["ErrorResponse"];
                 };
             };
             /** @description Missing, invalid or expired bearer token */

@@ -1,7 +1,7 @@
 import { apiJson } from "./api-client";
 import { ApiError, describeError } from "./api-error";
 import type { AuthConfig, Invite, Me } from "./account-types";
-import { signedIn } from "./auth-store";
+import { signedIn, type Session } from "./auth-store";
 
 /** What this server's sign-in screen offers (`GET /api/auth/config`). */
 export function fetchAuthConfig(): Promise<AuthConfig> {
@@ -35,9 +35,14 @@ export function oidcLoginUrl(next: string, invite?: string): string {
   return `/api/auth/oidc/login?${query.toString()}`;
 }
 
+/** How to get single sign-on into an account that already exists here. */
+const HOW_TO_LINK =
+  "If you already have an account here, sign in to it with its password and choose \"Link single sign-on\" under Account, or verify its email there first.";
+
 const OIDC_ERRORS: Record<string, string> = {
-  oidc_no_account: "Your identity provider signed you in, but there is no Parley account for you here. Ask an admin for an invite.",
+  oidc_no_account: `Your identity provider signed you in, but no Parley account here is linked to you. ${HOW_TO_LINK} Otherwise, ask an admin for an invite.`,
   account_disabled: "This account is disabled. Ask an admin.",
+  user_id_taken: "The user name your invite names already has an account. Ask an admin for a new invite.",
 };
 
 /** The identity provider's sign-in came back without a session (`/?auth_error=<code>`): what to say. */
@@ -49,18 +54,58 @@ export function authErrorFromUrl(): string | null {
 
 /** Drops `auth_error` from the address, so a reload does not say it again. */
 export function clearAuthErrorFromUrl(): void {
+  clearFromUrl("auth_error");
+}
+
+/** Drops a one-time query parameter (a sign-in's notice, say) from the address. */
+export function clearFromUrl(name: string): void {
   const url = new URL(window.location.href);
-  if (!url.searchParams.has("auth_error")) return;
-  url.searchParams.delete("auth_error");
+  if (!url.searchParams.has(name)) return;
+  url.searchParams.delete(name);
   window.history.replaceState(window.history.state, "", url.pathname + url.search + url.hash);
+}
+
+/**
+ * Single sign-on signed the person in to a new account although one here has their user name or
+ * email (`?auth_notice=sso_new_account`): that account was not joined, and why.
+ */
+export function authNoticeFromUrl(userId: string): string | null {
+  if (new URL(window.location.href).searchParams.get("auth_notice") !== "sso_new_account") return null;
+  return (
+    `Single sign-on opened a new account, ${userId}: an account here with your user name or email was not joined, ` +
+    "because it is not linked to your sign-in and its email is not verified. If that account is yours, sign in to it " +
+    'with its password and choose "Link single sign-on" under Account.'
+  );
+}
+
+const SSO_LINK_RESULTS: Record<string, string> = {
+  sso_taken: "That single sign-on identity is already linked to another Parley account, so it was not linked here.",
+  sso_already_linked: "This account is already linked to a single sign-on identity.",
+  sso_link_signed_out: "You were signed out before the identity provider answered, so nothing was linked. Try again.",
+  account_disabled: "This account is disabled. Ask an admin.",
+};
+
+/** The result of "Link single sign-on" (`?sso_link=linked|<code>`), in words; null when there is none. */
+export function ssoLinkResultFromUrl(): { ok: boolean; text: string } | null {
+  const code = new URL(window.location.href).searchParams.get("sso_link");
+  if (!code) return null;
+  if (code === "linked") return { ok: true, text: "Single sign-on is linked: you can now sign in to this account with it." };
+  return { ok: false, text: SSO_LINK_RESULTS[code] ?? "Linking single sign-on did not work. Try again." };
+}
+
+/** Starts linking the identity provider to the signed-in account: the browser goes to the provider next. */
+export async function startSsoLink(session: Session): Promise<string> {
+  const started = await apiJson<{ redirect_to: string }>(session, "/auth/oidc/link", { method: "POST", body: { next: "/" } });
+  return started.redirect_to;
 }
 
 export function fetchInvite(token: string): Promise<Invite> {
   return apiJson<Invite>(null, `/auth/invites/${encodeURIComponent(token)}`);
 }
 
-export const USER_NAME_PATTERN = /^[A-Za-z0-9_.@-]{1,64}$/;
-export const USER_NAME_RULE = "Use 1 to 64 letters, digits, dots, dashes, underscores or @ (no spaces).";
+/** A user name is never an email (no @): the email is a field of its own. */
+export const USER_NAME_PATTERN = /^(?!\.+$)[A-Za-z0-9_.-]{1,64}$/;
+export const USER_NAME_RULE = "Use 1 to 64 letters, digits, dots, dashes or underscores (no spaces, no @: your email goes in its own field).";
 
 /** Human words for a refused sign-in or sign-up: one message for any wrong name or password. */
 export function describeAuthError(error: unknown): string {

@@ -8,6 +8,10 @@ import { readLocal, STORAGE_KEYS, writeLocal } from "./local-store";
 export interface Session {
   userId: string;
   email: string | null;
+  /** Only a verified email signs in by email, or lets single sign-on join this account. */
+  emailVerified: boolean;
+  /** Whether a single sign-on identity is linked to this account. */
+  ssoLinked: boolean;
   isAdmin: boolean;
   /** Bumped on every sign-in, so caches keyed by it never serve one session's data to the next. */
   epoch: number;
@@ -36,9 +40,19 @@ function set(next: AuthState): void {
   for (const listener of listeners) listener();
 }
 
+/** What `/me` says about the account, apart from who it is. */
+function profileOf(me: Me): Pick<Session, "email" | "emailVerified" | "ssoLinked" | "isAdmin"> {
+  return {
+    email: me.email ?? null,
+    emailVerified: Boolean(me.email_verified),
+    ssoLinked: Boolean(me.sso_linked),
+    isAdmin: Boolean(me.is_admin),
+  };
+}
+
 function sessionOf(me: Me): Session {
   epoch += 1;
-  return { userId: me.user_id, email: me.email ?? null, isAdmin: Boolean(me.is_admin), epoch };
+  return { userId: me.user_id, ...profileOf(me), epoch };
 }
 
 /** The answer of `/me`: the same person keeps their workspace (and its caches); another starts afresh. */
@@ -47,11 +61,9 @@ function apply(me: Me): void {
   writeLocal(STORAGE_KEYS.signedInAs, me.user_id);
   const current = state.status === "signed-in" ? state.session : null;
   if (current && current.userId === me.user_id) {
-    const email = me.email ?? null;
-    const isAdmin = Boolean(me.is_admin);
-    if (current.email !== email || current.isAdmin !== isAdmin) {
-      set({ status: "signed-in", session: { ...current, email, isAdmin } });
-    }
+    const profile = profileOf(me);
+    const changed = (Object.keys(profile) as (keyof typeof profile)[]).some((key) => current[key] !== profile[key]);
+    if (changed) set({ status: "signed-in", session: { ...current, ...profile } });
     return;
   }
   set({ status: "signed-in", session: sessionOf(me) });
@@ -71,7 +83,10 @@ function cleared(): void {
 function unreachable(): void {
   if (state.status === "loading") {
     const hint = readLocal(STORAGE_KEYS.signedInAs);
-    if (hint) set({ status: "signed-in", session: { userId: hint, email: null, isAdmin: false, epoch: ++epoch } });
+    if (hint) {
+      const session = { userId: hint, email: null, emailVerified: false, ssoLinked: false, isAdmin: false, epoch: ++epoch };
+      set({ status: "signed-in", session });
+    }
     else set({ status: "signed-out" });
   }
   if (state.status === "signed-in" && !verified) setTimeout(() => void refreshAuth(), RETRY_MS);

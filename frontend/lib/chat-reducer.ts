@@ -13,6 +13,11 @@ export interface LiveReply {
   toolCalls: LiveToolCall[];
 }
 
+/** A reply the event stream ended, stored as message `messageId`, which has not arrived yet. */
+export interface EndedReply extends LiveReply {
+  messageId: number;
+}
+
 /**
  * What Retry does: send text that never reached the API again, run the failed turn again on its
  * stored message, or load the conversation again; "none": nothing to retry (only Dismiss).
@@ -25,17 +30,38 @@ export interface Notice {
   action: NoticeAction;
 }
 
+/**
+ * The open conversation. Everything in it that was written (stored messages, the reply being
+ * written, its tool calls) comes from one place: the history load, then the conversation's
+ * event stream. This tab's own turn only says when it is running, and how it ended.
+ */
 export interface ChatState {
   conversationId: number | null;
   loading: boolean;
+  /** The history is in hand: the event stream may follow on from its newest message. */
+  ready: boolean;
   messages: Message[];
-  /** Text of the user's message until the stored copy arrives. */
+  /** Text of this tab's message until its stored copy is here. */
   pendingUser: string | null;
-  /** This tab's in-flight reply. */
+  /** The id of that stored copy, once this tab's turn has said it. */
+  pendingId: number | null;
+  /** The reply being written (by this tab's turn or anyone's), as the event stream shows it. */
   live: LiveReply | null;
-  /** An in-flight reply seen on the conversation's event stream (another tab or agent). */
-  remoteLive: string | null;
+  /**
+   * The event stream reconnected: `live` is what was shown before, kept on screen until the
+   * server's replay of the reply so far replaces it (or its stored copy ends it).
+   */
+  liveStale: boolean;
+  /** Replies the event stream ended whose stored copies are still on their way. */
+  ended: EndedReply[];
+  /** This tab's turn is running (its request has not answered yet). */
   sending: boolean;
+  /**
+   * A reply stored after this id is this tab's turn's: the newest message when the turn
+   * started, then the person's stored message once the turn says its id (a fork's copies,
+   * loaded after the turn started, are older).
+   */
+  sentAfter: number;
   /** When this tab's turn started (ms since epoch), for the elapsed time. */
   startedAt: number | null;
   /** Stop was pressed for this tab's turn. */
@@ -43,36 +69,32 @@ export interface ChatState {
   notice: Notice | null;
   /** The conversation this one was forked from in this tab (edit, regenerate). */
   origin: number | null;
-  /** The newest message id this tab's own turn stream delivered. */
-  ownLast: number;
-  /**
-   * The newest message id the conversation's event stream has delivered (or started after).
-   * While it is behind `ownLast`, what the event stream sends is this tab's own turn again,
-   * already applied from the turn's stream: its deltas are dropped, so each turn shows once.
-   */
-  remoteSeen: number;
 }
+
+/** What the conversation's event stream delivered, for the conversation `id` it follows. */
+export type StreamAction =
+  /** (Re)connected after the newest message shown: a reply in flight is sent again, whole. */
+  | { type: "stream-open"; id: number }
+  | { type: "stream-message"; id: number; message: Message }
+  | { type: "stream-delta"; id: number; text: string }
+  | { type: "stream-tool-call"; id: number; callId: string; tool: string; parameters: Record<string, unknown> | null }
+  | { type: "stream-tool-result"; id: number; callId: string; tool: string; result: unknown }
+  /** The reply being written is over: stored as `messageId` (on its way), or not stored. */
+  | { type: "stream-reply-end"; id: number; messageId: number | null };
 
 export type ChatAction =
   | { type: "select"; id: number | null }
   | { type: "loaded"; id: number; messages: Message[] }
   | { type: "load-failed"; notice: Notice }
-  | { type: "upsert"; messages: Message[] }
+  /** This tab's turn made the new chat `id`: nothing to load, its stream starts at the beginning. */
   | { type: "adopt"; id: number }
   | { type: "send-start"; text: string | null; at: number }
+  /** This tab's turn stored the person's message as `messageId`. */
+  | { type: "send-stored"; messageId: number }
   | { type: "stop-requested" }
-  | { type: "delta"; text: string }
-  | { type: "tool-call"; callId: string; tool: string; parameters: Record<string, unknown> | null }
-  | { type: "tool-result"; callId: string; tool: string; result: unknown }
-  | { type: "send-end"; notice: Notice | null }
-  | { type: "remote-delta"; text: string }
-  /** Messages stored, as the conversation's event stream delivers them. */
-  | { type: "remote-message"; messages: Message[] }
-  /**
-   * The conversation's event stream (re)connected after message `after` (its Last-Event-ID):
-   * it starts again with the text so far.
-   */
-  | { type: "remote-open"; after: number | null }
+  /** This tab's turn answered. `stored`: its message is stored (the stream brings it, if it has not). */
+  | { type: "send-end"; notice: Notice | null; stored: boolean }
+  | StreamAction
   | { type: "dismiss-notice" }
   /** This tab forked `from` into a new conversation and opens it. */
   | { type: "forked"; from: number; id: number };
@@ -81,24 +103,32 @@ export function initialChatState(conversationId: number | null): ChatState {
   return {
     conversationId,
     loading: conversationId !== null,
+    ready: false,
     messages: [],
     pendingUser: null,
+    pendingId: null,
     live: null,
-    remoteLive: null,
+    liveStale: false,
+    ended: [],
     sending: false,
+    sentAfter: 0,
     startedAt: null,
     stopping: false,
     notice: null,
     origin: null,
-    ownLast: 0,
-    remoteSeen: 0,
   };
 }
+
+const EMPTY: LiveReply = { text: "", toolCalls: [] };
 
 function merge(existing: Message[], incoming: Message[]): Message[] {
   const byId = new Map(existing.map((m) => [m.id, m]));
   for (const message of incoming) byId.set(message.id, message);
   return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+function newestId(messages: Message[]): number {
+  return messages.at(-1)?.id ?? 0;
 }
 
 export function chatReducer(state: ChatState, action: ChatAction): ChatState {
@@ -108,154 +138,132 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       return action.id === state.conversationId ? state : initialChatState(action.id);
     case "loaded":
       if (action.id !== state.conversationId) return state;
-      return { ...state, loading: false, messages: merge(state.messages, action.messages) };
+      return withMessages({ ...state, loading: false, ready: true }, action.messages);
     case "load-failed":
       return { ...state, loading: false, notice: action.notice };
-    case "upsert": {
-      // Only messages of the open conversation: late answers for one the user left are dropped.
-      const mine = action.messages.filter((m) => m.conversation_id === state.conversationId);
-      if (mine.length === 0) return state;
-      const ownLast = state.sending ? Math.max(state.ownLast, ...mine.map((m) => m.id)) : state.ownLast;
-      return { ...stored(state, mine), ownLast };
-    }
     case "adopt":
-      return state.conversationId === action.id ? state : { ...state, conversationId: action.id };
+      if (state.conversationId !== null) return state;
+      return { ...state, conversationId: action.id, loading: false, ready: true };
     case "send-start":
       return {
         ...state,
         sending: true,
+        sentAfter: newestId(state.messages),
         startedAt: action.at,
         stopping: false,
         pendingUser: action.text,
-        live: { text: "", toolCalls: [] },
+        pendingId: null,
         notice: null,
       };
+    case "send-stored": {
+      const here = state.messages.some((m) => m.id === action.messageId);
+      return { ...state, sentAfter: action.messageId, pendingId: action.messageId, pendingUser: here ? null : state.pendingUser };
+    }
     case "stop-requested":
       return state.sending ? { ...state, stopping: true } : state;
-    case "delta": {
-      // A work session stores each step as it goes, which ends the live bubble; the next
-      // step's text starts a new one. But when the event stream brought a step stored before
-      // this tab's own stream got to it, the own stream's last deltas are that step's text,
-      // already on screen as the stored message: they start no bubble.
-      if (state.live === null && ownStreamBehind(state)) return state;
-      const live = state.live ?? (state.sending ? { text: "", toolCalls: [] } : null);
-      return live ? { ...state, live: { ...live, text: live.text + action.text } } : state;
-    }
-    case "tool-call":
-      if (!state.live) return state;
-      return {
-        ...state,
-        live: {
-          ...state.live,
-          toolCalls: [
-            ...state.live.toolCalls,
-            { callId: action.callId, tool: action.tool, parameters: action.parameters, result: undefined, done: false },
-          ],
-        },
-      };
-    case "tool-result":
-      if (!state.live) return state;
-      return {
-        ...state,
-        live: {
-          ...state.live,
-          toolCalls: state.live.toolCalls.map((call) =>
-            call.callId === action.callId ? { ...call, result: action.result, done: true } : call,
-          ),
-        },
-      };
     case "send-end":
       return {
         ...state,
         sending: false,
         startedAt: null,
         stopping: false,
-        live: null,
-        pendingUser: null,
+        // A stored message stays as it was typed until the event stream brings its copy.
+        pendingUser: action.stored ? state.pendingUser : null,
         notice: action.notice,
       };
-    case "remote-delta":
-      // This tab's own turn, echoed: it was applied from the turn's stream already.
-      if (state.sending || echoPending(state)) return state;
-      return { ...state, remoteLive: (state.remoteLive ?? "") + action.text };
-    case "remote-message": {
-      const mine = action.messages.filter((m) => m.conversation_id === state.conversationId);
-      if (mine.length === 0) return state;
-      const remoteSeen = Math.max(state.remoteSeen, ...mine.map((m) => m.id));
-      // An echo of what this tab's own stream delivered changes nothing else. Judged message by
-      // message, not by id: the turn's own stream does not carry every message of the turn (a
-      // work session's permission question is stored beside it), so one with a lower id than
-      // what the own stream already brought can still be new here.
-      const known = new Set(state.messages.map((m) => m.id));
-      const fresh = mine.filter((m) => !known.has(m.id));
-      if (fresh.length === 0) return remoteSeen === state.remoteSeen ? state : { ...state, remoteSeen };
-      // `ownLast` stays what the own stream delivered: that is how its late deltas are known.
-      return { ...stored(state, fresh), remoteSeen };
-    }
-    case "remote-open": {
-      const remoteSeen = Math.max(state.remoteSeen, action.after ?? 0);
-      return state.remoteLive === null && remoteSeen === state.remoteSeen ? state : { ...state, remoteLive: null, remoteSeen };
-    }
     case "dismiss-notice":
       return { ...state, notice: null };
     case "forked":
       return { ...initialChatState(action.id), origin: action.from };
+    default:
+      return action.id === state.conversationId ? streamed(state, action) : state;
   }
 }
 
-/** Stored messages of the open conversation merged in, ending the bubbles they complete. */
-function stored(state: ChatState, mine: Message[]): ChatState {
-  // Only messages not seen before end the pending/live bubbles: a late reload of earlier
-  // messages must not hide the reply being written now.
-  const known = new Set(state.messages.map((m) => m.id));
-  const fresh = mine.filter((m) => !known.has(m.id));
-  const storedUser = fresh.some((m) => m.role === "user");
-  const storedReply = fresh.some((m) => m.role === "assistant");
-  // A reply written elsewhere ends when its stored copy arrives, even if this tab already
-  // had that copy (from its own turn's stream): the event stream's deltas can lag behind it.
-  const newest = state.messages.at(-1)?.id ?? 0;
-  const replyStored = mine.some((m) => m.role !== "user" && m.id >= newest);
-  // A new message from the person starts a new reply: text held from before it is stale.
-  const newTurn = storedUser && state.messages.at(-1)?.role !== "user";
-  return {
-    ...state,
-    messages: merge(state.messages, mine),
-    pendingUser: storedUser ? null : state.pendingUser,
-    live: storedReply ? null : state.live,
-    remoteLive: replyStored || newTurn ? null : state.remoteLive,
-  };
+/** An event of the open conversation's stream applied: the one way anything written shows. */
+function streamed(state: ChatState, action: StreamAction): ChatState {
+  switch (action.type) {
+    case "stream-open":
+      return state.live === null ? state : { ...state, liveStale: true };
+    case "stream-message": {
+      const { message } = action;
+      const fresh = !state.messages.some((m) => m.id === message.id);
+      const next = withMessages(state, [message]);
+      if (!fresh) return next;
+      // The person's message is stored: this tab's copy of it goes. Another message while the
+      // live reply waits for its replay: that reply ended while the stream was away.
+      if (message.role === "user") return { ...next, pendingUser: null };
+      return state.liveStale ? { ...next, live: null, liveStale: false } : next;
+    }
+    case "stream-delta": {
+      const live = current(state);
+      return { ...state, live: { ...live, text: live.text + action.text }, liveStale: false };
+    }
+    case "stream-tool-call": {
+      const live = current(state);
+      const call = { callId: action.callId, tool: action.tool, parameters: action.parameters, result: undefined, done: false };
+      return { ...state, live: { ...live, toolCalls: [...live.toolCalls, call] }, liveStale: false };
+    }
+    case "stream-tool-result": {
+      const live = current(state);
+      const toolCalls = live.toolCalls.map((call) => (call.callId === action.callId ? { ...call, result: action.result, done: true } : call));
+      return { ...state, live: { ...live, toolCalls }, liveStale: false };
+    }
+    case "stream-reply-end": {
+      if (state.live === null) return state;
+      const { messageId } = action;
+      // Its stored copy is on its way: the text stays until it arrives (never a gap, never two).
+      const keep = messageId !== null && !state.liveStale && !state.messages.some((m) => m.id === messageId);
+      const ended = keep ? [...state.ended, { ...state.live, messageId }] : state.ended;
+      return { ...state, live: null, liveStale: false, ended };
+    }
+  }
+}
+
+/** Stored messages merged in by id; an ended reply whose copy is among them is that copy now. */
+function withMessages(state: ChatState, incoming: Message[]): ChatState {
+  const messages = merge(state.messages, incoming);
+  const known = new Set(incoming.map((m) => m.id));
+  const ended = state.ended.some((reply) => known.has(reply.messageId)) ? state.ended.filter((reply) => !known.has(reply.messageId)) : state.ended;
+  const pendingUser = state.pendingId !== null && known.has(state.pendingId) ? null : state.pendingUser;
+  return { ...state, messages, ended, pendingUser };
+}
+
+/** The live reply an event adds to: a stale one (from before a reconnect) is replaced. */
+function current(state: ChatState): LiveReply {
+  return state.live === null || state.liveStale ? EMPTY : state.live;
 }
 
 /**
- * While sending: the newest stored message is a step of the reply that the event stream brought
- * and this tab's own turn stream has not delivered yet (it lags behind under load).
+ * The reply being written, as the list shows it (its text so far, maybe none yet); null when
+ * no reply is on its way. In the assistant's chat a reply is on its way while the person's
+ * message is the newest stored one (another tab's turn, or one from before a reload) or while
+ * this tab's turn runs and nothing newer than its start answers it. A work session's steps are
+ * each a reply: one shows while its text streams.
  */
-function ownStreamBehind(state: ChatState): boolean {
-  const last = state.messages.at(-1);
-  return state.sending && last !== undefined && last.role !== "user" && last.id > state.ownLast;
+export function replyInFlight(state: ChatState, chat: boolean): LiveReply | null {
+  if (state.loading) return null;
+  if (state.live !== null && !chat) return state.live;
+  const waiting = awaitingReply(state, chat);
+  if (!waiting) return null;
+  return state.live ?? EMPTY;
 }
 
-/** The event stream has not yet caught up with what this tab's own turn stream delivered. */
-function echoPending(state: ChatState): boolean {
-  return state.ownLast > state.remoteSeen;
+function awaitingReply(state: ChatState, chat: boolean): boolean {
+  if (state.ended.length > 0) return false; // the reply is written; its stored copy is coming
+  if (state.pendingUser !== null) return true;
+  const answered = state.messages.some((m) => m.role !== "user" && m.id > state.sentAfter);
+  if (state.sending) return !answered;
+  return chat && state.messages.at(-1)?.role === "user";
+}
+
+/** A reply is being written here: the composer shows Stop, and what is sent now waits for it. */
+export function replying(state: ChatState, chat: boolean): boolean {
+  return state.sending || replyInFlight(state, chat) !== null;
 }
 
 export function liveToolCalls(live: LiveReply): ToolCallRecord[] {
   return live.toolCalls.map((call) => ({ tool: call.tool, parameters: call.parameters, result: call.result, call_id: call.callId }));
-}
-
-/**
- * The reply being written elsewhere (another tab, before a reload), as far as it has come; null
- * when none is. In a chat a reply is pending exactly while the newest stored message is the
- * person's: deltas that arrive after the reply is stored (a late or replayed snapshot) are not
- * shown, so they can never become a second copy of it.
- */
-export function remoteReply(state: ChatState, chat: boolean): string | null {
-  if (state.sending || state.loading) return null;
-  if (!chat) return state.remoteLive;
-  const last = state.messages.at(-1);
-  if (last === undefined || last.role !== "user") return null;
-  return state.remoteLive ?? "";
 }
 
 /** The conversation ends with a failed reply that Retry can run again (on the stored message). */

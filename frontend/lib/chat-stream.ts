@@ -2,27 +2,31 @@ import { apiFetch, userPath } from "./api-client";
 import { ApiError, errorFromBody } from "./api-error";
 import type { Session } from "./auth-store";
 import { parseJson, readSse } from "./sse";
-import type { ChatResult, Message } from "./types";
+import type { ChatResult } from "./types";
 
-export interface ChatStreamHandlers {
-  onMessage(message: Message): void;
-  onDelta(text: string): void;
-  onToolCall(call: { call_id: string; tool: string; parameters: Record<string, unknown> | null }): void;
-  onToolResult(result: { call_id: string; tool: string; result: unknown }): void;
+export interface TurnProgress {
+  /**
+   * The person's message is stored as `messageId` (a retry stores none), in conversation
+   * `conversationId`: a new chat learns its id here, long before the turn ends.
+   */
+  onStored(conversationId: number, messageId: number): void;
 }
 
 /** A new message, or `{retry: true}` to run the last failed turn again on its stored message. */
 export type TurnInput = { message: string } | { retry: true };
 
 /**
- * One chat turn, streamed. Resolves with the `done` payload; rejects with an ApiError
- * for an HTTP error, an `error` event, or a stream that ends without `done`.
+ * One chat turn: `POST /chat`, streamed so that its first event (the stored message) says at
+ * once which conversation a new chat became. Nothing on this stream is shown: the reply, its
+ * tool calls and every stored message reach the screen from the conversation's event stream.
+ * Resolves with the `done` payload; rejects with an ApiError for an HTTP error, an `error`
+ * event, or a stream that ends without `done`.
  */
-export async function streamChat(
+export async function runChatTurn(
   session: Session,
   conversationId: number | null,
   input: TurnInput,
-  handlers: ChatStreamHandlers,
+  progress: TurnProgress,
   signal: AbortSignal,
 ): Promise<ChatResult> {
   const response = await apiFetch(session, userPath(session, "/chat"), {
@@ -39,27 +43,13 @@ export async function streamChat(
   }
 
   for await (const event of readSse(response.body, signal)) {
+    if (event.event !== "message" && event.event !== "done" && event.event !== "error") continue;
     const data = parseJson<Record<string, unknown>>(event.data);
     if (data === null) continue;
-    switch (event.event) {
-      case "message":
-        handlers.onMessage(data as unknown as Message);
-        break;
-      case "delta":
-        if (typeof data.text === "string") handlers.onDelta(data.text);
-        break;
-      case "tool_call":
-        handlers.onToolCall(data as unknown as Parameters<ChatStreamHandlers["onToolCall"]>[0]);
-        break;
-      case "tool_result":
-        handlers.onToolResult(data as unknown as Parameters<ChatStreamHandlers["onToolResult"]>[0]);
-        break;
-      case "done":
-        return data as unknown as ChatResult;
-      case "error":
-        throw errorFromBody(500, data);
-      default:
-        break;
+    if (event.event === "done") return data as unknown as ChatResult;
+    if (event.event === "error") throw errorFromBody(500, data);
+    if (data.role === "user" && typeof data.conversation_id === "number" && typeof data.id === "number") {
+      progress.onStored(data.conversation_id, data.id);
     }
   }
   if (signal.aborted) throw new DOMException("Aborted", "AbortError");

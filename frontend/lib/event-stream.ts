@@ -13,16 +13,24 @@ export interface FollowOptions {
   onOpen?: () => void;
   /** The server has no such stream or refuses it (401/403/404/405): following stops. */
   onUnavailable?: (status: number) => void;
+  /**
+   * A reconnect is waiting out its backoff: `wake` connects at once (the caller knows the
+   * server is back); null when the wait is over.
+   */
+  onWaiting?: (wake: (() => void) | null) => void;
   signal: AbortSignal;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: AbortSignal, onWaiting?: FollowOptions["onWaiting"]): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
+    const done = () => {
       clearTimeout(timer);
+      onWaiting?.(null);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
+    onWaiting?.(done);
   });
 }
 
@@ -60,6 +68,6 @@ export async function followEvents(session: Session, options: FollowOptions): Pr
       }
     }
     failures += 1;
-    await sleep(Math.min(30_000, 1_000 * 2 ** Math.min(failures - 1, 5)), signal);
+    await sleep(Math.min(30_000, 1_000 * 2 ** Math.min(failures - 1, 5)), signal, options.onWaiting);
   }
 }

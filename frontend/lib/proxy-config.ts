@@ -32,17 +32,24 @@ export const FORWARDED_RESPONSE_HEADERS = [
   "www-authenticate",
 ] as const;
 
+/** Set by server.mjs (`npm start`), which writes x-forwarded-for from the socket's peer. */
+export const PEER_FORWARDED = "PARLEY_WEB_PEER_FORWARDED";
+
 /**
- * The browser's address as the API should see it (sign-in throttling is per address): the last
- * hop of `x-forwarded-for`. Next's server fills that header with the socket's address when the
- * request has none, and a reverse proxy in front appends the address it saw, so the last hop is
- * the one nobody but the nearest hop wrote; earlier hops are the client's own claims.
+ * The browser's address as the API should see it (sign-in limits are per address; dev sign-in
+ * answers only this machine): the one server.mjs wrote into x-forwarded-for from the socket,
+ * replacing whatever the browser sent. Served any other way (plain `next start`) that header is
+ * the browser's own claim, so the API is told `unknown`: never this machine, never a victim's
+ * address.
  */
-export function clientAddress(forwardedFor: string | null): string | null {
-  if (!forwardedFor) return null;
-  const hops = forwardedFor
+export function clientAddress(
+  forwardedFor: string | null,
+  fromSocket: boolean = process.env[PEER_FORWARDED] === "1",
+): string {
+  if (!fromSocket) return "unknown";
+  const hops = (forwardedFor ?? "")
     .split(",")
     .map((hop) => hop.trim())
     .filter(Boolean);
-  return hops.at(-1) ?? null;
+  return hops.at(-1) ?? "unknown";
 }

@@ -5,7 +5,7 @@ import { apiJson, userPath } from "./api-client";
 import { ApiError, describeError } from "./api-error";
 import type { Session } from "./auth-store";
 import { chatReducer, endsWithFailure, initialChatState, type ChatState, type Notice } from "./chat-reducer";
-import { streamChat, type TurnInput } from "./chat-stream";
+import { runChatTurn, type TurnInput } from "./chat-stream";
 import { conversationIdFromPath, malformedConversationPath } from "./conversation-url";
 import type { Conversation, Message } from "./types";
 import { useConversationEvents } from "./use-conversation-events";
@@ -64,6 +64,9 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
   // when the state has caught up, which lags a render behind), and whether Stop was pressed
   // before that id arrived (it is sent the moment the id does).
   const turnRef = useRef<{ conversationId: number | null; stopPending: boolean } | null>(null);
+  // A new chat this tab's turn has just made: it has no history to load (its event stream
+  // starts at its beginning).
+  const adoptedRef = useRef<number | null>(null);
   // The conversation named by the address the page was opened at (`/c/<id>`), until it loads.
   const addressedRef = useRef(typeof window === "undefined" ? null : conversationIdFromPath(window.location.pathname));
 
@@ -79,10 +82,14 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
     callbacksRef.current = callbacks;
   });
 
-  // Load the history whenever the open conversation changes.
+  // Load the history whenever the open conversation changes (or Retry asks to reload it).
   useEffect(() => {
     const id = state.conversationId;
     if (id === null) return;
+    if (adoptedRef.current === id) {
+      adoptedRef.current = null;
+      return;
+    }
     const controller = new AbortController();
     apiJson<Message[]>(session, userPath(session, `/conversations/${id}/messages?limit=${HISTORY_LIMIT}`), {
       signal: controller.signal,
@@ -114,15 +121,23 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
     return () => controller.abort();
   }, [session, state.conversationId, reloadNonce]);
 
-  useConversationEvents(session, state.conversationId, {
-    lastMessageId: () => stateRef.current.messages.at(-1)?.id ?? null,
-    onMessage: (message) => {
-      dispatch({ type: "remote-message", messages: [message] });
-      if (message.role !== "user" && !stateRef.current.sending) callbacksRef.current.onTurnFinished();
+  // Everything written in the conversation reaches the screen this way, this tab's own turn
+  // included. It follows on from the history (or, for a chat this tab's turn just made, from
+  // its beginning), so nothing stored between the two is missed.
+  const reconnectEvents = useConversationEvents(session, state.ready ? state.conversationId : null, {
+    lastMessageId: () => stateRef.current.messages.at(-1)?.id ?? 0,
+    onOpen: (id) => dispatch({ type: "stream-open", id }),
+    onMessage: (id, message) => {
+      dispatch({ type: "stream-message", id, message });
+      if (message.role !== "user" && !sendingRef.current) callbacksRef.current.onTurnFinished();
     },
-    onDelta: (text) => dispatch({ type: "remote-delta", text }),
-    onToolResult: () => callbacksRef.current.onToolResult(),
-    onOpen: (after) => dispatch({ type: "remote-open", after }),
+    onDelta: (id, text) => dispatch({ type: "stream-delta", id, text }),
+    onToolCall: (id, call) => dispatch({ type: "stream-tool-call", id, callId: call.call_id, tool: call.tool, parameters: call.parameters }),
+    onToolResult: (id, result) => {
+      dispatch({ type: "stream-tool-result", id, callId: result.call_id, tool: result.tool, result: result.result });
+      callbacksRef.current.onToolResult();
+    },
+    onReplyEnd: (id, messageId) => dispatch({ type: "stream-reply-end", id, messageId }),
   });
 
   const select = useCallback((id: number | null) => {
@@ -130,6 +145,7 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
     streamRef.current?.abort();
     streamRef.current = null;
     sendingRef.current = false;
+    adoptedRef.current = null;
     dispatch({ type: "select", id });
   }, []);
 
@@ -147,47 +163,26 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
         if (id === undefined || id === conversationId || controller.signal.aborted) return;
         conversationId = id;
         turn.conversationId = id;
+        adoptedRef.current = id;
         dispatch({ type: "adopt", id });
         if (turn.stopPending) {
           turn.stopPending = false;
           void apiJson(session, userPath(session, `/conversations/${id}/stop`), { method: "POST", body: {} }).catch(() => undefined);
         }
       };
-      const reconcile = async () => {
-        if (conversationId === null || controller.signal.aborted) return;
-        try {
-          const path = userPath(session, `/conversations/${conversationId}/messages?limit=50`);
-          dispatch({ type: "upsert", messages: await apiJson<Message[]>(session, path) });
-        } catch {
-          // The event stream or the next load will catch up.
-        }
-      };
-
       dispatch({ type: "send-start", text: "message" in input ? input.message : null, at: Date.now() });
       try {
-        const result = await streamChat(
-          session,
-          conversationId,
-          input,
-          {
-            onMessage: (message) => {
-              adopt(message.conversation_id);
-              if (message.role === "user") stored = true;
-              dispatch({ type: "upsert", messages: [message] });
-            },
-            onDelta: (chunk) => dispatch({ type: "delta", text: chunk }),
-            onToolCall: (call) =>
-              dispatch({ type: "tool-call", callId: call.call_id, tool: call.tool, parameters: call.parameters }),
-            onToolResult: (result) => {
-              dispatch({ type: "tool-result", callId: result.call_id, tool: result.tool, result: result.result });
-              callbacksRef.current.onToolResult();
-            },
-          },
-          controller.signal,
-        );
+        const onStored = (id: number, messageId: number) => {
+          stored = true;
+          adopt(id);
+          if (controller.signal.aborted) return;
+          dispatch({ type: "send-stored", messageId });
+          reconnectEvents(); // the API is up: a stream waiting out a backoff (an outage) goes now
+        };
+        const result = await runChatTurn(session, conversationId, input, { onStored }, controller.signal);
         adopt(result.conversation_id);
-        if (!controller.signal.aborted) dispatch({ type: "send-end", notice: null });
-        void reconcile();
+        reconnectEvents();
+        if (!controller.signal.aborted) dispatch({ type: "send-end", notice: null, stored: true });
         return "sent";
       } catch (error) {
         if (controller.signal.aborted) return "abandoned";
@@ -199,27 +194,29 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
             dispatch({ type: "select", id: null });
             dispatch({
               type: "send-end",
+              stored: false,
               notice: { kind: "error", text: "That conversation no longer exists. Retry to send it in a new one.", action: { type: "send", text } },
             });
             return "unsent";
           }
         }
-        await reconcile();
         const failed = error instanceof ApiError && (error.code === "model_error" || error.status === 500);
         if (failed && (stored || error.conversationId !== undefined)) {
-          // A stored failure shows once: as the failed reply, with its own Retry button.
-          dispatch({ type: "send-end", notice: null });
+          // A stored failure shows once: as the failed reply (the event stream brings it), with
+          // its own Retry button.
+          dispatch({ type: "send-end", notice: null, stored: true });
           return "stored-failure";
         }
         if (stored) {
-          // The message is stored but the reply's fate is unknown (connection lost): reload to see it.
+          // The message is stored but this request lost track of the reply (its connection
+          // broke): the event stream still shows whatever the reply does; Retry reloads.
           const notice: Notice = { kind: "error", text: noticeText(error, "The reply was cut off."), action: { type: "reload" } };
-          dispatch({ type: "send-end", notice });
+          dispatch({ type: "send-end", notice, stored: true });
           return "stored-failure";
         }
         const notice = unsentNotice(error, text);
         if (!("message" in input)) notice.action = { type: "retry-turn" };
-        dispatch({ type: "send-end", notice });
+        dispatch({ type: "send-end", notice, stored: false });
         return "unsent";
       } finally {
         if (streamRef.current === controller) {
@@ -230,7 +227,7 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
         if (!controller.signal.aborted) callbacksRef.current.onTurnFinished();
       }
     },
-    [session],
+    [session, reconnectEvents],
   );
 
   const send = useCallback(
@@ -280,7 +277,8 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
     }
     if (id !== null) {
       try {
-        // The server ends the turn; its stream then brings the partial reply and `done`.
+        // The server ends the turn: the event stream brings the partial reply, and the turn's
+        // request its `done`.
         await apiJson(session, userPath(session, `/conversations/${id}/stop`), { method: "POST", body: {} });
         return;
       } catch {
@@ -292,6 +290,7 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
     sendingRef.current = false;
     dispatch({
       type: "send-end",
+      stored: false,
       notice: { kind: "busy", text: "Stopped waiting. The assistant may still finish this reply.", action: { type: "reload" } },
     });
   }, [session]);

@@ -63,9 +63,7 @@ export function useConversationFeed(session: Session, conversationId: number | n
 
   useConversationEvents(session, conversationId, {
     lastMessageId: () => latest.current.messages.at(-1)?.id ?? null,
-    onMessage: (message) => add([message]),
-    onDelta: () => {},
-    onToolResult: () => {},
+    onMessage: (_id, message) => add([message]),
   });
 
   return { messages: state.messages, loading: state.loading, error: state.error, add };

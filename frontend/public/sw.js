@@ -50,10 +50,19 @@ function readPayload(data) {
   }
 }
 
-/** A same-origin path to open (the conversation at the question), else the app's start. */
+/**
+ * A same-origin path to open (the conversation at the question), else the app's start. Checked
+ * after parsing too: a URL parser reads `/\evil.example` (and `/<tab>/evil.example`) as `//evil.example`.
+ */
 function safeUrl(url) {
   if (typeof url !== "string" || !url.startsWith("/") || url.startsWith("//")) return "/";
-  return url;
+  let parsed;
+  try {
+    parsed = new URL(url, self.location.origin);
+  } catch {
+    return "/";
+  }
+  return parsed.origin === self.location.origin ? parsed.pathname + parsed.search + parsed.hash : "/";
 }
 
 async function closeTagged(tag) {

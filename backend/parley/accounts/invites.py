@@ -8,7 +8,7 @@ from datetime import datetime, timedelta
 
 import asyncpg
 
-from parley.auth import validate_user_id
+from parley.auth import validate_new_user_id
 from parley.db import Database, retry_on_reconnect
 from parley.errors import NotFound
 
@@ -43,7 +43,7 @@ async def create(
 ) -> tuple[InviteRecord, str]:
     """The invite and its token (for the link; never stored)."""
     if user_id is not None:
-        validate_user_id(user_id)
+        validate_new_user_id(user_id)
     token = new_secret()
     async with db.connection() as conn:
         row = await conn.fetchrow(

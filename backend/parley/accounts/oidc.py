@@ -11,20 +11,18 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import asyncpg
 import httpx
 from authlib.integrations.httpx_client import AsyncOAuth2Client
 from joserfc import jwt
 from joserfc.errors import JoseError
 from joserfc.jwk import KeySet
 
-from parley.auth import USER_ID_RE
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import ParleyError
 
-from . import invites, store
 from .hashing import digest, new_secret
+from .linking import OidcFailed, account_for
 
 FLOW_SECONDS = 600
 METADATA_SECONDS = 300  # how long discovery and keys are reused before fetching again
@@ -32,9 +30,12 @@ INVITE_RE = re.compile(r"[A-Za-z0-9_-]{1,200}")  # what invites.new_secret makes
 ALGORITHMS = ["RS256", "RS384", "RS512", "ES256", "ES384", "PS256", "EdDSA"]
 
 
-class OidcFailed(ParleyError):
-    status = 401
-    code = "oidc_failed"
+class LinkFailed(ParleyError):
+    """A link flow (started while signed in) that did not link: said in the workspace, not
+    on the sign-in screen."""
+
+    status = 409
+    code = "sso_link_failed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,8 @@ class Started:
 class Finished:
     user_id: str
     next: str
+    linked: bool = False  # a link flow: the browser is signed in already
+    notice: str | None = None  # what the sign-in should tell the person (linking.NEW_ACCOUNT)
 
 
 def redirect_uri(settings: Settings) -> str:
@@ -98,7 +101,16 @@ class Provider:
             self._keys = (time.monotonic(), KeySet.import_key_set(response.json()))
         return self._keys[1]
 
-    async def start(self, db: Database, *, next_path: str | None, invite: str | None) -> Started:
+    async def start(
+        self,
+        db: Database,
+        *,
+        next_path: str | None,
+        invite: str | None,
+        link_to: str | None = None,
+    ) -> Started:
+        """A flow in flight. With `link_to` (the signed-in person's user id) it links the
+        identity to that account instead of signing anybody in."""
         state, nonce, verifier, binder = (new_secret() for _ in range(4))
         async with self._client() as client:
             url, _ = client.create_authorization_url(
@@ -121,6 +133,7 @@ class Provider:
                     "binder": digest(binder).hex(),
                     "next": safe_next(next_path),
                     "invite": invite if invite and INVITE_RE.fullmatch(invite) else None,
+                    "link_to": link_to,
                 },
                 FLOW_SECONDS,
             )
@@ -164,8 +177,17 @@ class Provider:
         return claims
 
     async def finish(
-        self, db: Database, *, code: str, state: str, binder: str | None, signup: str
+        self,
+        db: Database,
+        *,
+        code: str,
+        state: str,
+        binder: str | None,
+        signup: str,
+        signed_in: str | None = None,
     ) -> Finished:
+        """`signed_in`: whom the browser's session cookie names (a link flow must still be
+        that person's)."""
         if binder is None:
             raise OidcFailed("This sign-in was started in another browser")
         async with db.connection() as conn:
@@ -179,97 +201,30 @@ class Provider:
         if row is None:
             raise OidcFailed("This sign-in expired, was already used or began elsewhere")
         flow = row["data"]
-        claims = await self._claims(code=code, verifier=flow["verifier"], nonce=flow["nonce"])
-        issuer = (await self.metadata())["issuer"]
-        user_id = await _account_for(
-            db,
-            claims=claims,
-            subject=f"{issuer}#{claims['sub']}",
-            invite=flow.get("invite"),
-            signup=signup,
-        )
-        return Finished(user_id=user_id, next=flow["next"])
-
-
-def _candidate(claims: dict[str, Any]) -> str:
-    """A user id from the provider's user name or the email's local part, made valid."""
-    for raw in (claims.get("preferred_username"), str(claims.get("email") or "").split("@")[0]):
-        if isinstance(raw, str):
-            cleaned = re.sub(r"[^A-Za-z0-9_.@-]", "-", raw).strip("-.")[:56]
-            if cleaned and USER_ID_RE.fullmatch(cleaned):
-                return cleaned
-    return "user"
-
-
-async def _free_user_id(db: Database, base: str) -> str:
-    for n in range(1, 100):
-        user_id = base if n == 1 else f"{base}-{n}"
-        if await store.get(db, user_id=user_id) is None and not await store.has_data(
-            db, user_id=user_id
-        ):
-            return user_id
-    raise OidcFailed("Could not find a free user name; ask an admin for an invite")
-
-
-async def _account_for(
-    db: Database, *, claims: dict[str, Any], subject: str, invite: str | None, signup: str
-) -> str:
-    """The linked account; else one linked now: by an invite carried through the flow, by a
-    verified email an account already has, or (sign-up open) a new one."""
-    linked = await store.find_by_oidc_subject(db, subject=subject)
-    if linked is not None:
-        return _usable(linked)
-    email = claims.get("email") if claims.get("email_verified") is True else None
-    email = email if isinstance(email, str) else None
-    if invite:
-        found = await invites.find(db, token=invite)
-        user_id = found.user_id or await _free_user_id(db, _candidate(claims))
-        async with db.transaction() as conn:
-            await invites.consume(conn, token=invite, user_id=user_id)
-            await _create(db, conn, user_id, email or found.email, found.is_admin, subject)
-        return user_id
-    if email is not None:
-        existing = await store.find_by_email(db, email=email)
-        if existing is not None:
-            await store.link_oidc(db, user_id=existing.user_id, subject=subject)
-            return _usable(existing)
-    if signup != "open":
-        raise OidcFailed(
-            "No account here is linked to this sign-in; ask an admin for an invite",
-            code="oidc_no_account",
-        )
-    user_id = await _free_user_id(db, _candidate(claims))
-    async with db.transaction() as conn:
-        await _create(db, conn, user_id, email, False, subject)
-    return user_id
-
-
-async def _create(
-    db: Database,
-    conn: asyncpg.Connection,
-    user_id: str,
-    email: str | None,
-    is_admin: bool,
-    subject: str,
-) -> None:
-    """With the provider's email, unless another account has it (then without)."""
-    try:
-        async with conn.transaction():  # a savepoint: the insert may fail on the email
-            await store.create(
+        link_to = flow.get("link_to")
+        try:
+            if link_to is not None and signed_in != link_to:
+                raise OidcFailed(
+                    "This browser is no longer signed in to the account that asked to link",
+                    code="sso_link_signed_out",
+                )
+            claims = await self._claims(code=code, verifier=flow["verifier"], nonce=flow["nonce"])
+            issuer = (await self.metadata())["issuer"]
+            resolved = await account_for(
                 db,
-                user_id=user_id,
-                email=email,
-                is_admin=is_admin,
-                oidc_subject=subject,
-                conn=conn,
+                claims=claims,
+                subject=f"{issuer}#{claims['sub']}",
+                invite=flow.get("invite"),
+                signup=signup,
+                link_to=link_to,
             )
-    except ParleyError as exc:
-        if exc.code != "email_taken":
-            raise
-        await store.create(db, user_id=user_id, is_admin=is_admin, oidc_subject=subject, conn=conn)
-
-
-def _usable(account: store.AccountRecord) -> str:
-    if account.disabled:
-        raise OidcFailed("This account is disabled", code="account_disabled")
-    return account.user_id
+        except ParleyError as exc:
+            if link_to is None:
+                raise
+            raise LinkFailed(exc.message, code=exc.code) from exc
+        return Finished(
+            user_id=resolved.user_id,
+            next=flow["next"],
+            linked=link_to is not None,
+            notice=resolved.notice,
+        )

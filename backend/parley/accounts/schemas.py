@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from parley.schemas import REQUEST, Text
+from parley.schemas import REQUEST, RequestBody, Text
 
 
 class AuthConfig(BaseModel):
@@ -16,9 +16,12 @@ class AuthConfig(BaseModel):
     oidc: bool
     oidc_name: str | None
     passkeys: bool = True
+    email_verification: bool = Field(
+        default=False, description="Whether this server can mail a link that verifies an email"
+    )
 
 
-class SignupRequest(BaseModel):
+class SignupRequest(RequestBody):
     user_id: Text = Field(max_length=64)
     password: Text = Field(max_length=1024)
     email: Text | None = Field(default=None, max_length=320)
@@ -26,13 +29,13 @@ class SignupRequest(BaseModel):
     model_config = REQUEST
 
 
-class LoginRequest(BaseModel):
+class LoginRequest(RequestBody):
     login: Text = Field(max_length=320, description="user id or email")
     password: Text = Field(max_length=1024)
     model_config = REQUEST
 
 
-class PasswordChange(BaseModel):
+class PasswordChange(RequestBody):
     current_password: Text = Field(max_length=1024)
     new_password: Text = Field(max_length=1024)
     model_config = REQUEST
@@ -47,6 +50,34 @@ class AccountOut(BaseModel):
 class MeOut(AccountOut):
     agent: str | None
     via: Literal["session", "bearer"]
+    email_verified: bool = Field(
+        description="Only a verified email signs in by email or lets single sign-on join"
+    )
+    sso_linked: bool = Field(description="Whether a single sign-on identity is linked")
+
+
+class EmailChange(RequestBody):
+    email: Text | None = Field(max_length=320, description="null removes it")
+    model_config = REQUEST
+
+
+class EmailState(BaseModel):
+    email: str | None
+    email_verified: bool
+
+
+class EmailVerify(RequestBody):
+    token: Text = Field(max_length=200, description="From the emailed link")
+    model_config = REQUEST
+
+
+class OidcLinkRequest(RequestBody):
+    next: Text | None = Field(default=None, max_length=2000, description="Where to come back")
+    model_config = REQUEST
+
+
+class OidcLinkStarted(BaseModel):
+    redirect_to: str = Field(description="The identity provider: send the browser there")
 
 
 class DevLoginOut(BaseModel):
@@ -56,7 +87,7 @@ class DevLoginOut(BaseModel):
     user_id: str
 
 
-class InviteCreate(BaseModel):
+class InviteCreate(RequestBody):
     email: Text | None = Field(default=None, max_length=320)
     user_id: Text | None = Field(
         default=None, max_length=64, description="Only this user id may sign up with it"
@@ -90,7 +121,7 @@ class SessionOut(SessionShown):
     current: bool
 
 
-class AgentKeyCreate(BaseModel):
+class AgentKeyCreate(RequestBody):
     agent: Text = Field(max_length=64)
     expires_at: datetime | None = Field(default=None, strict=False)
     model_config = REQUEST
@@ -116,12 +147,12 @@ class PasskeyOut(BaseModel):
     last_used_at: datetime | None
 
 
-class PasskeyVerify(BaseModel):
+class PasskeyVerify(RequestBody):
     credential: dict[str, Any]
     name: Text | None = Field(default=None, max_length=100)
     model_config = REQUEST
 
 
-class PasskeyLogin(BaseModel):
+class PasskeyLogin(RequestBody):
     credential: dict[str, Any]
     model_config = REQUEST

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parley.auth import validate_user_id
+from parley.auth import validate_new_user_id
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import Forbidden, ParleyError, Unauthorized
@@ -25,11 +25,13 @@ async def signup(
     email: str | None = None,
     invite: str | None = None,
 ) -> AccountRecord:
-    """An account under `user_id`. With an invite: whatever PARLEY_SIGNUP says, once per
-    invite; an invite naming a user id signs up only that id, and is the only way (with dev
-    sign-in and the operator's CLI) to claim an id that already owns data. Without one: only
-    when sign-up is open, and only for an id nobody has used."""
-    validate_user_id(user_id)
+    """An account under `user_id` (never with '@'). With an invite: whatever PARLEY_SIGNUP
+    says, once per invite; an invite naming a user id signs up only that id, and is the only
+    way (with dev sign-in and the operator's CLI) to claim an id that already owns data; an
+    invite naming an email fixes it (verified: the admin sent the invite there). Without
+    one: only when sign-up is open, only for an id nobody has used, and the email, if any,
+    is unverified."""
+    validate_new_user_id(user_id)
     check_password(password)
     email = clean_email(email)
     if invite is None:
@@ -38,10 +40,10 @@ async def signup(
         if await store.has_data(db, user_id=user_id):
             raise UserIdTaken("That user name is taken")
     else:
-        await invites.find(db, token=invite)  # 404 before the costly hash
+        _same_email(await invites.find(db, token=invite), email)  # before the costly hash
     password_hash = await hash_password(password)
     async with db.transaction() as conn:
-        is_admin = False
+        is_admin = verified = False
         if invite is not None:
             used = await invites.consume(conn, token=invite, user_id=user_id)
             if used.user_id is not None and used.user_id != user_id:
@@ -54,15 +56,28 @@ async def signup(
                 user_id,
             ):
                 raise UserIdTaken("That user name is taken")
-            email = email or used.email
+            _same_email(used, email)
+            email = used.email or email
+            verified = used.email is not None
             is_admin = used.is_admin
         return await store.create(
             db,
             user_id=user_id,
             email=email,
+            email_verified=verified,
             password_hash=password_hash,
             is_admin=is_admin,
             conn=conn,
+        )
+
+
+def _same_email(invite: invites.InviteRecord, email: str | None) -> None:
+    """An invite sent to an email is for that email: a sign-up may repeat it or leave it
+    out, not swap it for another (which would then count as verified)."""
+    if invite.email is not None and email is not None and email != invite.email:
+        raise Forbidden(
+            f"This invite is for {invite.email}: sign up with that email (or leave it out)",
+            code="invite_email_mismatch",
         )
 
 
@@ -70,35 +85,38 @@ async def login(
     db: Database, *, settings: Settings, login: str, password: str, address: str
 ) -> AccountRecord:
     """The account whose user id or email is `login`, if `password` is its password. Every
-    failure is the same 401 after the same work; failures make the next attempts wait."""
-    keys = [throttle.account_key(login), throttle.address_key(address)]
-    await throttle.check(db, keys=keys)
+    failure is the same 401 after the same work. The attempt is counted before the password
+    is looked at (throttle.reserve), so concurrent guesses are limited like sequential ones."""
+    reservation = await throttle.reserve(db, settings=settings, login=login, address=address)
     account = await store.find_by_login(db, login=login.strip()) if login.strip() else None
     ok = await verify_password(password, account.password_hash if account else None)
     if account is None or not ok or account.disabled:
-        await throttle.failed(
-            db,
-            limits={
-                keys[0]: settings.login_free_attempts,
-                keys[1]: settings.address_free_attempts,
-            },
-            delay=settings.login_delay,
-            delay_max=settings.login_delay_max,
-        )
+        await throttle.failed(db, reservation)
         raise InvalidCredentials("Wrong user name, email or password")
-    await throttle.succeeded(db, key=keys[0])
+    await throttle.succeeded(db, reservation)
     return account
 
 
 async def change_password(
-    db: Database, *, user_id: str, current_password: str, new_password: str
+    db: Database,
+    *,
+    settings: Settings,
+    user_id: str,
+    current_password: str,
+    new_password: str,
+    address: str,
 ) -> None:
+    """Checking the current password is one more door to guess it through (a session left
+    open on someone else's screen): it shares the account's and the address's sign-in
+    limits, reserved before the check like a sign-in."""
     account = await store.get(db, user_id=user_id)
     if account is None:
         raise ParleyError("This user has no account", code="no_account", status=404)
     check_password(new_password, field="new_password")
-    if account.password_hash is not None and not await verify_password(
-        current_password, account.password_hash
-    ):
-        raise InvalidCredentials("The current password is wrong")
+    if account.password_hash is not None:
+        reservation = await throttle.reserve(db, settings=settings, login=user_id, address=address)
+        if not await verify_password(current_password, account.password_hash):
+            await throttle.failed(db, reservation)
+            raise InvalidCredentials("The current password is wrong")
+        await throttle.succeeded(db, reservation)
     await store.set_password(db, user_id=user_id, password_hash=await hash_password(new_password))

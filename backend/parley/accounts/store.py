@@ -6,10 +6,11 @@ import re
 from datetime import datetime
 
 import asyncpg
+import idna
 from pydantic import ConfigDict
 
 from parley.accounts.schemas import AccountOut
-from parley.auth import validate_user_id
+from parley.auth import validate_new_user_id
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound, ParleyError
 
@@ -26,13 +27,22 @@ class AccountRecord(AccountOut):
     password_hash: str | None
     disabled_at: datetime | None
     tokens_revoked_at: datetime | None
+    email_verified_at: datetime | None
+    oidc_subject: str | None
 
     @property
     def disabled(self) -> bool:
         return self.disabled_at is not None
 
+    @property
+    def email_verified(self) -> bool:
+        return self.email is not None and self.email_verified_at is not None
 
-_COLUMNS = "user_id, email, password_hash, is_admin, disabled_at, tokens_revoked_at"
+
+_COLUMNS = (
+    "user_id, email, password_hash, is_admin, disabled_at, tokens_revoked_at,"
+    " email_verified_at, oidc_subject"
+)
 
 
 def _record(row: asyncpg.Record | None) -> AccountRecord | None:
@@ -40,12 +50,25 @@ def _record(row: asyncpg.Record | None) -> AccountRecord | None:
 
 
 def clean_email(email: str | None) -> str | None:
+    """The one form an email is stored, sent to and compared in: trimmed, lower-cased, and an
+    international domain in its ASCII (IDNA) form, so `Bücher.de` and `xn--bcher-kva.de` are
+    one address while a look-alike (a Cyrillic "a" for a Latin one) stays another. Verification
+    mail goes to exactly this string, so whoever verifies it receives mail there."""
     if email is None or not email.strip():
         return None
     cleaned = email.strip().lower()
     if not EMAIL_RE.fullmatch(cleaned):
         raise InvalidInput("email is not an email address", details=[{"field": "email"}])
-    return cleaned
+    local, _, domain = cleaned.partition("@")
+    if not domain.isascii():
+        try:
+            domain = idna.encode(domain, uts46=True).decode("ascii")
+        except idna.IDNAError as exc:
+            raise InvalidInput(
+                "email is not an email address (its domain is not a valid name)",
+                details=[{"field": "email"}],
+            ) from exc
+    return f"{local}@{domain}"
 
 
 def check_password(password: str, field: str = "password") -> str:
@@ -62,6 +85,14 @@ class UserIdTaken(ParleyError):
     code = "user_id_taken"
 
 
+class EmailTaken(ParleyError):
+    status = 409
+    code = "email_taken"
+
+    def __init__(self, message: str = "That email is verified by another account") -> None:
+        super().__init__(message)
+
+
 @retry_on_reconnect
 async def get(db: Database, *, user_id: str) -> AccountRecord | None:
     async with db.connection() as conn:
@@ -69,30 +100,25 @@ async def get(db: Database, *, user_id: str) -> AccountRecord | None:
     return _record(row)
 
 
-@retry_on_reconnect
 async def find_by_login(db: Database, *, login: str) -> AccountRecord | None:
-    """By user id (exactly) or by email (any case)."""
-    async with db.connection() as conn:
-        row = await conn.fetchrow(
-            f"SELECT {_COLUMNS} FROM accounts WHERE user_id = $1 OR email = lower($1)"
-            " ORDER BY user_id = $1 DESC LIMIT 1",
-            login,
-        )
-    return _record(row)
+    """A login with '@' is an email, and finds only the account that verified it (an
+    unverified one is a claim anybody could have typed); anything else is a user id."""
+    if "@" not in login:
+        return await get(db, user_id=login)
+    try:
+        email = clean_email(login)
+    except InvalidInput:
+        return None
+    return None if email is None else await find_by_verified_email(db, email=email)
 
 
 @retry_on_reconnect
-async def find_by_email(db: Database, *, email: str) -> AccountRecord | None:
-    async with db.connection() as conn:
-        row = await conn.fetchrow(f"SELECT {_COLUMNS} FROM accounts WHERE email = lower($1)", email)
-    return _record(row)
-
-
-@retry_on_reconnect
-async def find_by_oidc_subject(db: Database, *, subject: str) -> AccountRecord | None:
+async def find_by_verified_email(db: Database, *, email: str) -> AccountRecord | None:
+    """`email` as `clean_email` gives it."""
     async with db.connection() as conn:
         row = await conn.fetchrow(
-            f"SELECT {_COLUMNS} FROM accounts WHERE oidc_subject = $1", subject
+            f"SELECT {_COLUMNS} FROM accounts WHERE email = $1 AND email_verified_at IS NOT NULL",
+            email,
         )
     return _record(row)
 
@@ -109,35 +135,65 @@ async def has_data(db: Database, *, user_id: str) -> bool:
         return bool(await conn.fetchval(_HAS_DATA, user_id))
 
 
+async def taken(conn: asyncpg.Connection, *, user_id: str) -> bool:
+    """Whether an account or any data has `user_id` (inside the caller's transaction)."""
+    return bool(
+        await conn.fetchval(
+            f"SELECT EXISTS (SELECT 1 FROM accounts WHERE user_id = $1) OR ({_HAS_DATA})",
+            user_id,
+        )
+    )
+
+
+async def select_one(conn: asyncpg.Connection, where: str, *args: object) -> AccountRecord | None:
+    """The account matching `where` (SQL over the accounts table's columns), read on the
+    caller's connection: inside its transaction, and with its locks."""
+    return _record(await conn.fetchrow(f"SELECT {_COLUMNS} FROM accounts WHERE {where}", *args))
+
+
 async def create(
-    db: Database,
+    db: Database | None,
     *,
     user_id: str,
     email: str | None = None,
     password_hash: str | None = None,
     is_admin: bool = False,
     oidc_subject: str | None = None,
+    email_verified: bool = False,
     conn: asyncpg.Connection | None = None,
 ) -> AccountRecord:
-    """A new account; 409 `user_id_taken` (or `email_taken`) when either is in use."""
-    validate_user_id(user_id)
-    sql = f"""INSERT INTO accounts (user_id, email, password_hash, is_admin, oidc_subject)
-        VALUES ($1, $2, $3, $4, $5) RETURNING {_COLUMNS}"""
-    args = (user_id, clean_email(email), password_hash, is_admin, oidc_subject)
+    """A new account; 409 `user_id_taken` when the id is in use, `email_taken` when the
+    email is another account's verified one (whether this one's is verified or not: a
+    second account could never verify it), `sso_taken` when the identity is linked."""
+    validate_new_user_id(user_id)
+    email = clean_email(email)
+    sql = f"""INSERT INTO accounts (user_id, email, password_hash, is_admin, oidc_subject,
+            email_verified_at)
+        SELECT $1, $2, $3, $4, $5, CASE WHEN $6 AND $2::text IS NOT NULL THEN now() END
+        WHERE $2::text IS NULL OR NOT EXISTS (
+            SELECT 1 FROM accounts WHERE email = $2 AND email_verified_at IS NOT NULL)
+        RETURNING {_COLUMNS}"""
+    args = (user_id, email, password_hash, is_admin, oidc_subject, email_verified)
     try:
         if conn is not None:
             row = await conn.fetchrow(sql, *args)
         else:
+            assert db is not None
             async with db.connection() as own:
                 row = await own.fetchrow(sql, *args)
     except asyncpg.UniqueViolationError as exc:
         if "email" in (exc.constraint_name or ""):
+            raise EmailTaken() from exc
+        if "oidc" in (exc.constraint_name or ""):
             raise ParleyError(
-                "That email belongs to another account", code="email_taken", status=409
+                "This single sign-on identity is already linked to another account",
+                code="sso_taken",
+                status=409,
             ) from exc
         raise UserIdTaken("That user name is taken") from exc
     record = _record(row)
-    assert record is not None
+    if record is None:
+        raise EmailTaken()
     return record
 
 
@@ -157,13 +213,6 @@ async def set_password(db: Database, *, user_id: str, password_hash: str) -> Non
     async with db.connection() as conn:
         await conn.execute(
             "UPDATE accounts SET password_hash = $2 WHERE user_id = $1", user_id, password_hash
-        )
-
-
-async def link_oidc(db: Database, *, user_id: str, subject: str) -> None:
-    async with db.connection() as conn:
-        await conn.execute(
-            "UPDATE accounts SET oidc_subject = $2 WHERE user_id = $1", user_id, subject
         )
 
 

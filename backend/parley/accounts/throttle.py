@@ -1,16 +1,30 @@
-"""Failed sign-ins slow the next ones, per account and per address, on every instance (the
-counters are rows). A refused attempt (429) is not a failure: it cannot extend the wait,
-so the right password works as soon as the wait is over."""
+"""Guessing a password is slowed per account and per client, on every instance (the counters
+are rows), and counted BEFORE the guess is checked: an attempt first reserves its place
+(`reserve`, one database call that counts it as a failure against both keys, or refuses it),
+and only then may Argon2 look at the password. So forty attempts at once get the free
+attempts checked and the rest 429, exactly as forty in a row would. A success takes its
+attempt back (`succeeded`).
+
+A refused attempt (429) changes nothing: it cannot extend the wait, so an attacker can delay
+an account by at most the current wait, never lock it out for good. The trade-off: once the
+wait is over, the next attempt to reserve wins the single slot, whoever sends it; an attacker
+who keeps guessing keeps the account waiting (up to PARLEY_LOGIN_DELAY_MAX at a time) and the
+owner gets in when their attempt comes first (or with a passkey or single sign-on, which this
+does not slow)."""
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+from datetime import timedelta
 
+from parley import addresses
+from parley.config import Settings
 from parley.db import Database
 from parley.errors import RateLimited
 
-# Failures older than this are forgotten.
-WINDOW = "15 minutes"
+# Counts older than this are forgotten.
+WINDOW = timedelta(minutes=15)
 
 
 def account_key(login: str) -> str:
@@ -18,48 +32,86 @@ def account_key(login: str) -> str:
 
 
 def address_key(address: str) -> str:
-    return "address:" + address
+    """An IPv4 client by its address, an IPv6 client by its /64 (addresses.group)."""
+    return "address:" + addresses.group(address)
 
 
-async def check(db: Database, *, keys: list[str]) -> None:
-    """429 with the seconds to wait while any of `keys` is waiting out its failures."""
+@dataclass(frozen=True)
+class Reservation:
+    """An attempt counted against `account` and `address` until it proves right; each key
+    with its free attempts."""
+
+    account: str
+    address: str
+    account_free: int
+    address_free: int
+    delay: float
+    delay_max: float
+
+
+async def reserve(db: Database, *, settings: Settings, login: str, address: str) -> Reservation:
+    """Counts one attempt at `login`'s secret from `address`, or raises 429 with the
+    seconds to wait (counting nothing) while either is waiting out earlier attempts."""
+    reservation = Reservation(
+        account=account_key(login),
+        address=address_key(address),
+        account_free=settings.login_free_attempts,
+        address_free=settings.address_free_attempts,
+        delay=settings.login_delay,
+        delay_max=settings.login_delay_max,
+    )
     async with db.connection() as conn:
         wait = await conn.fetchval(
-            "SELECT max(extract(epoch FROM locked_until - now())) FROM login_throttle"
-            " WHERE key = ANY($1) AND locked_until > now()",
-            keys,
+            "SELECT parley_signin_reserve($1, $2, $3, $4, $5)",
+            [reservation.account, reservation.address],
+            [reservation.account_free, reservation.address_free],
+            reservation.delay,
+            reservation.delay_max,
+            WINDOW,
         )
     if wait is not None:
         seconds = max(1, math.ceil(float(wait)))
         raise RateLimited(
             f"Too many failed sign-ins; try again in {seconds} s", retry_after_seconds=seconds
         )
+    return reservation
 
 
-async def failed(db: Database, *, limits: dict[str, int], delay: float, delay_max: float) -> None:
-    """Count a failure against each key; past its free attempts a key waits `delay`
-    seconds, doubling with each further failure up to `delay_max`."""
-    async with db.transaction() as conn:
-        for key, free in limits.items():
-            failures = await conn.fetchval(
-                f"""INSERT INTO login_throttle (key, failures) VALUES ($1, 1)
-                ON CONFLICT (key) DO UPDATE SET failures = CASE
-                    WHEN login_throttle.last_failure_at < now() - interval '{WINDOW}' THEN 1
-                    ELSE login_throttle.failures + 1 END,
-                  last_failure_at = now()
-                RETURNING failures""",
-                key,
-            )
-            if failures >= free:
-                wait = min(delay_max, delay * 2 ** min(failures - free, 30))
-                await conn.execute(
-                    "UPDATE login_throttle SET locked_until = now() + make_interval(secs => $2)"
-                    " WHERE key = $1",
-                    key,
-                    wait,
-                )
-
-
-async def succeeded(db: Database, *, key: str) -> None:
+async def failed(db: Database, reservation: Reservation) -> None:
+    """The secret was wrong. The attempt was counted when reserved, and a key it took past
+    its free attempts has waited since; the wait now starts again from this answer, as long
+    as it would have had the attempt been counted only now (a slow check does not shorten
+    it). One statement per key, in the reservation's key order (never waiting on a
+    reservation that holds the other)."""
     async with db.connection() as conn:
-        await conn.execute("DELETE FROM login_throttle WHERE key = $1", key)
+        for key, free in sorted(
+            [
+                (reservation.account, reservation.account_free),
+                (reservation.address, reservation.address_free),
+            ]
+        ):
+            await conn.execute(
+                "UPDATE login_throttle SET locked_until = greatest(locked_until,"
+                " clock_timestamp() + make_interval(secs => least($4::float8,"
+                " $3::float8 * 2 ^ least(failures - $2, 30))))"
+                " WHERE key = $1 AND failures >= $2",
+                key,
+                free,
+                reservation.delay,
+                reservation.delay_max,
+            )
+
+
+async def succeeded(db: Database, reservation: Reservation) -> None:
+    """The secret was right: the account's count starts again, and the address's attempt is
+    taken back (people behind one address who sign in fine never make it wait). The two
+    statements lock one row each, so they never wait on a reservation holding the other."""
+    async with db.connection() as conn:
+        await conn.execute("DELETE FROM login_throttle WHERE key = $1", reservation.account)
+        await conn.execute(
+            "UPDATE login_throttle SET failures = greatest(failures - 1, 0),"
+            " locked_until = CASE WHEN failures - 1 < $2 THEN NULL ELSE locked_until END"
+            " WHERE key = $1",
+            reservation.address,
+            reservation.address_free,
+        )

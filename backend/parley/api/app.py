@@ -26,6 +26,7 @@ from parley.api import (
     routes_conversations,
     routes_delegations,
     routes_edits,
+    routes_email,
     routes_events,
     routes_messages,
     routes_oauth,
@@ -38,6 +39,7 @@ from parley.api import (
     routes_search,
     routes_tasks,
     routes_work,
+    routes_work_usage,
 )
 from parley.api.middleware import BodyLimit, JsonErrors
 from parley.assistant.ledger import Ledger
@@ -116,7 +118,8 @@ def create_app(
                 db, secret=settings.auth_secret, cache_seconds=settings.credential_cache_seconds
             )
             app.state.oauth = build_app(
-                Provider(db, settings=settings, forget=app.state.credentials.forget)
+                Provider(db, settings=settings, forget=app.state.credentials.forget),
+                on_error=errors.parley_error,
             )
             app.state.assistant = Assistant(model=model or resolve_model(settings), tools=tools)
             await app.state.assistant.prepare()
@@ -184,12 +187,12 @@ def create_app(
         lifespan=lifespan,
     )
     errors.install(app)
-    log_redaction.install()
     if settings.max_body_bytes:
         app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
     for module in (
         routes_auth,
+        routes_email,
         routes_accounts,
         routes_admin,
         routes_passkeys,
@@ -208,10 +211,12 @@ def create_app(
         routes_search,
         routes_delegations,
         routes_work,
+        routes_work_usage,
     ):
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents
     app.router.routes.extend(oauth_routes())  # its authorization server (OAuth 2.1)
+    log_redaction.install(app.openapi())
     return app
 
 

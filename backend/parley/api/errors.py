@@ -87,13 +87,18 @@ def _allowed_methods(request: Request) -> str:
     return ", ".join(allowed)
 
 
+async def parley_error(_request: Request, exc: Exception) -> JSONResponse:
+    """A ParleyError as its response; also the handler of the apps mounted inside this one
+    (the OAuth authorization server's), whose errors never reach this app's handlers."""
+    assert isinstance(exc, ParleyError)
+    headers = {}
+    if "retry_after_seconds" in exc.extra:
+        headers["Retry-After"] = str(exc.extra["retry_after_seconds"])
+    return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
+
+
 def install(app: FastAPI) -> None:
-    @app.exception_handler(ParleyError)
-    async def parley_error(_request: Request, exc: ParleyError) -> JSONResponse:
-        headers = {}
-        if "retry_after_seconds" in exc.extra:
-            headers["Retry-After"] = str(exc.extra["retry_after_seconds"])
-        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
+    app.add_exception_handler(ParleyError, parley_error)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

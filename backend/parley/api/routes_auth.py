@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Cookie, Request, Response
 
+from parley import addresses
 from parley.accounts import invites, service, sessions, store
 from parley.accounts.schemas import (
     AccountOut,
@@ -26,11 +27,10 @@ from parley.api.web_session import (
     check_origin,
     clear_cookie,
     client_address,
-    is_loopback,
     lifetime,
     set_cookie,
 )
-from parley.auth import mint_token, validate_user_id
+from parley.auth import mint_token, validate_new_user_id
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import NotFound
@@ -64,6 +64,7 @@ async def auth_config(settings: SettingsDep) -> AuthConfig:
         dev_login=settings.dev_login,
         oidc=settings.oidc_enabled,
         oidc_name=(settings.oidc_name or "single sign-on") if settings.oidc_enabled else None,
+        email_verification=bool(settings.smtp_url),
     )
 
 
@@ -76,7 +77,9 @@ async def auth_config(settings: SettingsDep) -> AuthConfig:
 async def signup(
     body: SignupRequest, request: Request, response: Response, db: DbDep, settings: SettingsDep
 ) -> AccountOut:
-    """A new account (open sign-up, or with an admin's invite), signed in at once."""
+    """A new account (open sign-up, or with an admin's invite), signed in at once. The user
+    id never holds '@'; an invite's email is the account's (verified), and a different one
+    in the body is 403 `invite_email_mismatch`."""
     check_origin(request, settings, required=False)
     account = await service.signup(
         db,
@@ -94,8 +97,9 @@ async def signup(
 async def login(
     body: LoginRequest, request: Request, response: Response, db: DbDep, settings: SettingsDep
 ) -> AccountOut:
-    """Sets the session cookie. Any wrong name, email or password is the same 401
-    `invalid_credentials`; repeated failures answer 429 with `Retry-After`."""
+    """Sets the session cookie. `login` with '@' is an account's verified email (never a user
+    id), else a user id. Any wrong name, email or password (or an email not verified) is the
+    same 401 `invalid_credentials`; repeated failures answer 429 with `Retry-After`."""
     check_origin(request, settings, required=False)
     account = await service.login(
         db,
@@ -133,23 +137,33 @@ async def me(principal: PrincipalDep, db: DbDep) -> MeOut:
     return MeOut(
         user_id=caller.user_id,
         email=account.email if account else None,
+        email_verified=account.email_verified if account else False,
+        sso_linked=account is not None and account.oidc_subject is not None,
         is_admin=principal.is_admin,
         agent=caller.agent,
         via=principal.via,
     )
 
 
-@router.post("/auth/password", status_code=204, responses=ERRORS(401, 403, 404, 422))
+@router.post("/auth/password", status_code=204, responses=ERRORS(401, 403, 404, 422, 429))
 async def change_password(
-    body: PasswordChange, principal: SignedInPerson, db: DbDep, credentials: CredentialsDep
+    body: PasswordChange,
+    request: Request,
+    principal: SignedInPerson,
+    db: DbDep,
+    settings: SettingsDep,
+    credentials: CredentialsDep,
 ) -> Response:
-    """Sets a new password and ends the person's other web sessions."""
+    """Sets a new password and ends the person's other web sessions. A wrong current
+    password counts against the sign-in limits (429 with `Retry-After` past them)."""
     user_id = principal.caller.user_id
     await service.change_password(
         db,
+        settings=settings,
         user_id=user_id,
         current_password=body.current_password,
         new_password=body.new_password,
+        address=client_address(request, settings),
     )
     await sessions.end_others(db, user_id=user_id, keep=principal.session_id)
     credentials.forget()
@@ -173,10 +187,10 @@ async def dev_login(
 ) -> DevLoginOut:
     """Signs in as any name (making its account if it has none) when PARLEY_DEV_LOGIN=1, from
     this machine only; 404 otherwise. Sets the session cookie; the token is for scripts."""
-    if not settings.dev_login or not is_loopback(client_address(request, settings)):
+    if not settings.dev_login or not addresses.is_loopback(client_address(request, settings)):
         raise NotFound("Dev login is disabled")
     check_origin(request, settings, required=False)
-    user_id = validate_user_id(body.user_id.strip())
+    user_id = validate_new_user_id(body.user_id.strip())
     account = await store.ensure(db, user_id=user_id)
     if account.disabled:
         raise NotFound("Dev login is disabled for this account")

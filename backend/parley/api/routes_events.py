@@ -46,7 +46,9 @@ def parse_cursor(after: int | None, last_event_id: str | None) -> int | None:
         **ERRORS(400, *AUTHED),
         200: {
             "content": {
-                "text/event-stream": {"description": "message, delta, tool_call, tool_result"}
+                "text/event-stream": {
+                    "description": "message, delta, tool_call, tool_result, reply_end"
+                }
             }
         },
     },
@@ -65,7 +67,8 @@ async def events(
 ) -> EventSourceResponse:
     """Stored messages carry `id:`; reconnect with `Last-Event-ID` (or `?after=`) to get exactly
     the ones missed. Without either, the stream starts from now. A reply being written
-    arrives as `delta` events; joining mid-reply starts with one delta holding the text so far."""
+    arrives as `delta` events; joining mid-reply starts with one delta holding the text so far;
+    `reply_end` names the message the reply was stored as."""
     cursor = parse_cursor(after, last_event_id)
     latest = await conversations.latest_message_id(
         db, user_id=user_id, conversation_id=conversation_id
@@ -77,4 +80,6 @@ async def events(
         start,
         user_id=user_id,
         ping_seconds=settings.sse_ping_seconds,
+        stall_seconds=settings.sse_stall_seconds,
+        backlog_bytes=settings.sse_backlog_bytes,
     )

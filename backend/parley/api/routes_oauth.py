@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Response
+from fastapi import APIRouter, Form, Path, Response
+from fastapi.responses import RedirectResponse
 
 from parley.api.deps import CredentialsDep, DbDep, PersonPrincipal, SettingsDep, SignedInPerson
 from parley.api.errors import AUTHED, ERRORS
 from parley.oauth import apps, consent
-from parley.oauth.schemas import ConnectedAppOut, ConsentDecision, ConsentRequest, ConsentResult
+from parley.oauth.schemas import ConnectedAppOut, ConsentDecision, ConsentRequest
 
 router = APIRouter(tags=["oauth"])
 
@@ -31,31 +32,43 @@ async def show_request(
         client_name=found.client_name,
         client_host=found.client_host,
         redirect_uri=found.redirect_uri,
+        redirect_kind=found.redirect_kind,
         agent=found.agent,
         resource=found.resource,
     )
 
 
 @router.post(
-    "/api/oauth/requests/{request}", response_model=ConsentResult, responses=ERRORS(*AUTHED)
+    "/api/oauth/requests/{request}",
+    status_code=303,
+    response_class=RedirectResponse,
+    responses={
+        303: {
+            "description": "To the client: its redirect URI with code, state and iss, or"
+            " with error=access_denied"
+        },
+        **ERRORS(400, *AUTHED),
+    },
 )
 async def decide_request(
     request: RequestSecret,
-    body: ConsentDecision,
+    form: Annotated[ConsentDecision, Form()],
     principal: SignedInPerson,
     db: DbDep,
     settings: SettingsDep,
-) -> ConsentResult:
-    """Allow (the client then acts as `agent`, never as the person) or deny, once."""
+) -> RedirectResponse:
+    """Allow (the client then acts as `agent`, never as the person) or deny, once. The page
+    posts a plain form and the answer is the redirect itself, so the web UI never takes a URL
+    from a response and navigates to it; only a redirect URI the rules accept is used."""
     target = await consent.decide(
         db,
         secret=request,
         user_id=principal.caller.user_id,
-        allow=body.allow,
-        agent=body.agent,
+        allow=form.decision == "allow",
+        agent=form.agent,
         issuer=settings.public_url.rstrip("/"),
     )
-    return ConsentResult(redirect_to=target)
+    return RedirectResponse(target, status_code=303, headers={"Cache-Control": "no-store"})
 
 
 @router.get(

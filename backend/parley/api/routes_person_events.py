@@ -12,6 +12,7 @@ from parley.api.deps import CurrentUser, DbDep, ModesDep, SettingsDep, WaitsDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.api.person_events import renderer
 from parley.api.routes_events import MAX_MESSAGE_ID, parse_cursor
+from parley.realtime.stream import StallGuard
 from parley.realtime.user_stream import latest_event_id, person_events
 
 router = APIRouter(prefix="/api/{user_id}", tags=["realtime"])
@@ -46,7 +47,7 @@ async def person_stream(
     Each event carries the current state of what changed."""
     cursor = parse_cursor(after, last_event_id)
     start = await latest_event_id(db, user_id=user_id) if cursor is None else cursor
-    return EventSourceResponse(
+    return StallGuard(
         person_events(
             db,
             waits,
@@ -55,5 +56,6 @@ async def person_stream(
             ping_seconds=settings.sse_ping_seconds,
             render=renderer(db, modes, user_id=user_id),
         ),
+        stall_seconds=settings.sse_stall_seconds,
         ping=0,
     )

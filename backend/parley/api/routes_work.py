@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from parley.api.deps import CurrentUser, ModesDep
+from parley.api.deps import CurrentUser, ModesDep, PersonUser
 from parley.api.errors import AUTHED, ERRORS
 from parley.schemas import WorkEndResponse, WorkState
 
@@ -18,9 +18,11 @@ router = APIRouter(prefix="/api/{user_id}/conversations", tags=["work"])
 @router.post(
     "/{conversation_id}/work/end", response_model=WorkEndResponse, responses=ERRORS(*AUTHED)
 )
-async def end(conversation_id: int, user_id: CurrentUser, modes: ModesDep) -> Any:
-    """End the session: its process tree is killed and its run completed. Writing again
-    resumes it."""
+async def end(conversation_id: int, user_id: PersonUser, modes: ModesDep) -> Any:
+    """End the session: answered once it is recorded ended (run completed, status ended)
+    and its process tree has been sent SIGKILL. Writing again starts the next session, with
+    the earlier turns resumed. The person's own act: an agent's token is refused, as by the
+    `end_work_session` tool."""
     mode = await modes.for_conversation(user_id=user_id, conversation_id=conversation_id)
     return {"ended": await mode.end(user_id=user_id, conversation_id=conversation_id)}
 

@@ -3,11 +3,11 @@ keeps other sites from using it, and the client's address for sign-in limits."""
 
 from __future__ import annotations
 
-import ipaddress
 from datetime import timedelta
 
 from fastapi import Request, Response
 
+from parley import addresses
 from parley.config import Settings
 from parley.errors import Forbidden
 
@@ -58,34 +58,30 @@ def check_origin(request: Request, settings: Settings, *, required: bool) -> Non
         )
 
 
-def _trusted(host: str, settings: Settings) -> bool:
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    for entry in settings.trusted_proxies:
-        try:
-            if address in ipaddress.ip_network(entry, strict=False):
-                return True
-        except ValueError:
-            continue
-    return False
-
-
 def client_address(request: Request, settings: Settings) -> str:
-    """The peer's address, or the one a trusted proxy (the web UI's) says it forwards for:
-    the last X-Forwarded-For entry, which that proxy wrote."""
-    peer = request.client.host if request.client else ""
-    forwarded = request.headers.get("x-forwarded-for")
-    if forwarded and _trusted(peer, settings):
-        last = forwarded.split(",")[-1].strip()
-        if last:
-            return last
-    return peer
-
-
-def is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:
-        return False
+    """Who is asking, for the sign-in limits and the dev sign-in's loopback check: the TCP
+    peer, unless the peer is a trusted proxy (PARLEY_TRUSTED_PROXIES). Then X-Forwarded-For
+    is read from the right, each trusted proxy's entry naming the hop before it, and the
+    client is the first entry that is not a trusted proxy: entries further left are that
+    client's own claims. An entry that is no address stops the walk as `unknown` (never
+    loopback, never trusted): a proxy that wrote it does not know who its client is."""
+    peer = addresses.parse(request.client.host if request.client else None)
+    if peer is None:
+        return addresses.UNKNOWN
+    trusted = settings.trusted_proxies
+    if not addresses.within(peer, trusted):
+        return str(peer)
+    hops = [
+        hop for header in request.headers.getlist("x-forwarded-for") for hop in header.split(",")
+    ]
+    client = peer
+    for hop in reversed(hops):
+        if not hop.strip():
+            continue
+        address = addresses.parse(hop)
+        if address is None:
+            return addresses.UNKNOWN
+        client = address
+        if not addresses.within(address, trusted):
+            break
+    return str(client)

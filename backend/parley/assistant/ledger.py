@@ -29,6 +29,7 @@ from typing import Any
 
 from parley.db import Database
 from parley.errors import TurnInProgress
+from parley.text import scrub
 
 log = logging.getLogger(__name__)
 
@@ -81,16 +82,18 @@ class Ledger:
         run: Callable[[], Awaitable[Any]],
     ) -> Any:
         """Run `run` (the tool call) on the record: answered from an earlier try when
-        that try made the same call, else recorded before it runs and after."""
+        that try made the same call, else recorded before it runs and after. The record
+        keeps the model's arguments as storable text (`scrub`); the tool gets them as sent."""
         await self.settled(key.conversation_id)
+        recorded = scrub(arguments)
         # Only a retry answers a prompt an earlier try did: other turns skip the lookup.
         replayable = key.retry and not tool.startswith(READ_PREFIXES)
-        earlier = await self._earlier(key, tool, arguments) if replayable else None
+        earlier = await self._earlier(key, tool, recorded) if replayable else None
         if earlier is not None:
             earlier_id, result = earlier
-            await self._begin(key, tool, arguments, result=result, replay_of=earlier_id)
+            await self._begin(key, tool, recorded, result=result, replay_of=earlier_id)
             return result
-        record = await self._begin(key, tool, arguments)
+        record = await self._begin(key, tool, recorded)
         result = await run()
         task = asyncio.create_task(self._done(key.user_id, record, result))
         self._writing.setdefault(key.conversation_id, set()).add(task)
@@ -115,7 +118,7 @@ class Ledger:
     async def _done(self, user_id: str, record: int, result: Any) -> None:
         try:
             async with self.db.connection() as conn:
-                await conn.execute(_DONE, record, result, user_id)
+                await conn.execute(_DONE, record, scrub(result), user_id)
         except Exception:  # the call happened: only its record lacks the result
             log.warning("could not record the result of tool call %s", record, exc_info=True)
 

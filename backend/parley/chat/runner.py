@@ -95,9 +95,9 @@ class TurnRunner:
         self._stops[conversation_id] = stop
 
         def emit(event: str, data: dict[str, Any]) -> None:
-            if event in events.LIVE:
+            if event in events.LIVE or event == events.TURN_END:
                 self.publish_live(conversation_id, event, data)
-            if queue is not None:
+            if queue is not None and event != events.TURN_END:
                 queue.put_nowait((event, data))
 
         async def run() -> Result:
@@ -113,7 +113,8 @@ class TurnRunner:
             finally:
                 if self._stops.get(conversation_id) is stop:
                     del self._stops[conversation_id]
-                self.publish_live(conversation_id, events.TURN_END, {})
+                # Nothing more is written (the turn's reply, if stored, ended it already).
+                self.publish_live(conversation_id, events.TURN_END, {"message_id": None})
                 if queue is not None:
                     queue.put_nowait(_END)
 

@@ -21,7 +21,7 @@ from parley.errors import DatabaseUnavailable, InvalidInput, ModelFailed
 from parley.events import Emit
 from parley.models import Role
 from parley.schemas import message_json
-from parley.text import clean_message
+from parley.text import clean_message, scrub
 
 log = logging.getLogger(__name__)
 STOPPED_TEXT = "(Stopped.)"
@@ -158,7 +158,7 @@ async def finish_turn(
             started,
             emit,
             content,
-            failure.partial.tool_calls,
+            scrub(failure.partial.tool_calls),
             error=True,
             meta={"model": settings.model_name},
             patience=settings.claim_seconds,
@@ -169,6 +169,9 @@ async def finish_turn(
             run.cancel()
     if stopped:
         reply.text = reply.partial_text or STOPPED_TEXT
+    # The model's words are kept as it wrote them, but storable: a NUL or a lone surrogate in
+    # them is shown, not refused (nobody could fix the reply by sending it again).
+    reply.text, reply.tool_calls = scrub(reply.text), scrub(reply.tool_calls)
     # Which model answered: replies from before a model change stay attributed to theirs.
     meta = {"model": settings.model_name, **({"stopped": True} if stopped else {})}
     await _finish(
@@ -234,6 +237,10 @@ async def _finish(
                     error=error,
                     meta=meta,
                 )
+                if emit is not None:
+                    # Before the connection goes back to the pool (which wakes the reader):
+                    # watchers learn that the live reply is this message before it arrives.
+                    emit(events.TURN_END, {"message_id": stored.id})
             break
         except DatabaseUnavailable:
             if asyncio.get_running_loop().time() >= deadline:

@@ -11,9 +11,10 @@ fails on a table in none, so a new one cannot be forgotten):
 - ON_COORDINATOR: sign-in and credentials, looked up by a secret's hash (the person is not
   known until the row is found) or by a key of their own; tables of the coordinator, where
   every request's statements are planned anyway: one lookup on one node, never a search of
-  every shard. Plain PostgreSQL tables there, but for those with a foreign key to `accounts`,
-  which Citus takes into its metadata (as it must, for that key) when `accounts` becomes a
-  reference table.
+  every shard. Also what must be unique across everyone and is allocated under one lock
+  (`work_uids`: a host uid per person, never two people's the same). Plain PostgreSQL
+  tables there, but for those with a foreign key to `accounts`, which Citus takes into its
+  metadata (as it must, for that key) when `accounts` becomes a reference table.
 
 `apply` runs after the migrations, whenever `parley migrate` or `parley serve` finds the
 `citus` extension (specs/scale.md says why each table is where it is). It is idempotent:
@@ -45,6 +46,7 @@ PER_PERSON = (
     "push_outbox",
     "question_escalations",
     "mcp_calls",
+    "work_usage",
 )
 REFERENCE = ("accounts",)
 ON_COORDINATOR = (
@@ -58,6 +60,7 @@ ON_COORDINATOR = (
     "auth_challenges",
     "login_throttle",
     "push_vapid",
+    "work_uids",
 )
 NOT_PARLEYS = ("alembic_version",)
 

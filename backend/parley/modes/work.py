@@ -93,7 +93,8 @@ class WorkMode(Mode):
         return await self.parts.work.end(user_id=user_id, conversation_id=conversation_id)
 
     async def forget(self, *, user_id: str, conversation_id: int) -> None:
-        await self.parts.work.end(user_id=user_id, conversation_id=conversation_id)
+        # Until the session is through (its messages stored): the conversation goes next.
+        await self.parts.work.end(user_id=user_id, conversation_id=conversation_id, wait=True)
 
     async def states(self, *, user_id: str, conversation_ids: list[int]) -> dict[int, Any]:
         return await service.states(

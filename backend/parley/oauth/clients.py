@@ -23,36 +23,34 @@ from pydantic import AnyUrl, ValidationError
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput
 
+from . import redirects
+
 DOCUMENT_TTL_SECONDS = 600
 DOCUMENT_MAX_BYTES = 64 * 1024
 FETCH_TIMEOUT_SECONDS = 5.0
 PUBLIC_AUTH = "none"  # a metadata-document client has no secret: PKCE is its proof
 
 
-LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]", "::1")
-
-
-def _without_port(url: AnyUrl) -> tuple[str, str | None, str | None, str | None]:
-    return url.scheme, url.host, url.path, url.query
-
-
 class Client(OAuthClientInformationFull):
-    """A client whose loopback redirect URIs match on any port (RFC 8252 §7.3: a native app
-    such as Claude Code listens on whatever port is free, and its metadata document lists
-    `http://localhost/callback`)."""
+    """A client whose redirect URIs are compared by `redirects.matches`: as strings, a
+    loopback one on any port (RFC 8252 §7.3: a native app such as Claude Code listens on
+    whatever port is free, and its metadata document lists `http://localhost/callback`). A
+    stored URI that the rules refuse (a client registered before them) is never used, even as
+    the one default."""
 
     def validate_redirect_uri(self, redirect_uri: AnyUrl | None) -> AnyUrl:
-        try:
-            return super().validate_redirect_uri(redirect_uri)
-        except InvalidRedirectUriError:
-            if redirect_uri is None or redirect_uri.scheme != "http":
-                raise
-            if redirect_uri.host not in LOOPBACK_HOSTS:
-                raise
-            wanted = _without_port(redirect_uri)
-            if any(_without_port(uri) == wanted for uri in self.redirect_uris or []):
-                return redirect_uri
-            raise
+        registered = [str(uri) for uri in self.redirect_uris or []]
+        usable = [uri for uri in registered if redirects.acceptable(uri)]
+        if redirect_uri is None:
+            if len(registered) == 1 and usable:
+                return AnyUrl(usable[0])
+            raise InvalidRedirectUriError(
+                "redirect_uri must be specified unless the client has exactly one registered URI"
+            )
+        requested = str(redirect_uri)
+        if any(redirects.matches(requested, uri) for uri in usable):
+            return redirect_uri
+        raise InvalidRedirectUriError(f"Redirect URI '{requested}' not registered for client")
 
 
 def is_document_url(client_id: str) -> bool:
@@ -128,8 +126,14 @@ def from_document(client_id: str, document: dict[str, Any]) -> Client:
     method = document.get("token_endpoint_auth_method", PUBLIC_AUTH)
     if method != PUBLIC_AUTH:
         raise InvalidInput("A metadata-document client must use token_endpoint_auth_method none")
-    if not document.get("redirect_uris"):
+    uris = document.get("redirect_uris")
+    if not uris or not isinstance(uris, list):
         raise InvalidInput("The client metadata document lists no redirect_uris")
+    for uri in uris:
+        try:
+            redirects.check(uri)
+        except redirects.BadRedirect as exc:
+            raise InvalidInput(f"The client metadata document: {exc.description}") from exc
     try:
         return Client.model_validate(
             {

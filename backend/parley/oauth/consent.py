@@ -13,14 +13,15 @@ import re
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
-from urllib.parse import urlsplit
 
 from mcp.server.auth.provider import construct_redirect_uri
 
 from parley.accounts.hashing import digest, new_secret
 from parley.auth import validate_agent_name
 from parley.db import Database, retry_on_reconnect
-from parley.errors import Forbidden, NotFound
+from parley.errors import Forbidden, NotFound, ParleyError
+
+from . import redirects
 
 REQUEST_LIFETIME = timedelta(minutes=10)
 CODE_LIFETIME = timedelta(minutes=5)
@@ -39,6 +40,7 @@ class Pending:
     client_name: str
     client_host: str
     redirect_uri: str
+    redirect_kind: redirects.Kind
     agent: str  # the name suggested for the agent the client will act as
     resource: str
 
@@ -51,9 +53,19 @@ def suggested_agent(client_name: str) -> str:
 
 def client_host(client_id: str, redirect_uri: str) -> str:
     """What the consent page says the client is: the host of its metadata document's URL,
-    else of its redirect URI (a registered client's id is ours, so it says nothing)."""
+    else of its redirect URI (a registered client's id is ours, so it says nothing); never
+    the user info of either (`http://claude.ai@127.0.0.1:8598/` is 127.0.0.1:8598)."""
     url = client_id if client_id.startswith(("https://", "http://")) else redirect_uri
-    return urlsplit(url).netloc
+    return redirects.host_of(url)
+
+
+def checked_redirect(uri: str) -> redirects.Kind:
+    """A stored request's redirect URI, checked again: one stored before the rules (or put
+    there by anything but `/authorize`) is never shown as a choice nor redirected to."""
+    try:
+        return redirects.check(uri)
+    except redirects.BadRedirect as exc:
+        raise ParleyError(exc.description, code="invalid_redirect_uri") from exc
 
 
 async def start(
@@ -113,6 +125,7 @@ async def pending(db: Database, *, secret: str) -> Pending:
         client_name=data["client_name"],
         client_host=client_host(data["client_id"], data["redirect_uri"]),
         redirect_uri=data["redirect_uri"],
+        redirect_kind=checked_redirect(data["redirect_uri"]),
         agent=suggested_agent(data["client_name"]),
         resource=data["resource"],
     )
@@ -134,6 +147,7 @@ async def decide(
         )
         if data is None:
             raise NotFound("This authorization request is unknown, used or expired; start again")
+        checked_redirect(data["redirect_uri"])
         if not allow:
             return construct_redirect_uri(
                 data["redirect_uri"],

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import timedelta
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlencode
 
 from mcp.server.auth.handlers.metadata import MetadataHandler
 from mcp.server.auth.provider import (
@@ -21,6 +21,7 @@ from mcp.server.auth.provider import (
     AuthorizeError,
     IdentityAssertionParams,
     RefreshToken,
+    RegistrationError,
     TokenError,
 )
 from mcp.server.auth.routes import build_metadata, cors_middleware, create_auth_routes
@@ -30,13 +31,15 @@ from pydantic import AnyHttpUrl, AnyUrl
 from starlette.applications import Starlette
 from starlette.responses import JSONResponse
 from starlette.routing import Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, ExceptionHandler, Receive, Scope, Send
 
 from parley.config import Settings
 from parley.db import Database
+from parley.errors import ParleyError
 
-from . import consent, tokens
+from . import consent, redirects, tokens
 from .clients import Clients
+from .guards import CheckedAuthorization, CheckedRegistration, TooLarge, read_body, replaying
 
 # An S256 challenge is a base64url SHA-256 without padding: exactly this (RFC 7636 §4.2).
 S256_CHALLENGE = re.compile(r"[A-Za-z0-9_-]{43}")
@@ -80,6 +83,13 @@ class Provider:
         return await self.clients.get(client_id)
 
     async def register_client(self, client_info: OAuthClientInformationFull) -> None:
+        """The raw request was checked (`guards`); the parsed URIs are checked again, so
+        nothing the two parsers might read differently is ever stored."""
+        for uri in client_info.redirect_uris or []:
+            try:
+                redirects.check(str(uri))
+            except redirects.BadRedirect as exc:
+                raise RegistrationError("invalid_redirect_uri", exc.description) from exc
         await self.clients.register(client_info)
 
     async def authorize(
@@ -102,7 +112,12 @@ class Provider:
             scopes=params.scopes or [],
             resource=resource,
         )
-        return f"{self.settings.web_origin}/oauth/consent?request={secret}"
+        # The page's form is answered by a redirect to the client: its policy must let a form
+        # lead there (`form-action`), so the page is told where (a hint that only widens where
+        # its own form may go; the redirect itself is the server's).
+        target = redirects.form_target(str(params.redirect_uri))
+        query = urlencode({"request": secret, "client": target})
+        return f"{self.settings.web_origin}/oauth/consent?{query}"
 
     async def load_authorization_code(
         self, client: OAuthClientInformationFull, authorization_code: str
@@ -222,7 +237,9 @@ def metadata(issuer: str) -> OAuthMetadata:
     return OAuthMetadata.model_validate({**built.model_dump(mode="json"), "issuer": issuer})
 
 
-def build_app(provider: Provider) -> Starlette:
+def build_app(provider: Provider, *, on_error: ExceptionHandler | None = None) -> Starlette:
+    """The SDK's handlers over `provider`; `on_error` answers a ParleyError they let through
+    (the database refusing text it cannot store, say) instead of a 500."""
     routes = create_auth_routes(
         provider,
         issuer_url=AnyHttpUrl(provider.issuer),
@@ -237,8 +254,17 @@ def build_app(provider: Provider) -> Starlette:
         elif route.path == "/revoke":
             revoke = PublicRevocation(route.app)
             route = Route(route.path, endpoint=revoke, methods=["POST", "OPTIONS"])
+        elif route.path == "/register":
+            route = Route(
+                route.path, endpoint=CheckedRegistration(route.app), methods=["POST", "OPTIONS"]
+            )
+        elif route.path == "/authorize":
+            route = Route(
+                route.path, endpoint=CheckedAuthorization(route.app), methods=["GET", "POST"]
+            )
         kept.append(route)
-    return Starlette(routes=kept)
+    handlers = {ParleyError: on_error} if on_error is not None else {}
+    return Starlette(routes=kept, exception_handlers=handlers)
 
 
 class PublicRevocation:
@@ -252,29 +278,14 @@ class PublicRevocation:
         if scope["type"] != "http" or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
-        body = bytearray()
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if len(body) > MAX_REVOCATION_BYTES:
-                await JSONResponse({"error": "invalid_request"}, status_code=413)(
-                    scope, receive, send
-                )
-                return
-            if not message.get("more_body"):
-                break
+        try:
+            body = await read_body(receive, limit=MAX_REVOCATION_BYTES)
+        except TooLarge:
+            await JSONResponse({"error": "invalid_request"}, status_code=413)(scope, receive, send)
+            return
         if "client_secret" not in parse_qs(body.decode("latin-1"), keep_blank_values=True):
             body += b"&client_secret=" if body else b"client_secret="
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if sent:
-                return await receive()
-            sent = True
-            return {"type": "http.request", "body": bytes(body), "more_body": False}
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replaying(body, receive), send)
 
 
 class OAuthRoute:

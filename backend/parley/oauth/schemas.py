@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from parley.schemas import REQUEST
+from parley.schemas import REQUEST, RequestBody
 
 
 class ConsentRequest(BaseModel):
@@ -14,21 +15,25 @@ class ConsentRequest(BaseModel):
 
     client_id: str
     client_name: str
-    client_host: str = Field(description="The host of the client's id URL, else of its redirect")
+    client_host: str = Field(
+        description="The host of the client's id URL, else of its redirect (never user info)"
+    )
     redirect_uri: str
+    redirect_kind: Literal["web", "loopback", "native"] = Field(
+        description="web: an https site; loopback: a program on the person's own computer;"
+        " native: an app on their device (a private-use scheme)"
+    )
     agent: str = Field(description="The agent name suggested for what the client writes")
     resource: str
 
 
-class ConsentDecision(BaseModel):
+class ConsentDecision(RequestBody):
+    """The consent page's form (`application/x-www-form-urlencoded`): the button pressed."""
+
     model_config = REQUEST
 
-    allow: bool
-    agent: str | None = Field(default=None, description="Required when allowing")
-
-
-class ConsentResult(BaseModel):
-    redirect_to: str = Field(description="Where the browser goes next: the client's redirect")
+    decision: Literal["allow", "deny"]
+    agent: str | None = Field(default=None, max_length=200, description="Required when allowing")
 
 
 class ConnectedAppOut(BaseModel):

@@ -97,7 +97,10 @@ WHERE e.user_id = $1 AND e.question_id = $2 AND s.user_id = $1 AND s.message_id 
 # One step of one question: the reminder push (stage 0 -> 1) or the email (1 -> 2).
 _CLAIM = """
 SELECT e.question_id, e.user_id, e.stage, e.remind_after, s.conversation_id,
-       m.content, m.author, a.email, coalesce(p.email_reminders, true) AS email_ok,
+       m.content, m.author,
+       -- Only an address its person proved is theirs: anyone may type someone else's.
+       CASE WHEN a.email_verified_at IS NOT NULL THEN a.email END AS email,
+       coalesce(p.email_reminders, true) AS email_ok,
        EXISTS (SELECT 1 FROM conversation_mutes c
                WHERE c.user_id = $1 AND c.conversation_id = s.conversation_id) AS muted
 FROM question_escalations e

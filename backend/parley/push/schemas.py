@@ -6,13 +6,15 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from parley.schemas import RequestBody
 
-class PushKeys(BaseModel):
+
+class PushKeys(RequestBody):
     p256dh: str = Field(max_length=200)
     auth: str = Field(max_length=100)
 
 
-class PushSubscriptionIn(BaseModel):
+class PushSubscriptionIn(RequestBody):
     """The browser's `PushSubscription.toJSON()`, plus an optional name for the device."""
 
     model_config = ConfigDict(extra="ignore")
@@ -47,7 +49,7 @@ class PreferencesOut(BaseModel):
     muted_conversations: list[int]
 
 
-class PreferencesPatch(BaseModel):
+class PreferencesPatch(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     question: bool | None = None
@@ -56,7 +58,7 @@ class PreferencesPatch(BaseModel):
     email_reminders: bool | None = None
 
 
-class MuteIn(BaseModel):
+class MuteIn(RequestBody):
     model_config = ConfigDict(extra="forbid")
 
     muted: bool

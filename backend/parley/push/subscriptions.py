@@ -9,20 +9,34 @@ from __future__ import annotations
 
 import base64
 import binascii
-import fnmatch
+import ipaddress
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+from cryptography.hazmat.primitives.asymmetric import ec
+
 from parley.conversations import check_id, not_found
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
 
-LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 MAX_ENDPOINT = 2048
 MAX_LABEL = 100
 KINDS = ("question", "run_failed", "message")
+# An endpoint is printable ASCII without a backslash: URL parsers disagree about the rest
+# (a backslash ends the host for a browser, not for urlsplit), and a push service's URL,
+# serialized by the browser, never holds them.
+_URL_CHARS = re.compile(r"[!-\[\]-~]+")
+# A host name: lowercase ASCII labels (an international name as the browser serializes it,
+# `xn--`), no empty label (so no trailing dot).
+_LABEL = r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?"
+_HOST = re.compile(rf"{_LABEL}(?:\.{_LABEL})*")
+# A last label a resolver may read as a number (`2130706433`, `127.1`, `0x7f.1`): no real
+# top-level domain is one, and an address written so is not the address a pattern names.
+_NUMERIC = re.compile(r"(?:0x[0-9a-f]*|[0-9]+)")
+_B64URL = re.compile(r"[A-Za-z0-9_-]*")
 
 
 @dataclass(slots=True)
@@ -35,26 +49,74 @@ class Subscription:
 
 
 def _b64(value: str) -> bytes:
-    return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    """Strict base64url (padding optional): `urlsafe_b64decode` alone skips what is not in
+    the alphabet, so `!!!` would decode to nothing rather than be refused."""
+    bare = value.rstrip("=")
+    if not _B64URL.fullmatch(bare) or len(value) - len(bare) > 2:
+        raise ValueError("not base64url")
+    return base64.urlsafe_b64decode(bare + "=" * (-len(bare) % 4))
+
+
+def _address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        return None
+
+
+def _pattern(pattern: str) -> tuple[str, str]:
+    """A `PARLEY_PUSH_ALLOWED_HOSTS` entry as (host, port): `host`, `host:443`, `host:*`,
+    `[::1]:8443`; the port is "" when none is named."""
+    if pattern.startswith("["):
+        host, _, rest = pattern[1:].partition("]")
+        return host, rest[1:] if rest.startswith(":") else ""
+    if pattern.count(":") == 1:
+        host, port = pattern.split(":")
+        return host, port
+    return pattern, ""
+
+
+def _host_matches(host: str, address: Any, name: str) -> bool:
+    """A name matches itself, `*.name` its subdomains (one label or more), an address only
+    the same address written in the pattern (never through a wildcard)."""
+    if address is not None:
+        return _address(name) == address
+    if name.startswith("*."):
+        return host.endswith(name[1:]) and len(host) > len(name) - 1
+    return host == name
 
 
 def host_allowed(endpoint: str, allowed: list[str]) -> bool:
-    """Whether `endpoint` is an https URL (http only on loopback) on an allowed host."""
+    """Whether `endpoint` is an https URL on an allowed host and port. A pattern without a
+    port allows the default port only (443); plain http only to a loopback address a
+    pattern names (a local push service, in tests). No user info, no host a parser could
+    read two ways: the sender re-checks each push with this before posting to it."""
+    if not _URL_CHARS.fullmatch(endpoint):
+        return False
     try:
         parts = urlsplit(endpoint)
-        host = (parts.hostname or "").lower()
+        host = parts.hostname or ""
         port = parts.port
     except ValueError:
         return False
-    if parts.scheme != "https" and not (parts.scheme == "http" and host in LOOPBACK):
+    if "@" in parts.netloc or not host:
         return False
-    if not host or parts.username or parts.password:
+    address = _address(host)
+    if address is None and (
+        not _HOST.fullmatch(host) or _NUMERIC.fullmatch(host.rsplit(".", 1)[-1])
+    ):
         return False
+    if parts.scheme == "https":
+        default = 443
+    elif parts.scheme == "http" and address is not None and address.is_loopback:
+        default = 80
+    else:
+        return False
+    port = default if port is None else port
     for pattern in allowed:
-        name, want_port = pattern.split(":") if pattern.count(":") == 1 else (pattern, "")
-        if want_port and want_port != "*" and str(port) != want_port:
-            continue
-        if fnmatch.fnmatchcase(host, name):
+        name, want = _pattern(pattern)
+        port_ok = want == "*" or (want == "" and port == default) or want == str(port)
+        if port_ok and _host_matches(host, address, name):
             return True
     return False
 
@@ -62,8 +124,9 @@ def host_allowed(endpoint: str, allowed: list[str]) -> bool:
 def check_subscription(
     *, endpoint: str, p256dh: str, auth: str, allowed: list[str]
 ) -> tuple[str, str, str]:
-    """The browser's PushSubscription, checked: an allowed push service's URL and keys that
-    are a P-256 point (65 bytes, uncompressed) and a 16-byte auth secret."""
+    """The browser's PushSubscription, checked: an allowed push service's URL, a `p256dh`
+    that is a point on P-256 (65 bytes, uncompressed: each push is encrypted to it) and a
+    16-byte `auth` secret, both base64url."""
     if len(endpoint) > MAX_ENDPOINT or not host_allowed(endpoint, allowed):
         raise InvalidInput(
             "endpoint is not at a push service this server sends to",
@@ -71,14 +134,20 @@ def check_subscription(
             details=[{"field": "endpoint"}],
         )
     try:
-        key, secret = _b64(p256dh), _b64(auth)
+        key = _b64(p256dh)
+        if len(key) != 65 or key[0] != 4:
+            raise ValueError("not an uncompressed point")
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), key)
     except (binascii.Error, ValueError):
-        key = secret = b""
-    if len(key) != 65 or key[0] != 4:
         raise InvalidInput(
-            "keys.p256dh must be an uncompressed P-256 public key (base64url)",
+            "keys.p256dh must be an uncompressed P-256 public key, a point on the curve"
+            " (base64url)",
             details=[{"field": "keys.p256dh"}],
-        )
+        ) from None
+    try:
+        secret = _b64(auth)
+    except (binascii.Error, ValueError):
+        secret = b""
     if len(secret) != 16:
         raise InvalidInput(
             "keys.auth must be a 16-byte secret (base64url)", details=[{"field": "keys.auth"}]

@@ -7,12 +7,22 @@ duplicated notification therefore costs at most a query, never a message.
 
 Live events (text deltas, tool calls of a reply being written) are not stored. The hub
 keeps the current reply's text so far, so a subscriber who joins mid-reply starts with it.
+When the reply ends its watchers get `reply_end` with the id of the message it was stored as
+(null if none): the stored copy comes by the pump, after live events that may already belong
+to the next reply (a work session's next step), so this is how a client tells them apart.
 
 A reply written on another instance arrives only while someone here watches (the notifier
 asks for it when the first subscriber comes), so its events carry their place in the reply:
 which reply, and where in it (a delta's text offset, a tool event's index). The writer
 replays what it has when asked; an event already had is skipped and one past a gap waits
 for that replay, so a subscriber joining mid-reply gets every part once, in order.
+
+What a subscriber holds is bounded (`budget`, bytes of queued frames): one whose client is
+not reading (or not as fast as messages come) stops being handed stored messages once its
+queue is full, and is handed the rest from its cursor as it drains it, so a stream that
+never reads holds a budget's worth, not every message since. A live event, which is not
+stored and cannot be handed later, drops a subscriber that is full or behind instead
+(`drop`: its stream ends; the client reconnects with Last-Event-ID and loses nothing).
 """
 
 from __future__ import annotations
@@ -90,6 +100,10 @@ class Stalled:
         self.future = future
 
 
+class Dropped(Exception):
+    """The subscriber was dropped (`Subscriber.drop`): its stream ends."""
+
+
 class Subscriber:
     """One open stream. Deliberately small (a deque and, while waiting, one future): a hub
     holds thousands of idle ones.
@@ -104,15 +118,22 @@ class Subscriber:
     __slots__ = (
         "_items",
         "_waiter",
+        "behind",
+        "budget",
         "conversation_id",
         "last_id",
         "live",
+        "on_drop",
+        "on_room",
+        "queued",
         "sink",
         "stalled",
         "user_id",
     )
 
-    def __init__(self, conversation_id: int, last_id: int, user_id: str) -> None:
+    def __init__(
+        self, conversation_id: int, last_id: int, user_id: str, budget: int | None = None
+    ) -> None:
         self.conversation_id = conversation_id
         self.user_id = user_id  # the conversation's owner (whoever follows it)
         self.last_id = last_id
@@ -121,6 +142,11 @@ class Subscriber:
         self._waiter: asyncio.Future[None] | None = None
         self.sink: Sink | None = None
         self.stalled: Stalled | BaseException | None = None
+        self.budget = budget  # bytes of queued frames it may hold (None: no bound)
+        self.queued = 0
+        self.behind = False  # stored messages past `last_id` wait for room in its queue
+        self.on_room: Callable[[], None] = lambda: None  # it drained: hand it what waits
+        self.on_drop: Callable[[], object] = lambda: None  # end its connection
 
     def put(self, event: str, data: str, message_id: int | None = None) -> None:
         self.put_frame(Frame(event, data, message_id))
@@ -139,6 +165,20 @@ class Subscriber:
                 self._wake()
             return
         self._items.append(frame)
+        self.queued += len(frame.data)
+        self._wake()
+
+    @property
+    def full(self) -> bool:
+        return self.budget is not None and self.queued >= self.budget
+
+    def drop(self) -> None:
+        """Let go of everything queued and end the stream (its connection too): what it
+        missed it gets again by reconnecting from its last id."""
+        self._items.clear()
+        self.queued = 0
+        self.sink, self.stalled = None, Dropped()
+        self.on_drop()
         self._wake()
 
     def _wake(self) -> None:
@@ -147,7 +187,14 @@ class Subscriber:
 
     def pop(self) -> Frame | None:
         """The next queued frame, if one is waiting (no suspension, no timer)."""
-        return self._items.popleft() if self._items else None
+        if not self._items:
+            return None
+        frame = self._items.popleft()
+        self.queued -= len(frame.data)
+        if self.behind and not self._items:
+            self.behind = False
+            self.on_room()
+        return frame
 
     async def wait(self) -> None:
         """Until a frame is queued or a direct write stalled."""
@@ -159,9 +206,9 @@ class Subscriber:
                 self._waiter = None
 
     async def next_frame(self) -> Frame:
-        while not self._items:
+        while (frame := self.pop()) is None:
             await self.wait()
-        return self._items.popleft()
+        return frame
 
     async def get(self) -> Item:
         frame = await self.next_frame()
@@ -205,10 +252,16 @@ class Hub:
         # instances for the conversation's live events, or tells them to stop sending them.
         self.on_watch: Callable[[int, bool], None] = lambda _conversation_id, _on: None
 
-    async def subscribe(self, conversation_id: int, after: int, *, user_id: str) -> Subscriber:
+    async def subscribe(
+        self, conversation_id: int, after: int, *, user_id: str, budget: int | None = None
+    ) -> Subscriber:
         """Register, catch up on stored messages after `after`, then take the live state.
-        `user_id` owns the conversation (the caller checked it)."""
-        sub = Subscriber(conversation_id=conversation_id, last_id=after, user_id=user_id)
+        `user_id` owns the conversation (the caller checked it). `budget`: the bytes of
+        frames it may hold queued (see the module's docstring)."""
+        sub = Subscriber(
+            conversation_id=conversation_id, last_id=after, user_id=user_id, budget=budget
+        )
+        sub.on_room = lambda: self.message_stored(conversation_id)
         subs = self._subscribers.setdefault(conversation_id, set())
         subs.add(sub)
         if len(subs) == 1:
@@ -218,15 +271,23 @@ class Hub:
         except BaseException:
             self.unsubscribe(sub)
             raise
-        # No await from here on: the snapshot and switching on live delivery are atomic.
-        current = self._inflight.get(conversation_id)
+        return sub
+
+    def _go_live(self, sub: Subscriber) -> None:
+        """A subscriber that has every stored message takes the reply being written so far,
+        then its live events: no await between the two, so nothing falls in between."""
+        current = self._inflight.get(sub.conversation_id)
         if current is not None:
             for event, data in current.tools:
                 sub.put(event, data)
             if current.text:
                 sub.put("delta", json.dumps({"text": "".join(current.text)}))
         sub.live = True
-        return sub
+
+    def drop(self, sub: Subscriber) -> None:
+        """Stop following for `sub` and end its stream (a client too slow to keep up)."""
+        self.unsubscribe(sub)
+        sub.drop()
 
     def watchers(self, conversation_id: int) -> int:
         """How many in this process follow the conversation now (what a test waits on
@@ -288,31 +349,53 @@ class Hub:
                 return
 
     async def _pump_now(self, conversation_id: int) -> None:
+        """Hand each subscriber the stored messages past its cursor, as far as its queue has
+        room (a full one is `behind`, and asks again when it drains), then switch on live
+        delivery for those that have them all. A subscriber that came during a read is not
+        handed that read's rows: they start past its cursor; its own pump catches it up."""
         lock = self._locks.setdefault(conversation_id, asyncio.Lock())
         async with lock:
-            while subs := self._subscribers.get(conversation_id):
-                floor = min(s.last_id for s in subs)
-                owner = next(iter(subs)).user_id
+            present: list[Subscriber] = []
+            while True:
+                present = list(self._subscribers.get(conversation_id, ()))
+                taking = [s for s in present if not s.full]
+                if not taking:
+                    return  # every one is full: each asks again when it has room
+                for sub in taking:
+                    sub.behind = False
+                floor = min(s.last_id for s in taking)
+                owner = taking[0].user_id
                 rows = await self._fetch(owner, conversation_id, floor)
+                still = self._subscribers.get(conversation_id, set())
+                present = [s for s in present if s in still]
                 for row in rows:
                     frame = Frame("message", json.dumps(row), row["id"])
-                    for sub in self._subscribers.get(conversation_id, ()):
-                        if row["id"] > sub.last_id:
-                            sub.put_frame(frame)
-                            sub.last_id = row["id"]
+                    for sub in present:
+                        if row["id"] <= sub.last_id:
+                            continue
+                        if sub.full:
+                            sub.behind = True
+                            continue
+                        sub.put_frame(frame)
+                        sub.last_id = row["id"]
                 if len(rows) < PAGE:
-                    return
+                    break
+            for sub in present:
+                if not sub.live and not sub.behind:
+                    self._go_live(sub)
 
     # -- live events ---------------------------------------------------------------
 
     def publish_live(self, conversation_id: int, event: str, data: dict[str, Any]) -> Place | None:
-        """A delta, tool call or tool result of a reply written here; `turn_end` clears it.
+        """A delta, tool call or tool result of a reply written here; `turn_end` ends it.
         Returns the event's place in the reply, for forwarding it."""
         if event == events.TURN_END:
-            self._inflight.pop(conversation_id, None)
+            self._end(conversation_id, data.get("message_id"))
             return None
         current = self._inflight.get(conversation_id)
         if current is None or current.remote:
+            if current is not None:
+                self._end(conversation_id, None)  # this instance's reply takes the stream over
             current = self._inflight[conversation_id] = InFlight(reply=str(next(self._replies)))
         subs = self._subscribers.get(conversation_id)
         if event == events.DELTA:
@@ -336,18 +419,19 @@ class Hub:
         """A live event of a reply written on another instance (`place.reply` names the
         instance too), applied at its place: once, in order, whatever arrives twice or early.
         An event without a place (from an older instance) is taken as the next one."""
-        if event == events.TURN_END:
-            current = self._inflight.get(conversation_id)
-            if current is not None and current.remote:
-                del self._inflight[conversation_id]
-            return
         current = self._inflight.get(conversation_id)
+        if event == events.TURN_END:
+            if current is not None and current.remote:
+                self._end(conversation_id, data.get("message_id"))
+            return
         if current is not None and not current.remote:
             return  # a reply is being written here: this instance holds the turn
         reply = place.reply if place is not None else current.reply if current else "?"
         if current is None or current.reply != reply:
             if place is not None and place.at > 0:
                 return  # joined mid-reply: the writer's replay brings the start
+            if current is not None:
+                self._end(conversation_id, None)  # its end was lost: the next reply began
             current = self._inflight[conversation_id] = InFlight(reply=reply, remote=True)
         subs = self._subscribers.get(conversation_id)
         if event == events.DELTA:
@@ -369,6 +453,17 @@ class Hub:
         if subs:
             self._to_live(subs, Frame(event, encoded))
 
+    def _end(self, conversation_id: int, message_id: object) -> None:
+        """The reply being written is over. Its watchers are told which stored message it
+        became (`reply_end`), so they hand its text over to that message when it arrives
+        (stored messages come by the pump, a moment later than live events) and take what
+        follows as a new reply. Nothing is sent when no reply was in flight."""
+        if self._inflight.pop(conversation_id, None) is None:
+            return
+        if subs := self._subscribers.get(conversation_id):
+            stored = message_id if isinstance(message_id, int) else None
+            self._to_live(subs, Frame(events.REPLY_END, json.dumps({"message_id": stored})))
+
     def replay(self, conversation_id: int) -> Replay:
         """The reply being written here, as the events another instance needs to catch up
         (its watcher came mid-reply): the tool events, then the text so far as one delta."""
@@ -384,10 +479,13 @@ class Hub:
             out.append((events.DELTA, text, Place(current.reply, 0)))
         return out
 
-    @staticmethod
-    def _to_live(subs: set[Subscriber] | None, frame: Frame) -> None:
-        for sub in subs or ():
-            if sub.live:
+    def _to_live(self, subs: set[Subscriber] | None, frame: Frame) -> None:
+        for sub in list(subs or ()):
+            if not sub.live:
+                continue
+            if sub.full or sub.behind:  # it cannot take this now, nor be handed it later
+                self.drop(sub)
+            else:
                 sub.put_frame(frame)
 
 

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import socket
+import struct
 import types
-from collections.abc import AsyncIterator, Callable, Coroutine, Generator
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Generator
 from typing import Any, cast
 
 import anyio
 from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette.sse import SendTimeoutError
 from starlette.types import Message, Receive, Scope, Send
 
 from parley import events
-from parley.realtime.hub import Frame, Hub, Sink, Stalled
+from parley.realtime.hub import Dropped, Frame, Hub, Sink, Stalled
 
 # Scope key for the ASGI server's own `send`, before any middleware wrapped it (set by the
 # app's outermost layer): an idle stream's frames are written through it straight to the socket.
@@ -97,35 +101,117 @@ def _encoded(event: str, data: dict[str, Any]) -> ServerSentEvent:
     )
 
 
-class FanOutResponse(EventSourceResponse):
-    """A conversation's stream. While it is idle its frames are written by the hub as they
-    come (`Subscriber.sink`); its own task only catches up, finishes a write the socket could
-    not take at once, and sends the heartbeat."""
+# What the kernel may hold unsent for one event stream (Linux doubles it): left to itself it
+# grows a stream's buffer to megabytes before the server sees that its client stopped
+# reading; an event stream needs a fraction of this.
+STREAM_SEND_BUFFER = 64 * 1024
 
-    def __init__(
-        self, hub: Hub, conversation_id: int, after: int, *, user_id: str, ping_seconds: float
-    ):
-        super().__init__(_never(), ping=0)  # the stream sends its own heartbeat
-        self.hub = hub
-        self.conversation_id = conversation_id
-        self.user_id = user_id
-        self.after = after
-        self.ping_seconds = ping_seconds
+
+def _transport(server_send: Send | None) -> Any:
+    """The connection's transport under uvicorn's HTTP/1.1 server, else None."""
+    cycle: Any = getattr(server_send, "__self__", None)
+    transport = getattr(cycle, "transport", None)
+    return None if transport is None or transport.is_closing() else transport
+
+
+def _set(transport: Any, level: int, option: int, value: int | bytes) -> None:
+    sock = transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(level, option, value)
+
+
+def drop_connection(server_send: Send | None) -> bool:
+    """End a stream's connection at once, with a reset: what the server still buffered for
+    a client that does not read is let go, here and in the kernel (closing it would wait,
+    holding both, for that client to read). False when the server is not one whose
+    connection this can reach (the stream then just ends)."""
+    transport = _transport(server_send)
+    if transport is None:
+        return False
+    _set(transport, socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    transport.abort()
+    return True
+
+
+class StallGuard(EventSourceResponse):
+    """An event stream whose client has not taken a write for `stall_seconds` (its socket
+    stays backed up: it stopped reading) is dropped: the memory it held comes back, and a
+    client that is still there reconnects with Last-Event-ID and loses nothing. Its socket
+    buffers little (`STREAM_SEND_BUFFER`), so a client that stopped reading is seen soon."""
+
+    def __init__(self, content: Any, *, stall_seconds: float, **options: Any) -> None:
+        super().__init__(content, send_timeout=stall_seconds, **options)
+        self.stall_seconds = stall_seconds
 
     server_send: Send | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         self.server_send = scope.get(SERVER_SEND)
-        await super().__call__(scope, receive, send)
+        transport = _transport(self.server_send)
+        if transport is not None:
+            _set(transport, socket.SOL_SOCKET, socket.SO_SNDBUF, STREAM_SEND_BUFFER)
+        try:
+            await super().__call__(scope, receive, send)
+        except (SendTimeoutError, Dropped):
+            await self.drop()
+
+    async def drop(self) -> None:
+        if drop_connection(self.server_send):
+            await asyncio.sleep(0)  # the server's connection_lost runs: it sees the client gone
+
+
+class FanOutResponse(StallGuard):
+    """A conversation's stream. While it is idle its frames are written by the hub as they
+    come (`Subscriber.sink`); its own task only catches up, finishes a write the socket could
+    not take at once, and sends the heartbeat. What the hub queues for it is bounded by
+    `backlog_bytes` (see `realtime.hub`)."""
+
+    def __init__(
+        self,
+        hub: Hub,
+        conversation_id: int,
+        after: int,
+        *,
+        user_id: str,
+        ping_seconds: float,
+        stall_seconds: float,
+        backlog_bytes: int | None,
+    ):
+        # The stream sends its own heartbeat.
+        super().__init__(_never(), stall_seconds=stall_seconds, ping=0)
+        self.hub = hub
+        self.conversation_id = conversation_id
+        self.user_id = user_id
+        self.after = after
+        self.ping_seconds = ping_seconds
+        self.backlog_bytes = backlog_bytes
+
+    async def _taken(self, write: Awaitable[None]) -> None:
+        """A write the client takes within `stall_seconds`, else the stream is dropped."""
+        try:
+            async with asyncio.timeout(self.stall_seconds):
+                await write
+        except TimeoutError:
+            raise Dropped() from None
 
     async def _stream_response(self, send: Send) -> None:
-        await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
-        sub = await self.hub.subscribe(self.conversation_id, self.after, user_id=self.user_id)
+        # Subscribed before the client hears of the stream: whatever it does once it has
+        # the response (start a turn, say) is seen live here.
+        sub = await self.hub.subscribe(
+            self.conversation_id, self.after, user_id=self.user_id, budget=self.backlog_bytes
+        )
+        sub.on_drop = lambda: drop_connection(self.server_send)
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+        except BaseException:
+            self.hub.unsubscribe(sub)
+            raise
         sink = _to_socket(self.server_send, _direct(send))
         try:
             while True:
                 while (frame := sub.pop()) is not None:
-                    await send(_body(frame.encoded()))
+                    await self._taken(send(_body(frame.encoded())))
                 # Idle: from here the hub writes this stream's frames itself.
                 sub.sink = sink
                 quiet = False
@@ -139,9 +225,9 @@ class FanOutResponse(EventSourceResponse):
                 if isinstance(stalled, BaseException):
                     raise stalled
                 if stalled is not None:
-                    await _finish(stalled.coro, stalled.future)
+                    await self._taken(_finish(stalled.coro, stalled.future))
                 elif quiet:  # nothing for a while: the heartbeat
-                    await send(_body(PING))
+                    await self._taken(send(_body(PING)))
         finally:
             sub.sink = None
             self.hub.unsubscribe(sub)
@@ -220,6 +306,21 @@ async def _never() -> AsyncIterator[bytes]:
 
 
 def conversation_stream(
-    hub: Hub, conversation_id: int, after: int, *, user_id: str, ping_seconds: float
+    hub: Hub,
+    conversation_id: int,
+    after: int,
+    *,
+    user_id: str,
+    ping_seconds: float,
+    stall_seconds: float,
+    backlog_bytes: int | None,
 ) -> EventSourceResponse:
-    return FanOutResponse(hub, conversation_id, after, user_id=user_id, ping_seconds=ping_seconds)
+    return FanOutResponse(
+        hub,
+        conversation_id,
+        after,
+        user_id=user_id,
+        ping_seconds=ping_seconds,
+        stall_seconds=stall_seconds,
+        backlog_bytes=backlog_bytes,
+    )

@@ -16,6 +16,8 @@ import asyncio
 import re
 from dataclasses import dataclass
 
+import asyncpg
+
 from parley.auth import Caller, validate_agent_name
 from parley.conversations import (
     StoredMessage,
@@ -141,22 +143,41 @@ async def delegate(
     return record(row)
 
 
-# The claimer's own claims that never reached it (nothing acted on them yet) come first.
-_REDELIVER = f"""
-UPDATE delegations SET lease_until = now() + make_interval(secs => $4)
-WHERE user_id = $1 AND thread_id = (SELECT thread_id FROM delegations
-                   WHERE user_id = $1 AND child_agent = $2 AND status = 'claimed'
-                     AND acked_at IS NULL AND claimer = $3
-                   ORDER BY thread_id LIMIT 1 FOR UPDATE SKIP LOCKED)
-RETURNING {COLUMNS}
+# What a claim looks for, the claimer's own claims that never reached it (nothing acted on
+# them yet) first, then the oldest open one: pending, or claimed by a process that never
+# acted on it in time. Each is read again under its row lock (`_LOCK`).
+_MINE = (
+    "d.user_id = $1 AND d.child_agent = $2 AND d.status = 'claimed' AND d.acked_at IS NULL"
+    " AND d.claimer = $3"
+)
+_OPEN = (
+    "d.user_id = $1 AND d.child_agent = $2 AND d.timeout_at > now() AND (d.status = 'pending'"
+    " OR (d.status = 'claimed' AND d.acked_at IS NULL AND d.lease_until <= now()))"
+)
+# The thread's conversation row is locked first, as every other writer of a thread locks it
+# (`lifecycle`'s lock order): a claim that held the delegation row and then needed the
+# conversation (a lapsed claim moves twice, and the second update of a row this transaction
+# wrote checks its foreign keys, a share lock on the conversation) deadlocked with a message
+# posted there, which holds the conversation and waits for the delegation row.
+_FIND = """
+SELECT d.thread_id FROM delegations d
+JOIN conversations c ON c.user_id = d.user_id AND c.id = d.thread_id
+WHERE {where} ORDER BY d.thread_id LIMIT 1 FOR UPDATE OF c SKIP LOCKED
 """
-# Then the oldest open one: pending, or claimed by a process that never acted on it in time.
-_NEXT = f"""
-SELECT {COLUMNS} FROM delegations
-WHERE user_id = $1 AND child_agent = $2 AND timeout_at > now()
-  AND (status = 'pending' OR (status = 'claimed' AND acked_at IS NULL AND lease_until <= now()))
-ORDER BY thread_id LIMIT 1 FOR UPDATE SKIP LOCKED
-"""
+_LOCK = f"SELECT {COLUMNS} FROM delegations d WHERE {{where}} AND d.thread_id = ${{n}} FOR UPDATE"
+
+
+async def _take(conn: asyncpg.Connection, where: str, *args: object) -> DelegationRecord | None:
+    """The first delegation matching `where` whose conversation no one else holds, locked
+    conversation then delegation; None when there is none."""
+    while True:
+        thread_id = await conn.fetchval(_FIND.format(where=where), *args)
+        if thread_id is None:
+            return None
+        row = await conn.fetchrow(_LOCK.format(where=where, n=len(args) + 1), *args, thread_id)
+        if row is not None:
+            return record(row)
+        # Acknowledged by its child between the two reads: it no longer matches, look again.
 
 
 async def claim(
@@ -167,13 +188,19 @@ async def claim(
     agent = caller.require_agent("Delegation is between agents")
     async with db.transaction() as conn:
         if claimer is not None:
-            row = await conn.fetchrow(_REDELIVER, caller.user_id, agent, claimer, lease_s)
-            if row is not None:
+            mine = await _take(conn, _MINE, caller.user_id, agent, claimer)
+            if mine is not None:
+                row = await conn.fetchrow(
+                    "UPDATE delegations SET lease_until = now() + make_interval(secs => $2)"
+                    f" WHERE user_id = $3 AND thread_id = $1 RETURNING {COLUMNS}",
+                    mine.thread_id,
+                    lease_s,
+                    caller.user_id,
+                )
                 return record(row)
-        row = await conn.fetchrow(_NEXT, caller.user_id, agent)
-        if row is None:
+        found = await _take(conn, _OPEN, caller.user_id, agent)
+        if found is None:
             return None
-        found = record(row)
         if found.status == DelegationStatus.claimed:  # a lapsed claim: open again first
             found = await move(conn, found, Event.release)
         return await move(conn, found, Event.claim, claimer=claimer, lease_s=lease_s)

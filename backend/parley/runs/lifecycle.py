@@ -5,9 +5,12 @@
 state, and closing a thread ends its run, in the same transaction, so neither is ever left
 open behind the other.
 
-Lock order, shared with `runs.messages`: the thread's conversation row first (when a message
-is written), then the delegation row, then question rows, then run rows. A claim locks the
-delegation row (SKIP LOCKED) and then the run row, which keeps to the same order.
+Lock order, shared with `runs.messages`: the thread's conversation row first, then the
+delegation row, then question rows, then run rows, in every transaction that locks more than
+the delegation row alone: a write into the thread, a close, the sweeps, and a claim too (it
+finds its delegation by locking the conversation SKIP LOCKED). A second update of a
+delegation row in one transaction (a lapsed claim released, then claimed) re-checks its
+foreign keys, a share lock on the conversation: taken before it, it cannot deadlock.
 """
 
 from __future__ import annotations

@@ -169,7 +169,9 @@ def check_answer(
     caller: Caller, *, thread: ThreadFacts | None, asked_by: str | None, status: str | None
 ) -> None:
     """An agent's answer (`answer_child`, or `kind=answer` with `reply_to`): only the parent,
-    only to its child's question, only while it is open. Refused, nothing is stored."""
+    only to its child's question, never to one it asked itself (a thread it delegated to
+    itself: parent and child are one agent, so the answer must come from the person), only
+    while it is open. Refused, nothing is stored."""
     if caller.agent is None:
         return
     if thread is None or caller.agent != thread.parent_agent:
@@ -177,6 +179,11 @@ def check_answer(
     if status is None:
         raise InvalidInput(
             "reply_to is not a question of this thread", details=[{"field": "reply_to"}]
+        )
+    if asked_by == caller.agent:  # a thread an agent delegated to itself: the person answers
+        raise Forbidden(
+            "An agent does not answer a question it asked itself; the person answers it",
+            code="not_your_question",
         )
     if asked_by != thread.child_agent:
         raise Forbidden(

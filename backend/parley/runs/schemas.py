@@ -8,10 +8,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from parley.models import MAX_BIGINT, MAX_INT, RunKind, RunStatus
-from parley.schemas import REQUEST, MessageFields, MessageOut, Text, message_json
+from parley.schemas import REQUEST, MessageFields, MessageOut, RequestBody, Text, message_json
 
 
-class MessageCreate(MessageFields):
+class MessageCreate(MessageFields, RequestBody):
     text: Text = Field(description="Trimmed, never empty, at most 16,000 characters")
     kind: Literal["message", "question", "answer", "status"] = Field(  # type: ignore[assignment]
         default="message",
@@ -29,7 +29,7 @@ class PostedOut(MessageOut):
     )
 
 
-class ReadPosition(BaseModel):
+class ReadPosition(RequestBody):
     message_id: int = Field(ge=1, le=MAX_BIGINT)
     model_config = REQUEST
 
@@ -39,19 +39,19 @@ class UnreadOut(BaseModel):
     unread: int
 
 
-class RunCreate(BaseModel):
+class RunCreate(RequestBody):
     title: Text | None = Field(default=None, max_length=200)
     parent_run_id: int | None = Field(default=None, ge=1, le=MAX_INT)
     model_config = REQUEST
 
 
-class RunStatusIn(BaseModel):
+class RunStatusIn(RequestBody):
     text: Text
     progress: int | None = Field(default=None, ge=0, le=100)
     model_config = REQUEST
 
 
-class RunFinish(BaseModel):
+class RunFinish(RequestBody):
     status: Literal["completed", "failed", "cancelled"]
     summary: Text | None = None
     model_config = REQUEST
@@ -79,7 +79,7 @@ def run_json(run: Any) -> dict[str, Any]:
     return RunOut.model_validate(run).model_dump(mode="json")
 
 
-class QuestionAnswer(BaseModel):
+class QuestionAnswer(RequestBody):
     """The person's answer: text for any question, or a decision for a permission request."""
 
     text: Text | None = Field(default=None, description="The answer, in the person's words")
@@ -112,7 +112,7 @@ def question_json(state: Any) -> dict[str, Any]:
     }
 
 
-class DelegationCreate(BaseModel):
+class DelegationCreate(RequestBody):
     agent: Text = Field(
         description="The agent the task is for: its token's agent name (1-64 characters of"
         " letters, digits, '_', '.', '@', '-')"
@@ -124,7 +124,7 @@ class DelegationCreate(BaseModel):
     model_config = REQUEST
 
 
-class ThreadClose(BaseModel):
+class ThreadClose(RequestBody):
     text: Text | None = Field(default=None, description="The result, error or reason")
     model_config = REQUEST
 

@@ -1,6 +1,8 @@
 -- Post a message into an inbox, run or delegation conversation (after `parley_writable`). A
 -- person's message answers the question it replies to (else the oldest open one there); in a
--- thread, the parent agent answers the child's question it replies to. A question opens a
+-- thread, the parent agent answers the child's question it replies to, unless the parent is
+-- the child (an agent that delegated to itself): no agent answers a question it asked, so
+-- that one is the person's to answer. A question opens a
 -- `questions` row and puts its run in waiting_input; an answer puts the run back to running
 -- once none of its questions is open. Returns the message and the question it answered.
 CREATE OR REPLACE FUNCTION parley_post_message(
@@ -29,7 +31,9 @@ BEGIN
         IF p_reply_to IS NOT NULL THEN
             SELECT message_id INTO v_answered FROM questions
             WHERE user_id = p_user AND message_id = p_reply_to AND status = 'open'
-              AND timeout_at > now() FOR UPDATE;
+              AND timeout_at > now()
+              AND (p_agent IS NULL OR (asked_by = v_thread.child_agent AND asked_by <> p_agent))
+            FOR UPDATE;
         ELSE
             SELECT message_id INTO v_answered FROM questions
             WHERE user_id = p_user AND conversation_id = p_conversation AND status = 'open'

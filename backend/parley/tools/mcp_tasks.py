@@ -45,6 +45,7 @@ from parley.auth import Caller
 from parley.errors import ParleyError
 from parley.runs import delegations, questions
 from parley.runs.schemas import delegation_json
+from parley.text import unstorable
 from parley.tools import call_memory
 from parley.tools.agent_tools import AgentToolDeps, answer_view
 from parley.tools.waiting import Slot, TaskIds, WaitKind, WaitRef, slot_for_call
@@ -289,6 +290,10 @@ class WaitingCalls(Extension):
     ) -> HandlerResult:
         tasks = self._declared(ctx)
         key = self._key(params)
+        if key is not None and (problem := unstorable(key)) is not None:
+            # Remembered before the tool runs, so refused here, as the tool would refuse it.
+            text = f"{KEY_ARGUMENT} (or the call's id) {problem}"
+            return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
         caller: Caller | None = None
         if key is not None:
             try:

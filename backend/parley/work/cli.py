@@ -13,7 +13,7 @@ from claude_agent_sdk import __version__ as sdk_version
 from parley.auth import USER_ID_RE
 from parley.config import Settings, claude_environment
 from parley.errors import ParleyError
-from parley.work import ownership
+from parley.work import ownership, sandbox
 from parley.work.proctree import TAG
 
 WORKSPACE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
@@ -56,11 +56,8 @@ def find_cli(settings: Settings) -> Path | None:
     return Path(found) if found else None
 
 
-def _logged_in(settings: Settings) -> bool:
-    if settings.anthropic_api_key or settings.anthropic_auth_token:
-        return True
-    config = settings.claude_config_dir or Path.home() / ".claude"
-    return (config / ".credentials.json").is_file()
+def _relay_has_credentials(settings: Settings) -> bool:
+    return bool(settings.anthropic_api_key or settings.anthropic_auth_token)
 
 
 @dataclass(frozen=True)
@@ -85,10 +82,11 @@ def availability(settings: Settings) -> Availability:
             f"Claude Code was not found ({where}): install it or set PARLEY_CLAUDE_PATH.",
             None,
         )
-    if not _logged_in(settings):
+    if not _relay_has_credentials(settings):
         return Availability(
             False,
-            "Claude Code has no credentials: set ANTHROPIC_API_KEY or log in with `claude`.",
+            "Claude Code has no credentials: sessions reach the model through Parley's relay,"
+            " which needs ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN.",
             cli,
         )
     problem = isolation_problem(settings)
@@ -99,9 +97,11 @@ def availability(settings: Settings) -> Availability:
 
 def isolation_problem(settings: Settings) -> str | None:
     """What would keep a session from being isolated here, if anything: each `claude` runs
-    in a process group of its own that the server can kill and verify (POSIX, readable
-    process start times), in a folder of its person's under a workspace root that holds
-    nothing of the server's own (its data directory, with the database, is not inside)."""
+    in a bubblewrap sandbox (tried once, see `sandbox.problem`), led by a process in a group
+    of its own that the server can kill and verify (POSIX, readable process start times), in
+    a folder of its person's under a workspace root that holds nothing of the server's own
+    (its data directory, with the database and every person's Claude Code home, is not
+    inside). Blocking: looks at files, and may start the probe."""
     if os.name != "posix" or not hasattr(os, "killpg"):
         return "Work sessions need POSIX process groups, which this system does not have."
     if ownership.started_at(os.getpid()) is None:
@@ -115,7 +115,7 @@ def isolation_problem(settings: Settings) -> str | None:
             f"The workspace root {root} contains the server's data directory: set"
             " PARLEY_WORKSPACE_ROOT to a folder of its own."
         )
-    return None
+    return sandbox.problem(settings)
 
 
 def require(settings: Settings) -> Path:
@@ -212,15 +212,29 @@ def resume_command(
     ]
 
 
-def environment(settings: Settings, *, tag: str) -> dict[str, str]:
-    """Everything the process starts with: the allowlisted environment, what the SDK's own
-    transport adds, and the session's tag (how a command that left the process group is
-    still found when the session ends)."""
-    env = claude_environment(settings)
-    env |= {"CLAUDE_CODE_ENTRYPOINT": "sdk-py", "CLAUDE_AGENT_SDK_VERSION": sdk_version}
-    env["CLAUDE_CODE_SDK_READS_SESSION_STATE"] = "1"
-    env[TAG] = tag
-    if settings.work_permission_mode == "none":
-        # Claude Code refuses its bypass mode as root unless told it runs in a sandbox.
-        env["IS_SANDBOX"] = "1"
+def environment(settings: Settings, *, tag: str, token: str) -> dict[str, str]:
+    """Everything the process starts with inside its sandbox: the allowlisted part of the
+    server's environment, the sandbox's own paths, the relay token as its API key (the
+    forwarder adds ANTHROPIC_BASE_URL), what the SDK's own transport adds, and the session's
+    tag (how a command that left the process group is still found when the session ends)."""
+    env = claude_environment()
+    env |= {
+        "PATH": sandbox.PATH,
+        "HOME": sandbox.HOME,
+        "USER": "work",
+        "LOGNAME": "work",
+        "SHELL": "/bin/bash",
+        "TMPDIR": "/tmp",
+        "CLAUDE_CONFIG_DIR": f"{sandbox.HOME}/.claude",
+        "ANTHROPIC_API_KEY": token,
+        # No network but the relay: nothing to wait for on the way.
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        # It is one (and Claude Code's bypass mode asks for it where the uid is root).
+        "IS_SANDBOX": "1",
+        "CLAUDE_CODE_ENTRYPOINT": "sdk-py",
+        "CLAUDE_AGENT_SDK_VERSION": sdk_version,
+        "CLAUDE_CODE_SDK_READS_SESSION_STATE": "1",
+        TAG: tag,
+    }
     return env

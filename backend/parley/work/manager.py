@@ -30,7 +30,9 @@ from parley.runs.questions import Decision
 from parley.schemas import message_json
 from parley.work import cli, ownership, proctree, store
 from parley.work.ownership import Owner
+from parley.work.relay import Relay
 from parley.work.session import (
+    UNANSWERED,
     Ended,
     Outcome,
     Parked,
@@ -49,6 +51,8 @@ WORK_CHANNEL = "parley_work"
 FOLLOW_SECONDS = 0.3
 # How long shutdown waits for sessions asking the person to park their call.
 PARK_SECONDS = 10.0
+# How often a prompt's note may be passed on to the instance holding the session now.
+MAX_HOPS = 3
 
 
 def remote_result(message: StoredMessage, text: str) -> ResultMessage:
@@ -97,8 +101,14 @@ class WorkManager:
         self.owner = Owner.here()
         self.instance = self.owner.instance
         self.sessions: dict[int, Session] = {}
+        self.relay = Relay(db=db, settings=settings)
         self.services = Services(
-            db=db, settings=settings, notifier=notifier, waits=waits, owner=self.owner
+            db=db,
+            settings=settings,
+            notifier=notifier,
+            waits=waits,
+            owner=self.owner,
+            relay=self.relay,
         )
         self._shutting_down = False
         self._starting: dict[int, asyncio.Lock] = {}
@@ -137,6 +147,7 @@ class WorkManager:
         for task in self._loops:
             task.cancel()
         await asyncio.gather(*self._loops, return_exceptions=True)
+        await self.relay.shutdown()
 
     async def _keep(self, step: Any, every: float) -> None:
         """Run `step` every `every` seconds for the instance's life; a failure (the database
@@ -162,6 +173,24 @@ class WorkManager:
                 # longer ours to run (its run is failed already).
                 log.warning("lost the lease of work session %s", conversation_id)
                 self._spawn(session.kill(RunStatus.failed, ownership.OWNER_GONE))
+        await self._ended_elsewhere()
+
+    async def _ended_elsewhere(self) -> None:
+        """Sessions whose run another instance ended (End through it) while its note to
+        this one never came: ended here now."""
+        live = {s.run_id: s for s in self.sessions.values() if s.accepting}
+        if not live:
+            return
+        runs = [(s.user_id, run_id) for run_id, s in live.items()]
+        for run_id in await store.ended_runs(self.db, runs=runs):
+            session = live[run_id]
+            self._spawn(
+                self.end(
+                    user_id=session.user_id,
+                    conversation_id=session.conversation_id,
+                    run_id=run_id,
+                )
+            )
 
     async def _catch_up(self) -> None:
         """Prompts sent through another instance whose note never arrived (its listening
@@ -236,42 +265,51 @@ class WorkManager:
     ) -> Prompt:
         """Hand a prompt to the session, here or (through the database) on the instance
         that owns it; `after` is the id of the person's stored message."""
-        # Under the conversation's lock: a session that is parking its call (see `_drive`)
-        # is gone from here only once its call is stored, so the prompt finds it parked and
-        # supersedes it, instead of going to a session that has stopped taking prompts.
         async with self._lock(conversation_id):
-            session = self.sessions.get(conversation_id)
-            if session is not None:
-                return session.submit(text, message_id=after)
-            owner = await self._owner(user_id, conversation_id)
-            if owner is None:
-                started = await self._start(user_id, conversation_id, workspace, answer=None)
-                assert started is not None
-                if isinstance(started, Session):
-                    return started.submit(text, message_id=after)
-                owner = started
-        prompt = Prompt(text)
-        await self._notify(
-            owner, "prompt", conversation_id, user_id=user_id, text=text, message_id=after
-        )
-        self._follow(prompt, user_id, conversation_id, after, owner)
+            routed = await self._route(user_id, conversation_id, workspace)
+            if isinstance(routed, Session):
+                return routed.submit(text, message_id=after)
+        prompt = Prompt(text, message_id=after)
+        await self._hand_over(routed, prompt, user_id=user_id, conversation_id=conversation_id)
         return prompt
 
-    async def ensure(
-        self,
-        *,
-        user_id: str,
-        conversation_id: int,
-        workspace: str | None = None,
+    async def _route(
+        self, user_id: str, conversation_id: int, workspace: str | None
     ) -> Session | str:
-        """The session running here, started if need be; or the instance that owns it."""
-        async with self._lock(conversation_id):
-            session = self.sessions.get(conversation_id)
-            if session is not None:
-                return session
-            started = await self._start(user_id, conversation_id, workspace, answer=None)
-            assert started is not None
-            return started
+        """Under the conversation's lock: the session here a prompt goes to, started if need
+        be, or the instance that holds the session. A session here that no longer takes
+        prompts (being ended, finishing, parking its call) keeps it for the session that
+        follows it (see `_drive`): a prompt never waits where nothing reads it, and the
+        lease stays here until that session has started, so no other instance starts one
+        beside it. One whose run was ended through another instance (its note not here
+        yet) is ended now: the prompt came after that End, so it goes to a new session."""
+        session = self.sessions.get(conversation_id)
+        if session is not None:
+            live = await store.run_live(self.db, user_id=user_id, run_id=session.run_id)
+            if session.accepting and not live:
+                await self._end_here(session)
+            return session
+        owner = await self._owner(user_id, conversation_id)
+        if owner is not None:
+            return owner
+        started = await self._start(user_id, conversation_id, workspace, answer=None)
+        assert started is not None
+        return started
+
+    async def _hand_over(
+        self, owner: str, prompt: Prompt, *, user_id: str, conversation_id: int, hops: int = 0
+    ) -> None:
+        """A prompt for the session another instance holds: sent there, and followed."""
+        await self._notify(
+            owner,
+            "prompt",
+            conversation_id,
+            user_id=user_id,
+            text=prompt.text,
+            message_id=prompt.message_id,
+            hops=hops,
+        )
+        self._follow(prompt, conversation_id, user_id, owner)
 
     def _lock(self, conversation_id: int) -> asyncio.Lock:
         return self._starting.setdefault(conversation_id, asyncio.Lock())
@@ -396,7 +434,7 @@ class WorkManager:
         last_message_id = await store.last_message_id(
             self.db, user_id=user_id, conversation_id=conversation_id
         )
-        found = cli.availability(self.settings)
+        found = await asyncio.to_thread(cli.availability, self.settings)  # may probe bwrap
         if not found.usable or found.cli is None:
             reason = found.reason or "Work mode is not available"
             await store.end_run(
@@ -427,21 +465,34 @@ class WorkManager:
 
     async def _drive(self, session: Session) -> None:
         """Run the session, then act on how it ended. A parked call is stored before the
-        lease is let go: whoever claims the session next finds it."""
+        lease is let go: whoever claims the session next finds it. Prompts that came once
+        the session stopped taking them start the next session, the lease held throughout:
+        its process starts only once the old one's tree is gone (`Session._finish`)."""
         outcome: Outcome = Ended(RunStatus.failed, "The work session stopped")
+        carried: list[Prompt] = []
         try:
             outcome = await session.run()
         finally:
-            # Parked, unregistered and let go as one step under the conversation's lock: a
-            # prompt or an answer arriving meanwhile waits, then finds the call stored.
-            async with self._lock(session.conversation_id):
+            # Parked, unregistered and let go (or handed on) as one step under the
+            # conversation's lock: a prompt or an answer arriving meanwhile waits, then finds
+            # the call stored and the next session started, or none.
+            cid = session.conversation_id
+            async with self._lock(cid):
                 try:
                     if isinstance(outcome, Parked):
                         await self._park(session, outcome.deferred)
                 finally:
-                    if self.sessions.get(session.conversation_id) is session:
-                        del self.sessions[session.conversation_id]
-                    await self._let_go(session.user_id, session.conversation_id)
+                    if self.sessions.get(cid) is session:
+                        del self.sessions[cid]
+                    carried = session.take_carried()
+                    if carried and not self._shutting_down:
+                        await self._carry_over(session, carried)
+                    else:
+                        await self._let_go(session.user_id, cid)
+            if carried and self._shutting_down:
+                await self._refuse(cid, session.user_id, carried, UNANSWERED[RunStatus.cancelled])
+        if carried:
+            return  # the next session superseded a parked call
         if isinstance(outcome, Parked) and not self._shutting_down and session.ending is None:
             # Answered while it was being parked? Then it resumes now. (Shutting down: the
             # next start of any instance resumes it, see `_resume_answered`.)
@@ -449,17 +500,59 @@ class WorkManager:
                 session.user_id, session.conversation_id, outcome.deferred
             )
 
+    async def _carry_over(self, session: Session, carried: list[Prompt]) -> None:
+        """Start the session after this one for the prompts it could not take (under the
+        conversation's lock, the lease still held: no gap for another instance)."""
+        cid = session.conversation_id
+        try:
+            started = await self._start(session.user_id, cid, None, answer=None)
+        except Exception as exc:  # the limit, work mode off...: each prompt is told why
+            stored = isinstance(exc, WorkFailed)  # its reason is in the conversation already
+            await self._refuse(cid, session.user_id, carried, str(exc), store_it=not stored)
+            return
+        if isinstance(started, Session):
+            for prompt in carried:
+                started.take(prompt)
+        elif isinstance(started, str):  # freed by a reaper and taken by another instance
+            for prompt in carried:
+                await self._hand_over(started, prompt, user_id=session.user_id, conversation_id=cid)
+
+    async def _refuse(
+        self,
+        conversation_id: int,
+        user_id: str,
+        prompts: list[Prompt],
+        reason: str,
+        *,
+        store_it: bool = True,
+    ) -> None:
+        """Prompts no session will answer: stored as such (`meta.prompts`), then failed."""
+        ids = [p.message_id for p in prompts if p.message_id is not None]
+        try:
+            if ids and store_it:
+                await store.store(
+                    self.db,
+                    conversation_id=conversation_id,
+                    user_id=user_id,
+                    content=reason,
+                    meta={"type": "error", "prompts": ids},
+                    error=True,
+                )
+        finally:
+            for prompt in prompts:
+                if not prompt.future.done():
+                    prompt.future.set_exception(SessionFailed(reason))
+
     async def _park(self, session: Session, deferred: dict[str, Any]) -> None:
-        """A tool call was deferred: keep it, with its question, until the answer."""
-        await store.update_session(
+        """A tool call was deferred: keep it, with its question, until the answer; closed
+        if the person ended the session meanwhile (see `store.park`)."""
+        await store.park(
             self.db,
-            session.user_id,
-            session.conversation_id,
-            pending=deferred,
-            status="waiting_permission",
-        )
-        await store.set_run(
-            self.db, session.user_id, session.run_id, status="waiting_input", pid=None
+            user_id=session.user_id,
+            conversation_id=session.conversation_id,
+            run_id=session.run_id,
+            deferred=deferred,
+            ended=session.ending is RunStatus.completed,
         )
 
     async def _resume_answered(self) -> None:
@@ -515,36 +608,57 @@ class WorkManager:
         row = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
         return row is not None and row.status == "working"
 
-    async def end(self, *, user_id: str, conversation_id: int) -> bool:
-        """End by the person: the process tree goes, the run is completed."""
-        lock = self._starting.setdefault(conversation_id, asyncio.Lock())
-        async with lock:  # a session being started here is ended once it has started
+    async def end(
+        self,
+        *,
+        user_id: str,
+        conversation_id: int,
+        run_id: int | None = None,
+        wait: bool = False,
+    ) -> bool:
+        """End by the person, answered at once: the End is recorded (run completed, status
+        ended: what every instance shows) and the process tree is sent SIGKILL; the
+        session's task waits for the tree to be gone, stores what it leaves unanswered and
+        lets go (or starts the next session for a prompt that came meanwhile) in the
+        background, `wait` to wait for that too. Through an instance that does not hold the
+        session, the End is recorded there and the holder told, which acts on the note, or
+        on the run it finds ended (`_ended_elsewhere`) if the note is lost. `run_id`: only
+        while that run is the session's (a note or a check for a run since replaced)."""
+        ended: store.EndedSession | None = None
+        async with self._lock(conversation_id):  # a session being started is ended once started
             session = self.sessions.get(conversation_id)
+            if session is not None:
+                if run_id not in (None, session.run_id):
+                    return False  # a newer session than the one that was ended
+                await self._end_here(session)
+            elif run_id is None:  # not served here: a parked call, or another instance's
+                ended = await store.end_session(
+                    self.db, user_id=user_id, conversation_id=conversation_id
+                )
         if session is not None:
-            await session.kill(RunStatus.completed)
-            # It may have parked a call as it ended: that ends too (its question closes).
-            await self._end_stored(user_id, conversation_id)
+            if wait and session.task is not None:
+                await asyncio.wait({session.task})
             return True
-        owner = await self._owner(user_id, conversation_id)
-        if owner is not None:
-            await self._notify(owner, "end", conversation_id, user_id=user_id)
-            return True
-        return await self._end_stored(user_id, conversation_id)
-
-    async def _end_stored(self, user_id: str, conversation_id: int) -> bool:
-        """End what the database keeps of a session no process serves: a parked call and
-        its run (ending the run closes its open questions)."""
-        row = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
-        if row is None or row.run_id is None:
+        if ended is None:
             return False
-        await store.end_run(self.db, user_id, row.run_id, status=RunStatus.completed, error=None)
-        # A parked call stays in Claude Code's transcript: kept, marked closed, so the next
-        # prompt resumes by denying it instead of Claude Code asking it all over again.
-        pending = {**row.pending, "closed": True} if row.pending else None
-        await store.update_session(
-            self.db, user_id, conversation_id, status="ended", pending=pending
+        if ended.owner is not None and ended.owner != self.instance:
+            await self._notify(
+                ended.owner, "end", conversation_id, user_id=user_id, run_id=ended.run_id
+            )
+        return ended.was_live
+
+    async def _end_here(self, session: Session) -> None:
+        """Under the conversation's lock: the session takes no more prompts, its End is
+        recorded, its tree is sent SIGKILL and its task cancelled (not waited for)."""
+        if not session.close(RunStatus.completed):
+            return  # being ended already
+        await store.end_session(
+            self.db,
+            user_id=session.user_id,
+            conversation_id=session.conversation_id,
+            run_id=session.run_id,
         )
-        return True
+        await session.kill(RunStatus.completed, wait=False)
 
     # -- sessions on other instances ---------------------------------------------------
 
@@ -575,36 +689,52 @@ class WorkManager:
         conversation_id = int(note["conversation_id"])
         try:
             if note["action"] == "prompt":
-                session = self.sessions.get(conversation_id)
-                if session is None:
-                    started = await self.ensure(
-                        user_id=note["user_id"], conversation_id=conversation_id
+                user_id, text = note["user_id"], note["text"]
+                async with self._lock(conversation_id):
+                    routed = await self._route(user_id, conversation_id, None)
+                    if isinstance(routed, Session):
+                        prompt = routed.submit(text, message_id=note.get("message_id"))
+                if isinstance(routed, Session):
+                    prompt.future.add_done_callback(lambda f: f.cancelled() or f.exception())
+                elif int(note.get("hops") or 0) < MAX_HOPS:  # held elsewhere now: passed on
+                    await self._notify(
+                        routed,
+                        "prompt",
+                        conversation_id,
+                        user_id=user_id,
+                        text=text,
+                        message_id=note.get("message_id"),
+                        hops=int(note.get("hops") or 0) + 1,
                     )
-                    if not isinstance(started, Session):
-                        return  # owned elsewhere now: the sender's follower sees it end
-                    session = started
-                prompt = session.submit(note["text"], message_id=note.get("message_id"))
-                prompt.future.add_done_callback(lambda f: f.cancelled() or f.exception())
             elif note["action"] == "stop":
                 await self.stop(note["user_id"], conversation_id)
             elif note["action"] == "end":
-                await self.end(user_id=note["user_id"], conversation_id=conversation_id)
+                run_id = note.get("run_id")
+                await self.end(
+                    user_id=note["user_id"],
+                    conversation_id=conversation_id,
+                    run_id=int(run_id) if run_id is not None else None,
+                )
         except Exception:  # the sender only sees what is stored in the conversation
             log.exception(
                 "could not act on %s for conversation %s", note["action"], conversation_id
             )
 
-    def _follow(
-        self, prompt: Prompt, user_id: str, conversation_id: int, after: int, owner: str
-    ) -> None:
-        self._spawn(self._follow_remote(prompt, user_id, conversation_id, after, owner))
+    def _follow(self, prompt: Prompt, conversation_id: int, user_id: str, owner: str) -> None:
+        self._spawn(self._follow_remote(prompt, conversation_id, user_id, owner))
 
     async def _follow_remote(
-        self, prompt: Prompt, user_id: str, conversation_id: int, after: int, owner: str
+        self, prompt: Prompt, conversation_id: int, user_id: str, owner: str
     ) -> None:
-        """A prompt served elsewhere: its stored messages, read as they come, and its result;
-        it fails when the session stores an error or its owner lets go without a result
-        (ended, or reaped as dead)."""
+        """A prompt served elsewhere: its stored messages, read as they come, and its result
+        (the closing message naming it in `meta.prompts`, or one naming none). It fails when
+        the session stores an error for it. It follows the session to whichever instance
+        holds it; should the holder let go without answering it (the note came after that
+        session had gone), this instance takes the prompt over, starting the session itself
+        (or handing it to whoever did): a message is one prompt however often it is handed
+        over."""
+        assert prompt.message_id is not None
+        after = prompt.message_id
         last_text = ""
         gone = False
         try:
@@ -629,26 +759,52 @@ class WorkManager:
                         last_text = message.content
                     if message.kind != "output" or meta.get("type") not in ("result", "error"):
                         continue
+                    if prompt.message_id not in meta.get("prompts", [prompt.message_id]):
+                        continue  # another prompt's
                     if meta.get("session_id"):
                         prompt.tool_calls = message.tool_calls or []
                         prompt.future.set_result(remote_result(message, last_text))
                     else:
                         prompt.future.set_exception(SessionFailed(message.content))
                     return
-                if gone:  # read once more after the owner let go: nothing came
-                    raise SessionFailed("The work session ended before answering")
                 try:
                     holder = await ownership.holder(
                         self.db, user_id=user_id, conversation_id=conversation_id
                     )
                 except DatabaseUnavailable:
                     holder = owner  # not known to have let go: read again
-                gone = holder != owner
-                if not gone:
-                    await asyncio.sleep(FOLLOW_SECONDS)
+                if holder is not None and holder != self.instance:
+                    owner, gone = holder, False
+                elif not gone:
+                    # Let go, or now this instance's: a result is stored before the lease is
+                    # let go, so one more read finds it if there is one.
+                    gone = True
+                    continue
+                else:
+                    await self._take_over(prompt, conversation_id, user_id)
+                    return
+                await asyncio.sleep(FOLLOW_SECONDS)
         except Exception as exc:
             if not prompt.future.done():
                 failure = exc if isinstance(exc, SessionFailed) else None
                 prompt.future.set_exception(
                     failure or SessionFailed(f"Lost track of the session: {exc}")
                 )
+
+    async def _take_over(self, prompt: Prompt, conversation_id: int, user_id: str) -> None:
+        """A followed prompt no instance took: this one routes it like its own."""
+        async with self._lock(conversation_id):
+            try:
+                routed = await self._route(user_id, conversation_id, None)
+            except Exception as exc:  # the limit, work mode off...: the prompt is told why
+                stored = isinstance(exc, WorkFailed)
+                await self._refuse(
+                    conversation_id, user_id, [prompt], str(exc), store_it=not stored
+                )
+                return
+            if isinstance(routed, Session):
+                answering = routed.take(prompt)
+        if not isinstance(routed, Session):
+            self._follow(prompt, conversation_id, user_id, routed)
+        elif answering is not prompt:  # queued here already (its note came after all)
+            answering.echo(prompt)

@@ -124,6 +124,8 @@ def resume_settings(
         "ask": ask,
         "ask_mcp": settings.work_permission_mode != "none",
     }
-    command = " ".join(shlex.quote(part) for part in (python, "-c", _HOOK_SCRIPT, json.dumps(spec)))
+    # Isolated (-I): a json.py the session wrote in its workspace is never what it imports.
+    parts = (python, "-I", "-c", _HOOK_SCRIPT, json.dumps(spec))
+    command = " ".join(shlex.quote(part) for part in parts)
     hook = {"matcher": "*", "hooks": [{"type": "command", "command": command}]}
     return json.dumps({"hooks": {"PreToolUse": [hook]}})

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +36,7 @@ from parley import events
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database
+from parley.errors import ParleyError
 from parley.events import Emit
 from parley.models import RunStatus
 from parley.realtime.notifier import Notifier
@@ -44,9 +44,10 @@ from parley.realtime.waits import Waits
 from parley.runs import questions
 from parley.runs.questions import Decision
 from parley.schemas import message_json
-from parley.work import cli, ownership, permissions, proctree, store
+from parley.work import cli, jail, ownership, permissions, proctree, sandbox, store
 from parley.work.events import CallLog, delta_text, outputs
 from parley.work.ownership import Owner
+from parley.work.relay import Relay
 from parley.work.status import IllegalMove, WorkStatus, move
 from parley.work.transport import ProcessTransport
 
@@ -56,6 +57,20 @@ log = logging.getLogger(__name__)
 logging.getLogger("claude_agent_sdk._internal.query").setLevel(logging.CRITICAL)
 
 CONNECT_SECONDS = 30.0
+# What Claude Code says when it is asked to resume a session it has no transcript of.
+NO_TRANSCRIPT = "No conversation found with session ID"
+STARTS_AFRESH = (
+    "Claude Code had no record of this session's earlier turns (it was ended before it saved"
+    " them, or they were kept elsewhere before sessions had homes of their own), so this"
+    " session starts afresh: it does not remember what was said before."
+)
+# Stored, with `meta.prompts`, for the person's prompts a session ends without answering
+# (when no error of its own says why), by how it ended.
+UNANSWERED = {
+    RunStatus.completed: "Ended before answering: the work session was ended.",
+    RunStatus.cancelled: "The server shut down before answering; send the message again.",
+    RunStatus.timed_out: "The work session ended after being idle before answering.",
+}
 # After a failed read, how long the process gets to show it has exited (and with what code).
 EXIT_SEEN_SECONDS = 2.0
 
@@ -98,6 +113,8 @@ class Prompt:
     only: live text before that reached the watchers, and is stored anyway)."""
 
     text: str
+    # The person's stored message this prompt is (None: a prompt of no stored message).
+    message_id: int | None = None
     future: asyncio.Future[ResultMessage] = field(
         default_factory=lambda: asyncio.get_running_loop().create_future()
     )
@@ -121,6 +138,25 @@ class Prompt:
             emit(event, data)
         self.backlog.clear()
         self.listener = emit
+
+    def echo(self, other: Prompt) -> None:
+        """`other` is the same message, answered as this prompt: its events (unless someone
+        follows this one already) and its outcome."""
+        if self.listener is None:
+            self.attach(other.publish)
+
+        def done(future: asyncio.Future[ResultMessage]) -> None:
+            if other.future.done():
+                return
+            if future.cancelled():
+                other.future.cancel()
+            elif (error := future.exception()) is not None:
+                other.future.set_exception(error)
+            else:
+                other.tool_calls = self.tool_calls
+                other.future.set_result(future.result())
+
+        self.future.add_done_callback(done)
 
 
 @dataclass
@@ -152,6 +188,7 @@ class Services:
     notifier: Notifier
     waits: Waits  # permission questions are waited for like any question
     owner: Owner
+    relay: Relay  # how its sandboxed process reaches the model
     launch: Launch = ProcessTransport
 
 
@@ -176,6 +213,7 @@ class Session:
         self.waits = services.waits
         self.owner = services.owner
         self.launch = services.launch
+        self.relay = services.relay
         self.conversation_id = conversation_id
         self.user_id = user_id
         self.run_id = run_id
@@ -188,6 +226,8 @@ class Session:
         self.allowed_tools = list(allowed_tools)
         self.decision = decision
         self.queue: asyncio.Queue[Prompt] = asyncio.Queue()
+        # Prompts that came once it had stopped taking them: for the session after it.
+        self.carried: list[Prompt] = []
         # The person's messages taken as prompts: the newest id, and the recent ones' prompts.
         self.last_message_id = last_message_id
         self._by_message: dict[int, Prompt] = {}
@@ -205,25 +245,43 @@ class Session:
         self._finishing = False
         self._stderr: list[str] = []
         self.task: asyncio.Task[None] | None = None
+        self._transport: ProcessTransport | None = None
 
     # -- control from other tasks --------------------------------------------------
 
+    @property
+    def accepting(self) -> bool:
+        """Whether a prompt handed over now is this session's to answer: not once it is
+        being ended or is finishing (its waiting prompts are answered or failed by then)."""
+        return self.ending is None and not self._finishing
+
     def submit(self, text: str, *, message_id: int | None = None) -> Prompt:
-        """Queue the person's message `message_id` as a prompt, once: the same message handed
-        over again (by a note from another instance and by the owner's own look at the
-        conversation) is the prompt already queued."""
-        if message_id is not None:
-            if message_id in self._by_message:
-                return self._by_message[message_id]
-            self.last_message_id = max(self.last_message_id, message_id)
-        self.last_activity = time.monotonic()
-        prompt = Prompt(text)
-        self.queue.put_nowait(prompt)
-        if message_id is not None:
-            self._by_message[message_id] = prompt
+        """The person's message `message_id` as a prompt of this session (see `take`)."""
+        return self.take(Prompt(text, message_id=message_id))
+
+    def take(self, prompt: Prompt) -> Prompt:
+        """Queue a prompt, once: the same message handed over again (by a note from another
+        instance and by the owner's own look at the conversation) is the prompt already
+        queued, which is returned. A session that no longer takes prompts keeps it for the
+        session after it (`carried`): never queued where nothing reads it."""
+        if prompt.message_id is not None:
+            known = self._by_message.get(prompt.message_id)
+            if known is not None:
+                return known
+            self.last_message_id = max(self.last_message_id, prompt.message_id)
+            self._by_message[prompt.message_id] = prompt
             while len(self._by_message) > 100:
                 del self._by_message[next(iter(self._by_message))]
+        if self.accepting:
+            self.last_activity = time.monotonic()
+            self.queue.put_nowait(prompt)
+        else:
+            self.carried.append(prompt)
         return prompt
+
+    def take_carried(self) -> list[Prompt]:
+        carried, self.carried = self.carried, []
+        return carried
 
     def missed(self, message_id: int) -> bool:
         """Whether the person's message `message_id` never reached this session as a prompt
@@ -241,11 +299,25 @@ class Session:
         await self.client.interrupt()
         return True
 
-    async def kill(self, status: RunStatus, error: str | None = None) -> None:
-        """End the session and every process it started."""
+    def close(self, status: RunStatus, error: str | None = None) -> bool:
+        """Stop taking prompts, to end as `status` (also while it finishes by itself: a call
+        it parks then is kept closed); False if it was being ended already."""
+        if self.ending is not None:
+            return False
         self.ending = status
         self.end_error = error
-        await asyncio.to_thread(proctree.kill_tree, self.pid, self.tag)
+        return True
+
+    async def kill(self, status: RunStatus, error: str | None = None, *, wait: bool = True) -> None:
+        """End the session and every process it started: its process group gets SIGKILL now,
+        then the task sees it through (kills and waits for the rest of the tree, stores how
+        it ended); with `wait`, until it has."""
+        self.close(status, error)
+        pid = self._live_pid()
+        if pid is not None:
+            proctree.kill_group(pid)
+        if self._transport is not None:
+            await self._transport.clean_up()  # its relay token is refused from now on
         task = self.task
         if task is None or task.done() or task is asyncio.current_task():
             return
@@ -254,7 +326,15 @@ class Session:
         # session sees it ended).
         if not self._finishing:
             task.cancel()
-        await asyncio.wait({task})
+        if wait:
+            await asyncio.wait({task})
+
+    def _live_pid(self) -> int | None:
+        """The process's pid while it is there to be signalled: once the event loop has
+        collected its exit the pid may be another process's (the tag still finds what it
+        left)."""
+        transport = self._transport
+        return transport.pid if transport is not None and transport.is_ready() else None
 
     # -- the owner task ------------------------------------------------------------
 
@@ -280,11 +360,19 @@ class Session:
         return await self._finish(outcome, error)
 
     async def _finish(self, outcome: RunStatus, error: str | None) -> Outcome:
-        if self.ending is None:
-            await asyncio.to_thread(proctree.kill_tree, self.pid, self.tag)
+        # Everything is gone before the lease is: a session started next cannot meet it.
+        started = self._transport.pid if self._transport is not None else None
+        await asyncio.to_thread(proctree.kill_tree, self._live_pid(), self.tag, spare=started)
+        reason = error or UNANSWERED.get(outcome, "The work session ended before answering.")
+        waiting = self._take_waiting()
         try:
             if self._deferred is not None:
+                # Prompts queued behind the deferred call: the person moved on, the next
+                # session denies the call and answers them (before any that came later).
+                self.carried[:0] = waiting
+                waiting = []  # carried, not failed
                 return Parked(self._deferred)
+            unanswered = [p.message_id for p in waiting if p.message_id is not None]
             failed = outcome is RunStatus.failed and error
             await store.end_run(
                 self.db,
@@ -293,31 +381,29 @@ class Session:
                 status=outcome,
                 error=error,
                 error_message=(self.conversation_id, self.user_id) if failed else None,
+                prompts=unanswered,
             )
+            if unanswered and not failed:  # every prompt gets its answer, or is told why not
+                await self._store(reason, {"type": "error", "prompts": unanswered}, error=True)
             await self._set_status(WorkStatus.ended)
             return Ended(outcome, error)
         finally:
             # Only now does a waiting client get its answer: the failure is on record first.
-            self._fail_waiting(error or "The work session ended")
+            for prompt in waiting:
+                if not prompt.future.done():
+                    prompt.future.set_exception(SessionFailed(reason))
 
-    def _fail_waiting(self, reason: str) -> None:
-        if self.current is not None and not self.current.future.done():
-            self.current.future.set_exception(SessionFailed(reason))
+    def _take_waiting(self) -> list[Prompt]:
+        """The prompts it has taken and not answered, in order: the current one, then the
+        queue (emptied: the session takes no prompts any more)."""
+        waiting = [self.current] if self.current is not None else []
         while not self.queue.empty():
-            prompt = self.queue.get_nowait()
-            if not prompt.future.done():
-                prompt.future.set_exception(SessionFailed(reason))
+            waiting.append(self.queue.get_nowait())
+        return [p for p in waiting if not p.future.done()]
 
     async def _serve(self) -> None:
-        transport = self._transport(cli.command(self.settings, self.cli, resume=self.session_id))
-        client = ClaudeSDKClient(self._options(), transport=transport)
-        self.client = client
         try:
-            try:
-                async with asyncio.timeout(CONNECT_SECONDS):
-                    await client.connect()
-            except Exception as exc:
-                raise SessionFailed(self._start_error(exc)) from exc
+            client, transport = await self._connect()
             await self._started(transport)
             exited = asyncio.create_task(transport.wait())
             try:
@@ -325,18 +411,62 @@ class Session:
             finally:
                 exited.cancel()
         finally:
-            self.client = None
-            with contextlib.suppress(Exception):
-                await client.disconnect()
+            connected, self.client = self.client, None
+            if connected is not None:
+                with contextlib.suppress(Exception):
+                    await connected.disconnect()
 
-    def _transport(self, argv: list[str], *, stdin: bool = True) -> ProcessTransport:
-        return self.launch(
-            argv,
-            cwd=self.cwd,
-            env=cli.environment(self.settings, tag=self.tag),
-            on_stderr=self._on_stderr,
-            stdin=stdin,
-        )
+    async def _connect(self) -> tuple[ClaudeSDKClient, ProcessTransport]:
+        """Start the process and connect to it. A session id Claude Code has no transcript of
+        (its first turn was cut before Claude Code wrote any, or its files are gone) is
+        forgotten and the session starts afresh, and the conversation says so: otherwise
+        every later message of the conversation would fail to start it."""
+        while True:
+            transport = await self._launch(
+                cli.command(self.settings, self.cli, resume=self.session_id)
+            )
+            client = self.client = ClaudeSDKClient(self._options(), transport=transport)
+            try:
+                async with asyncio.timeout(CONNECT_SECONDS):
+                    await client.connect()
+                return client, transport
+            except Exception as exc:
+                self.client = None
+                with contextlib.suppress(Exception):
+                    await client.disconnect()
+                lost = any(NO_TRANSCRIPT in line for line in self._stderr)
+                if not (self.session_id and lost):
+                    raise SessionFailed(self._start_error(exc)) from exc
+            self.session_id, self._stderr = None, []
+            await store.update_session(self.db, self.user_id, self.conversation_id, session_id=None)
+            await self._store(STARTS_AFRESH, {"type": "status"})
+
+    async def _launch(self, claude: list[str], *, stdin: bool = True) -> ProcessTransport:
+        """`claude` in its person's sandbox, reaching the model through a relay channel of
+        its own that closes when the process is gone."""
+        try:
+            jailed = await jail.enter(
+                db=self.db,
+                settings=self.settings,
+                relay=self.relay,
+                user_id=self.user_id,
+                conversation_id=self.conversation_id,
+                cwd=self.cwd,
+                claude=claude,
+                tag=self.tag,
+            )
+        except ParleyError as exc:  # no uid left, a home that is not a folder
+            raise SessionFailed(f"Claude Code could not start: {exc.message}") from exc
+        try:
+            transport = self.launch(
+                jailed.argv, cwd=Path("/"), env=jailed.env, on_stderr=self._on_stderr, stdin=stdin
+            )
+        except BaseException:
+            await self.relay.close(jailed.channel)
+            raise
+        transport.cleanups.append(lambda: self.relay.close(jailed.channel))
+        self._transport = transport
+        return transport
 
     async def _started(self, transport: ProcessTransport) -> None:
         """Record the process in the run and in the lease (pid and start time: what the
@@ -365,6 +495,10 @@ class Session:
                     timeout=max(0.0, idle_left),
                     return_when=asyncio.FIRST_COMPLETED,
                 )
+            except asyncio.CancelledError:
+                if getter.done() and not getter.cancelled():
+                    self.current = getter.result()  # taken as it was ended: still unanswered
+                raise
             finally:
                 if not getter.done():
                     getter.cancel()
@@ -372,14 +506,13 @@ class Session:
                 if exited in done:
                     raise SessionFailed(self._exit_error(exited.result()))
                 if time.monotonic() - self.last_activity >= self.settings.work_idle_timeout:
-                    self.ending = RunStatus.timed_out
-                    self.end_error = "Ended after being idle"
+                    self.close(RunStatus.timed_out, "Ended after being idle")
                     await self._store(
                         "The work session ended after being idle.", {"type": "status"}
                     )
                     raise asyncio.CancelledError
                 continue
-            prompt = getter.result()
+            prompt = self.current = getter.result()
             await self._prompt(client, prompt, exited)
             if self._deferred is not None:
                 return
@@ -387,9 +520,9 @@ class Session:
     async def _prompt(
         self, client: ClaudeSDKClient, prompt: Prompt, exited: asyncio.Task[int]
     ) -> None:
+        self.current = prompt
         await self._set_status(WorkStatus.working)
         result: ResultMessage | None = None
-        self.current = prompt
         try:
             await client.query(prompt.text)
             async for message in client.receive_response():
@@ -429,12 +562,8 @@ class Session:
                 self.notifier.publish_live(self.conversation_id, events.DELTA, {"text": text})
             return
         if isinstance(message, SystemMessage) and message.subtype == "init":
-            session_id = message.data.get("session_id")
-            if session_id and session_id != self.session_id:
-                self.session_id = session_id
-                await store.update_session(
-                    self.db, self.user_id, self.conversation_id, session_id=session_id
-                )
+            # Its id is kept from the turn's result on (`_on_result`), not from here: a session
+            # ended this early may have no transcript yet to resume.
             return
         if isinstance(message, ResultMessage) and not _defers(message):
             # Idle before the result is stored: whoever sees the result sees the session free.
@@ -446,14 +575,16 @@ class Session:
             prompt.tool_calls = calls
         for output in outputs(message, stopped=stopped, reported=reported):
             self._calls.add(output)
-            stored = await self._store(
-                output.content, output.meta, error=output.error, tool_calls=calls
-            )
+            meta = output.meta
+            if meta["type"] in ("result", "error") and prompt and prompt.message_id is not None:
+                meta = {**meta, "prompts": [prompt.message_id]}  # whose answer this is
+            stored = await self._store(output.content, meta, error=output.error, tool_calls=calls)
             if prompt is not None:
                 prompt.reported = prompt.reported or output.meta["type"] == "error"
                 prompt.publish(events.MESSAGE, message_json(stored))
             if output.meta["type"] == "text":  # its text is stored: no longer in flight
-                self.notifier.publish_live(self.conversation_id, events.TURN_END, {})
+                ended = {"message_id": stored.id}  # watchers hand the live text over to it
+                self.notifier.publish_live(self.conversation_id, events.TURN_END, ended)
         if isinstance(message, ResultMessage):
             await self._on_result(message)
 
@@ -519,8 +650,12 @@ class Session:
         except IllegalMove:  # e.g. a late message from a process that was ended
             log.info("work session %s stays %s", self.conversation_id, self.status)
             return
-        await store.update_session(
-            self.db, self.user_id, self.conversation_id, status=self.status.value
+        await store.set_status(
+            self.db,
+            self.user_id,
+            self.conversation_id,
+            run_id=self.run_id,
+            status=self.status.value,
         )
 
     # -- permissions ---------------------------------------------------------------
@@ -650,7 +785,7 @@ class Session:
         assert self.session_id is not None
         settings_json = permissions.resume_settings(
             self.settings,
-            python=sys.executable,
+            python=sandbox.python_runtime()[0],  # the sandbox's, at the same path
             tool_use_id=decision.tool_use_id,
             decision=decision.answer,
             allowed=self.allowed_tools,
@@ -661,7 +796,7 @@ class Session:
         await self._set_status(WorkStatus.working)
         if decision.tool:  # its tool_use was stored before it parked; its result comes now
             self._calls.use(decision.tool_use_id, decision.tool, decision.tool_input)
-        transport = self._transport(command, stdin=False)
+        transport = await self._launch(command, stdin=False)
         await transport.connect()
         try:
             await self._started(transport)

@@ -135,13 +135,16 @@ async def start_run(
 
 
 async def set_run(db: Database, user_id: str, run_id: int, **values: Any) -> None:
+    """Only a live run changes: one ended meanwhile (End through another instance) stays
+    ended, whatever its session, not yet told, writes."""
     names = list(values)
     assignments = ", ".join(f"{name} = ${i + 3}" for i, name in enumerate(names))
     async with db.connection() as conn:
         await conn.execute(
             f"UPDATE agent_runs SET {assignments}, last_activity_at = now()"
-            " WHERE user_id = $2 AND id = $1",
+            " WHERE user_id = $3 AND id = $1 AND status = ANY($2::run_status[])",
             run_id,
+            list(LIVE_RUN),
             user_id,
             *values.values(),
         )
@@ -155,11 +158,13 @@ async def end_run(
     status: RunStatus,
     error: str | None,
     error_message: tuple[int, str] | None = None,
+    prompts: list[int] | None = None,
     conn: asyncpg.Connection | None = None,
-) -> None:
-    """Only a live run ends: an ended one keeps how it ended. With `error_message`
-    (conversation id, its owner) the error is stored as a reply in the same transaction, so whoever
-    sees the error in the conversation also sees the run failed, and the other way round.
+) -> bool:
+    """Only a live run ends: an ended one keeps how it ended; True if this ended it. With
+    `error_message` (conversation id, its owner) the error is stored as a reply in the same
+    transaction, so whoever sees the error in the conversation also sees the run failed, and
+    the other way round; `prompts`: the person's messages it leaves unanswered (`meta.prompts`).
     On `conn` when given (inside the caller's transaction)."""
     async with contextlib.AsyncExitStack() as stack:
         if conn is None:
@@ -172,11 +177,11 @@ async def end_run(
                 conversation_id=conversation_id,
                 user_id=user_id,
                 content=error,
-                meta={"type": "error"},
+                meta={"type": "error", "prompts": prompts} if prompts else {"type": "error"},
                 error=True,
                 conn=conn,
             )
-        await conn.execute(
+        done: str = await conn.execute(
             """UPDATE agent_runs SET status = $2, error = $3, ended_at = now(),
             last_activity_at = now()
             WHERE user_id = $5 AND id = $1 AND status = ANY($4::run_status[])""",
@@ -186,6 +191,134 @@ async def end_run(
             list(LIVE_RUN),
             user_id,
         )
+    return done.endswith(" 1")
+
+
+@dataclass(frozen=True, slots=True)
+class EndedSession:
+    run_id: int
+    owner: str | None  # the instance holding the session's lease, if one does
+    was_live: bool  # false: it had ended already
+
+
+async def end_session(
+    db: Database, *, user_id: str, conversation_id: int, run_id: int | None = None
+) -> EndedSession | None:
+    """End the session as the person sees it, in one transaction: its run completed (which
+    closes its open questions), its status ended, a parked call kept but marked closed (the
+    next prompt resumes by denying it). Any instance can do this: the run is the record of
+    the End, which the lease's holder acts on (`WorkManager.end`). With `run_id`, only while
+    that is still the session's run. None: no such session (never started, or a newer run)."""
+    async with db.transaction() as conn:
+        row = await conn.fetchrow(
+            """SELECT run_id, status, owner FROM work_sessions
+            WHERE user_id = $2 AND conversation_id = $1 FOR UPDATE""",
+            conversation_id,
+            user_id,
+        )
+        if row is None or row["run_id"] is None or run_id not in (None, row["run_id"]):
+            return None
+        ended = await end_run(
+            db, user_id, row["run_id"], status=RunStatus.completed, error=None, conn=conn
+        )
+        await conn.execute(
+            """UPDATE work_sessions SET status = 'ended', updated_at = now(),
+            pending = CASE WHEN pending IS NULL THEN NULL
+                           ELSE pending || '{"closed": true}'::jsonb END
+            WHERE user_id = $2 AND conversation_id = $1""",
+            conversation_id,
+            user_id,
+        )
+    return EndedSession(row["run_id"], row["owner"], ended or row["status"] != "ended")
+
+
+async def park(
+    db: Database,
+    *,
+    user_id: str,
+    conversation_id: int,
+    run_id: int,
+    deferred: dict[str, Any],
+    ended: bool,
+) -> None:
+    """Keep a deferred tool call, with its question, for the person's answer: the run waits
+    for input, the session shows it waits for permission. If the session was ended (`ended`,
+    or its run ended through another instance meanwhile) the call is kept closed instead:
+    the next prompt resumes by denying it. One transaction, on the row `end_session` locks."""
+    async with db.transaction() as conn:
+        status = await conn.fetchval(
+            """SELECT status FROM work_sessions
+            WHERE user_id = $3 AND conversation_id = $1 AND run_id = $2 FOR UPDATE""",
+            conversation_id,
+            run_id,
+            user_id,
+        )
+        waiting = not ended and status is not None and status != "ended"
+        if waiting:
+            waiting = (
+                await conn.fetchval(
+                    """UPDATE agent_runs SET status = 'waiting_input', pid = NULL,
+                    last_activity_at = now()
+                    WHERE user_id = $2 AND id = $1 AND status = 'running' RETURNING id""",
+                    run_id,
+                    user_id,
+                )
+                is not None
+            )
+        await conn.execute(
+            """UPDATE work_sessions SET pending = $2, updated_at = now(),
+            status = CASE WHEN $3 THEN 'waiting_permission' ELSE status END
+            WHERE user_id = $4 AND conversation_id = $1""",
+            conversation_id,
+            deferred if waiting else {**deferred, "closed": True},
+            waiting,
+            user_id,
+        )
+
+
+async def set_status(
+    db: Database, user_id: str, conversation_id: int, *, run_id: int, status: str
+) -> None:
+    """The status a live session shows, while `run_id` is its run and that run has not been
+    ended: an End recorded by any instance sticks, whatever the session, not yet told (or
+    being killed), still writes."""
+    async with db.connection() as conn:
+        await conn.execute(
+            """UPDATE work_sessions SET status = $3, updated_at = now()
+            WHERE user_id = $4 AND conversation_id = $1 AND run_id = $2 AND status <> 'ended'""",
+            conversation_id,
+            run_id,
+            status,
+            user_id,
+        )
+
+
+async def run_live(db: Database, *, user_id: str, run_id: int) -> bool:
+    async with db.connection() as conn:
+        found: bool = await conn.fetchval(
+            "SELECT status = ANY($2::run_status[]) FROM agent_runs WHERE user_id = $3 AND id = $1",
+            run_id,
+            list(LIVE_RUN),
+            user_id,
+        )
+    return bool(found)
+
+
+async def ended_runs(db: Database, *, runs: list[tuple[str, int]]) -> list[int]:
+    """Which of these runs (person, run id) have ended (End recorded through another
+    instance, say). One statement over the people's runs (on a cluster, the nodes of theirs):
+    the person and the id together, as the key holds them."""
+    async with db.connection() as conn:
+        rows = await conn.fetch(
+            """SELECT r.id FROM agent_runs r
+            JOIN unnest($1::text[], $2::bigint[]) AS s(user_id, id)
+              ON r.user_id = s.user_id AND r.id = s.id
+            WHERE r.user_id = ANY($1::text[]) AND NOT r.status = ANY($3::run_status[])""",
+            [user_id for user_id, _ in runs],
+            [run_id for _, run_id in runs],
+            list(LIVE_RUN),
+        )
+    return [row["id"] for row in rows]
 
 
 async def start_run_within_limit(

@@ -3,9 +3,10 @@ Parley builds itself.
 
 The SDK's own transport inherits the server's whole environment and shares its process
 group, and gives up on the session when one line of output passes its buffer. This one
-starts the process with the environment it is given (an allowlist, see `config`), in a
-process group of its own (so killing the session can never reach the server), and reads its
-output through a bounded line reader that survives NUL bytes and very long lines.
+starts the process it is given (a sandbox, see `jail`) with exactly the environment it is
+given, in a process group of its own (so killing the session can never reach the server),
+reads its output through a bounded line reader that survives NUL bytes and very long lines,
+and runs its `cleanups` (closing the session's relay channel) once the process is gone.
 """
 
 from __future__ import annotations
@@ -16,11 +17,15 @@ import json
 import logging
 import os
 import signal
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from claude_agent_sdk import ProcessError, Transport
+
+# A command's output may well hold a NUL, which PostgreSQL refuses: shown as ␀ (`parley.text`).
+from parley.text import NUL_SHOWN_AS as NUL_SHOWN_AS
+from parley.text import scrub
 
 log = logging.getLogger(__name__)
 
@@ -29,19 +34,6 @@ MAX_LINE_BYTES = 64 * 1024 * 1024
 _CHUNK = 256 * 1024
 # After stdin closes, how long the CLI gets to save its session before its group is killed.
 CLOSE_GRACE_SECONDS = 3.0
-NUL_SHOWN_AS = "\u2400"  # ␀: PostgreSQL text cannot hold U+0000
-
-
-def scrub(value: Any) -> Any:
-    """The value with every NUL character made visible: PostgreSQL refuses them in text and
-    jsonb, and a command's output may well contain one."""
-    if isinstance(value, str):
-        return value.replace("\x00", NUL_SHOWN_AS) if "\x00" in value else value
-    if isinstance(value, dict):
-        return {scrub(k): scrub(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [scrub(v) for v in value]
-    return value
 
 
 async def read_lines(
@@ -116,7 +108,10 @@ class ProcessTransport(Transport):
         self.max_line = max_line
         self.process: asyncio.subprocess.Process | None = None
         self._stderr_task: asyncio.Task[None] | None = None
+        self._exit_task: asyncio.Task[None] | None = None
         self._write_lock = asyncio.Lock()
+        # Run once the process is gone (or could not start), whoever notices first.
+        self.cleanups: list[Callable[[], Awaitable[None]]] = []
 
     @property
     def pid(self) -> int | None:
@@ -125,16 +120,35 @@ class ProcessTransport(Transport):
     async def connect(self) -> None:
         if self.process is not None:
             return
-        self.process = await asyncio.create_subprocess_exec(
-            *self.argv,
-            cwd=self.cwd,
-            env=self.env,
-            stdin=asyncio.subprocess.PIPE if self.stdin else asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,  # its own group: a kill of the group never reaches us
-        )
+        try:
+            self.process = await asyncio.create_subprocess_exec(
+                *self.argv,
+                cwd=self.cwd,
+                env=self.env,
+                stdin=asyncio.subprocess.PIPE if self.stdin else asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,  # its own group: a kill of the group never reaches us
+            )
+        except BaseException:
+            await self.clean_up()
+            raise
         self._stderr_task = asyncio.create_task(self._drain_stderr())
+        self._exit_task = asyncio.create_task(self._after_exit(self.process))
+
+    async def _after_exit(self, process: asyncio.subprocess.Process) -> None:
+        await process.wait()
+        await self.clean_up()
+
+    async def clean_up(self) -> None:
+        """Run the cleanups now, once (also when the process is only known to be killed: a
+        session ended by Parley revokes its relay token at once, not when the kill lands)."""
+        cleanups, self.cleanups = self.cleanups, []
+        for cleanup in cleanups:
+            try:
+                await cleanup()
+            except Exception:
+                log.exception("cleaning up after Claude Code failed")
 
     async def wait(self) -> int:
         assert self.process is not None
@@ -192,6 +206,7 @@ class ProcessTransport(Transport):
         killed; every wait is bounded."""
         process = self.process
         if process is None:
+            await self.clean_up()
             return
         await self.end_input()
         if process.returncode is None:
@@ -206,6 +221,9 @@ class ProcessTransport(Transport):
             self._stderr_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._stderr_task
+        if self._exit_task is not None and not self._exit_task.done():
+            self._exit_task.cancel()
+        await self.clean_up()
 
     def is_ready(self) -> bool:
         return self.process is not None and self.process.returncode is None

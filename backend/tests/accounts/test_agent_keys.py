@@ -32,6 +32,8 @@ async def test_a_key_writes_as_its_agent_and_cannot_act_as_the_person(make_serve
             "is_admin": False,
             "agent": "planner",
             "via": "bearer",
+            "email_verified": False,
+            "sso_linked": False,
         }
         posted = await server.client.post(
             "/api/alice/inbox/messages", json={"text": "plan ready"}, headers=agent

@@ -94,7 +94,8 @@ async def test_a_verified_email_links_an_existing_account_and_unknown_people_nee
     async with parley_with_oidc(migrated) as (base, provider):  # sign-up by invite
         async with db.connection() as conn:
             await conn.execute(
-                "INSERT INTO accounts (user_id, email) VALUES ('alice', 'alice@example.com')"
+                "INSERT INTO accounts (user_id, email, email_verified_at)"
+                " VALUES ('alice', 'alice@example.com', now())"
             )
         await provider.sign_in_as(sub="a-9", email="alice@example.com", email_verified=True)
         async with browser(base) as web:

@@ -34,6 +34,8 @@ async def test_open_signup_sets_an_httponly_session_cookie_and_stores_only_argon
             "is_admin": False,
             "agent": None,
             "via": "session",
+            "email_verified": False,  # typed at sign-up: nobody proved it yet
+            "sso_linked": False,
         }
         async with db.connection() as conn:
             stored = await conn.fetchval("SELECT password_hash FROM accounts")
@@ -68,7 +70,7 @@ async def test_signup_needs_an_invite_by_default_and_a_free_user_id(make_server,
 
 
 async def test_wrong_name_or_password_is_one_generic_401_doing_the_same_work(
-    make_server, monkeypatch
+    make_server, monkeypatch, db
 ):
     """An unknown name is refused after the same Argon2id verification as a wrong password, so
     its answer takes as long (asserted on the work done, not on a clock: timing under load is
@@ -92,6 +94,8 @@ async def test_wrong_name_or_password_is_one_generic_401_doing_the_same_work(
         browser(server.base_url) as web,
     ):
         await signup(web, "alice", email="alice@example.com")
+        async with db.connection() as conn:  # as if its link was followed: it signs in
+            await conn.execute("UPDATE accounts SET email_verified_at = now()")
         web.cookies.clear()
         for login in ("alice", "alice@example.com", "ALICE@example.com"):
             ok = await web.post("/api/auth/login", json={"login": login, "password": PASSWORD})

@@ -79,7 +79,7 @@ class RecordingManager:
         self.calls.append(("stop", conversation_id))
         return conversation_id in self.running
 
-    async def end(self, *, user_id: str, conversation_id: int) -> bool:
+    async def end(self, *, user_id: str, conversation_id: int, wait: bool = False) -> bool:
         self.calls.append(("end", conversation_id))
         return conversation_id in self.running
 

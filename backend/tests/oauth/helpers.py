@@ -69,6 +69,14 @@ def consent_request(response: httpx.Response) -> str:
     return query(location)["request"]
 
 
+async def decide(
+    web: httpx.AsyncClient, request: str, *, allow: bool = True, agent: str | None = None, **kw: Any
+) -> httpx.Response:
+    """The consent page's form, as the browser posts it (the answer is a redirect)."""
+    form = {"decision": "allow" if allow else "deny", **({"agent": agent} if agent else {})}
+    return await web.post(f"/api/oauth/requests/{request}", data=form, **kw)
+
+
 @dataclass
 class Flow:
     code: str
@@ -88,10 +96,10 @@ async def consent(
     whole redirect URL when `expect_redirect` is None)."""
     shown = await web.get(f"/api/oauth/requests/{request}")
     assert shown.status_code == 200, shown.text
-    body = {"allow": allow, "agent": agent or shown.json()["agent"]}
-    decided = await web.post(f"/api/oauth/requests/{request}", json=body)
-    assert decided.status_code == 200, decided.text
-    target = decided.json()["redirect_to"]
+    decided = await decide(web, request, allow=allow, agent=agent or shown.json()["agent"])
+    assert decided.status_code == 303, decided.text
+    assert decided.headers["cache-control"] == "no-store"
+    target = decided.headers["location"]
     if expect_redirect is None:
         return shown.json(), target
     assert target.startswith(expect_redirect + "?"), target

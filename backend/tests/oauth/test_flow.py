@@ -18,6 +18,7 @@ from tests.oauth.helpers import (
     code_for,
     consent,
     consent_request,
+    decide,
     exchange,
     mcp_status,
     pkce,
@@ -227,23 +228,19 @@ async def test_consent_needs_the_person_signed_in_from_the_web_origin(make_serve
         async with httpx.AsyncClient(
             base_url=server.base_url, cookies=cookies, headers={"Origin": "https://evil.example"}
         ) as forged:
-            r = await forged.post(
-                f"/api/oauth/requests/{request}", json={"allow": True, "agent": "x"}
-            )
+            r = await decide(forged, request, agent="x")
             assert r.status_code == 403
         # a person without an account (a `parley token` script) connects nothing
         carol = bearer(token_for("carol"))
-        r = await server.client.post(
-            f"/api/oauth/requests/{request}", json={"allow": True, "agent": "x"}, headers=carol
-        )
+        r = await decide(server.client, request, agent="x", headers=carol)
         assert r.status_code == 403 and r.json()["error"]["code"] == "account_required"
         # a bad agent name is a clear 422, and the request is still there to answer
-        r = await web.post(f"/api/oauth/requests/{request}", json={"allow": True, "agent": "a b"})
+        r = await decide(web, request, agent="a b")
         assert r.status_code == 422
         _, back = await consent(web, request)
         assert "code" in back
         # and it is answered once
-        r = await web.post(f"/api/oauth/requests/{request}", json={"allow": True, "agent": "x"})
+        r = await decide(web, request, agent="x")
         assert r.status_code == 404
         assert (await web.get("/api/oauth/requests/nope")).status_code == 404
 

@@ -11,7 +11,7 @@ from parley.db import Database
 from tests.conftest import serve
 from tests.push.fake_push import FakePushService, fake_push_service
 
-LOOPBACK = {"PARLEY_PUSH_ALLOWED_HOSTS": "127.0.0.1", "PARLEY_PUSH_RETRY_BASE": 0.05}
+LOOPBACK = {"PARLEY_PUSH_ALLOWED_HOSTS": "127.0.0.1:*", "PARLEY_PUSH_RETRY_BASE": 0.05}
 
 
 @pytest.fixture

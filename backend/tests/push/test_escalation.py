@@ -4,19 +4,15 @@ restart), a reminder push, then an email whose link opens the question once."""
 from __future__ import annotations
 
 import asyncio
-import email
 import re
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
-
-from aiosmtpd.controller import Controller
 
 from parley.db import Database
 from parley.push import escalation
 from parley.runs import questions
-from tests.conftest import free_port, token_for
+from tests.conftest import token_for
+from tests.fakes.smtp import smtp_server
 from tests.push.fake_push import FakePushService
 from tests.push.test_delivery import subscribe
 from tests.runs.helpers import Actor
@@ -127,28 +123,6 @@ async def test_on_timeout_deny_survives_a_restart_and_is_applied_once(
         assert third and len(await answers_to(db, question)) == 1
 
 
-class Inbox:
-    """A local SMTP server (aiosmtpd) keeping what it receives."""
-
-    def __init__(self) -> None:
-        self.messages: list[email.message.Message] = []
-
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.messages.append(email.message_from_bytes(envelope.content))
-        return "250 OK"
-
-
-@contextmanager
-def smtp_server() -> Iterator[tuple[Inbox, int]]:
-    inbox, port = Inbox(), free_port()
-    controller = Controller(inbox, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield inbox, port
-    finally:
-        controller.stop()
-
-
 async def test_a_reminder_push_then_an_email_whose_link_opens_the_question_once(
     push_server: Any, push_service: FakePushService, db: Database
 ) -> None:
@@ -156,7 +130,8 @@ async def test_a_reminder_push_then_an_email_whose_link_opens_the_question_once(
         async with push_server(PARLEY_SMTP_URL=f"smtp://127.0.0.1:{port}", **FAST) as server:
             async with db.connection() as conn:
                 await conn.execute(
-                    "INSERT INTO accounts (user_id, email) VALUES ('alice', 'alice@example.com')"
+                    "INSERT INTO accounts (user_id, email, email_verified_at)"
+                    " VALUES ('alice', 'alice@example.com', now())"
                 )
             person = Actor(server, "alice")
             await subscribe(person, push_service, "phone")
@@ -204,3 +179,39 @@ async def test_a_reminder_push_then_an_email_whose_link_opens_the_question_once(
             await push_service.wait_for(lambda: len(push_service.delivered("phone")) == 3)
             assert push_service.delivered("phone")[2]["kind"] == "question_closed"
             assert len(mailbox.messages) == 1
+
+
+async def test_a_reminder_email_goes_only_to_a_verified_address(
+    push_server: Any, push_service: FakePushService, db: Database
+) -> None:
+    """Anyone may type someone else's address into their own account: an unverified one gets
+    the reminder push's next step taken, but no email and no link."""
+    with smtp_server() as (mailbox, port):
+        async with push_server(PARLEY_SMTP_URL=f"smtp://127.0.0.1:{port}", **FAST) as server:
+            async with db.connection() as conn:
+                await conn.execute(
+                    "INSERT INTO accounts (user_id, email) VALUES ('mallory', 'bob@example.com')"
+                )
+            async with mcp_client(server.base_url, token_for("mallory", agent="ops")) as client:
+                asking = asyncio.create_task(
+                    client.call_tool("ask_user", {"question": "Ship it?", "remind_after": 0.01})
+                )
+                deadline = time.monotonic() + 30
+                while True:
+                    async with db.connection() as conn:
+                        row = await conn.fetchrow(
+                            "SELECT question_id, stage FROM question_escalations"
+                            " WHERE user_id = 'mallory'"
+                        )
+                    if row is not None and row["stage"] == 2:
+                        break
+                    assert time.monotonic() < deadline, "the email step was never taken"
+                    await asyncio.sleep(0.05)
+                async with db.connection() as conn:
+                    links = await conn.fetchval(
+                        "SELECT count(*) FROM auth_challenges WHERE purpose = $1",
+                        escalation.LINK_PURPOSE,
+                    )
+                # The link is made in the step's own transaction, so none now means no email.
+                assert links == 0 and mailbox.messages == []
+                asking.cancel()

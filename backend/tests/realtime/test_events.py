@@ -120,6 +120,61 @@ async def test_joining_mid_reply_gets_the_text_so_far_then_the_rest(make_server)
     assert text == stored == reply
 
 
+async def _reply_and_end(stream) -> tuple[str, int | None, dict[str, Any]]:
+    """The deltas' text up to `reply_end`, the message id it names, and the stored reply;
+    nothing live may come between the end and the stored reply."""
+    text, ended = "", None
+    async for event in stream:
+        if event.event == "delta":
+            assert ended is None, "a delta after the reply's end"
+            text += event.json()["text"]
+        elif event.event == "reply_end":
+            assert ended is None, "two ends of one reply"
+            ended = event.json()["message_id"]
+            assert isinstance(ended, int)
+        elif event.event == "message" and event.json()["role"] == "assistant":
+            return text, ended, event.json()
+    raise AssertionError("the stream ended before the stored reply")
+
+
+async def test_a_replys_end_names_its_stored_copy_here_and_on_another_instance(make_server):
+    """What a client needs to render a reply from this stream alone: the live text, then
+    which stored message it became (its copy comes by the reader, after live events that
+    may belong to the next reply)."""
+    async with (
+        make_server(model=OfflineModel(word_pause=0.01)) as writer,
+        make_server() as reader,
+    ):
+        conversation_id = await _conversation(writer)
+        async with (
+            watch(writer.client, "alice", conversation_id) as here,
+            watch(reader.client, "alice", conversation_id) as there,
+        ):
+            turn = asyncio.create_task(writer.chat("alice", "hello there", conversation_id))
+            seen = [await _reply_and_end(here), await _reply_and_end(there)]
+            reply = (await turn).json()["response"]
+    for text, ended, stored in seen:
+        assert text == stored["content"] == reply
+        assert ended == stored["id"]
+
+
+async def test_a_client_holding_the_streams_headers_is_subscribed(server):
+    """The 200 goes only once the stream is subscribed: a live event published the moment a
+    client has the headers reaches it (a client that opens the stream of a new chat right
+    after its turn began sees the reply from its first word)."""
+    conversation_id = await _conversation(server)
+    hub = server.app.state.hub
+    for attempt in range(20):  # each a fresh stream and a fresh reply
+        async with watch(server.client, "alice", conversation_id) as stream:
+            hub.publish_live(conversation_id, "delta", {"text": f"word {attempt}"})
+            hub.publish_live(conversation_id, "turn_end", {"message_id": None})
+            got = await asyncio.wait_for(take(stream, 2), timeout=10)  # lost: never comes
+        assert [(e.event, e.json()) for e in got] == [
+            ("delta", {"text": f"word {attempt}"}),
+            ("reply_end", {"message_id": None}),
+        ]
+
+
 async def test_a_message_written_on_one_instance_reaches_a_stream_on_another(server, migrated):
     process, base_a = await spawn_server(migrated)
     conversation_id = await _conversation(server)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from parley.realtime.hub import Hub, Place
+from parley.realtime.hub import PAGE, Dropped, Hub, Place
 
 pytestmark = pytest.mark.unit
 
@@ -151,3 +151,97 @@ async def test_a_watcher_that_leaves_forgets_the_other_instances_reply():
 def _elsewhere(place: Place) -> Place:
     """A place as the watcher's notifier names it: the writer's instance, then its reply."""
     return Place(f"writer/{place.reply}", place.at)
+
+
+async def test_a_replys_end_names_its_stored_message_once_and_only_when_one_was_live():
+    """`reply_end` tells a watcher which stored message the live text became, so it can hand
+    the text over when that message arrives (later, by the pump) and take what follows as a
+    new reply; an end with nothing in flight (a turn's last word after its stored reply)
+    sends nothing."""
+    hub = Hub(Store().fetch)
+    sub = await hub.subscribe(1, after=0, user_id="alice")
+    hub.publish_live(1, "delta", {"text": "Step one."})
+    hub.publish_live(1, "turn_end", {"message_id": 41})
+    hub.publish_live(1, "turn_end", {"message_id": None})  # the runner's own end: nothing live
+    hub.publish_live(1, "delta", {"text": "Step two"})
+    hub.publish_live(1, "turn_end", {})
+    assert _queued(sub) == [
+        ("delta", {"text": "Step one."}),
+        ("reply_end", {"message_id": 41}),
+        ("delta", {"text": "Step two"}),
+        ("reply_end", {"message_id": None}),
+    ]
+    late = await hub.subscribe(1, after=0, user_id="alice")
+    assert _queued(late) == []  # nothing in flight: no snapshot, no end
+
+
+async def test_a_remote_replys_end_reaches_the_watchers_and_a_lost_end_is_made_up():
+    """The end crosses instances with its message id. If it was lost (NOTIFY is best
+    effort) and the next reply begins, the watchers are told the old one ended first, so
+    the next reply's text never runs on from the last one's."""
+    hub = Hub(Store().fetch)
+    sub = await hub.subscribe(7, after=0, user_id="alice")
+    hub.publish_remote(7, "delta", {"text": "One"}, Place("w/1", 0))
+    hub.publish_remote(7, "turn_end", {"message_id": 5}, None)
+    hub.publish_remote(7, "delta", {"text": "Two"}, Place("w/2", 0))
+    hub.publish_remote(7, "delta", {"text": "Three"}, Place("w/3", 0))  # w/2's end was lost
+    hub.publish_live(7, "delta", {"text": "Here"})  # a turn here takes over from w/3
+    assert _queued(sub) == [
+        ("delta", {"text": "One"}),
+        ("reply_end", {"message_id": 5}),
+        ("delta", {"text": "Two"}),
+        ("reply_end", {"message_id": None}),
+        ("delta", {"text": "Three"}),
+        ("reply_end", {"message_id": None}),
+        ("delta", {"text": "Here"}),
+    ]
+
+
+class PagedStore(Store):
+    async def fetch(self, _user_id: str, _conversation_id: int, after: int) -> list[dict[str, Any]]:
+        return [r for r in self.rows if r["id"] > after][:PAGE]
+
+
+async def test_a_slow_subscriber_holds_its_budget_at_most_and_still_gets_everything():
+    """Catching up on 2,000 messages (a reconnect from the start of a long conversation)
+    while reading slowly: it never holds more than its budget (and one message), is handed
+    the rest as it drains, in order, then goes live."""
+    store = PagedStore()
+    for i in range(2000):
+        store.add(f"message {i:04} " + "x" * 100)
+    hub = Hub(store.fetch)
+    sub = await hub.subscribe(1, after=0, user_id="alice", budget=4096)
+    frame_size = len(json.dumps(store.rows[0]))
+    got: list[int] = []
+    most = 0
+    while len(got) < 2000:
+        most = max(most, sub.queued)
+        frame = await asyncio.wait_for(sub.next_frame(), 10)
+        got.append(frame.message_id or 0)
+    assert got == list(range(1, 2001))
+    assert most <= 4096 + frame_size
+    hub.publish_live(1, "delta", {"text": "live"})
+    assert await asyncio.wait_for(sub.get(), 10) == ("delta", json.dumps({"text": "live"}), None)
+
+
+async def test_a_full_subscriber_is_dropped_by_a_live_event_and_the_others_keep_it():
+    store = Store()
+    hub = Hub(store.fetch)
+    stuck = await hub.subscribe(1, after=0, user_id="alice", budget=200)
+    reader = await hub.subscribe(1, after=0, user_id="alice")
+    dropped: list[bool] = []
+    stuck.on_drop = lambda: dropped.append(True)
+    for i in range(5):  # nobody reads `stuck`: its queue fills, then it is handed nothing
+        store.add("y" * 100)
+        hub.message_stored(1)
+        assert await asyncio.wait_for(reader.get(), 10) == (
+            "message",
+            json.dumps(store.rows[i]),
+            i + 1,
+        )
+    assert stuck.full and stuck.queued < 200 + 150
+    assert hub.watchers(1) == 2 and not dropped
+    hub.publish_live(1, "delta", {"text": "now"})  # it could never be handed this later
+    assert dropped == [True] and hub.watchers(1) == 1
+    assert isinstance(stuck.stalled, Dropped) and stuck.pop() is None
+    assert await asyncio.wait_for(reader.get(), 10) == ("delta", json.dumps({"text": "now"}), None)

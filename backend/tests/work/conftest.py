@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
+import psutil
 import pytest
 
 from parley.work.cli import bundled_cli
-from parley.work.proctree import tree
+from parley.work.proctree import TAG, tree
 from tests.conftest import Server, eventually
 from tests.work.fake_anthropic import FakeAnthropic
 
 CLI = bundled_cli()
+# The operator's model key in every work test: the fake API sees it, no session ever does.
+OPERATOR_KEY = "sk-ant-operator-key-of-the-tests"
 needs_cli = pytest.mark.skipif(CLI is None, reason="claude-agent-sdk's bundled CLI is missing")
 
 
@@ -39,17 +43,18 @@ def claude_home(tmp_path: Path) -> Path:
 def claude_env(
     fake_api: FakeAnthropic, tmp_path: Path, claude_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> dict[str, Any]:
-    """The environment a session's process inherits, and the settings that go with it."""
+    """The server's environment and settings for work sessions: the fake API is the model
+    relay's upstream, "x" the operator's key (only the relay ever holds it), and the data
+    directory (every person's Claude Code home) is the test's own."""
     monkeypatch.setenv("ANTHROPIC_BASE_URL", fake_api.url)
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "x")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", OPERATOR_KEY)
     monkeypatch.setenv("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
-    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
     monkeypatch.setenv("HOME", str(claude_home))
     return {
         "PARLEY_WORK_ENABLED": True,
         "PARLEY_WORKSPACE_ROOT": tmp_path / "workspaces",
-        "ANTHROPIC_API_KEY": "x",
-        "CLAUDE_CONFIG_DIR": tmp_path / "claude-config",
+        "PARLEY_DATA_DIR": tmp_path / "data",
+        "ANTHROPIC_API_KEY": OPERATOR_KEY,
     }
 
 
@@ -185,3 +190,31 @@ async def result_of(
 
 def claude_processes(pid: int) -> list[int]:
     return [p.pid for p in tree(pid)]
+
+
+def tagged_alive(tags: set[str]) -> set[str]:
+    """Which of these session tags a live process (not a zombie) still carries: what a
+    session's process and everything it started have in their environment."""
+    found = set()
+    for proc in psutil.process_iter():
+        with contextlib.suppress(psutil.Error):
+            tag = proc.environ().get(TAG)
+            if tag in tags and proc.status() != psutil.STATUS_ZOMBIE:
+                found.add(tag)
+    return found
+
+
+def unanswered(found: list[dict[str, Any]]) -> list[int]:
+    """The person's prompts among these messages that no closing message answers: none of
+    the results or errors names them (`meta.prompts`)."""
+    closed = {
+        prompt
+        for m in found
+        if m["kind"] == "output" and of_type(m) in ("result", "error")
+        for prompt in (m["meta"] or {}).get("prompts", [])
+    }
+    return [
+        m["id"]
+        for m in found
+        if m["role"] == "user" and m["kind"] == "message" and m["id"] not in closed
+    ]

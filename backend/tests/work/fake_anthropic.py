@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import threading
 import time
 import uuid
@@ -67,6 +68,25 @@ def say(text: str, *, chunks: int = 1, delay: float = 0.0) -> Reply:
     return Reply([Text(text, chunks, delay)])
 
 
+def echo(
+    pattern: str, *, slow: str | None = None, chunks: int = 60, delay: float = 0.25
+) -> Reactive:
+    """A reply made from the person's latest turn: "echo <what `pattern` matched>" (so a
+    test knows which prompt an answer is to); a turn that also says `slow` is answered
+    in `chunks` pieces, `delay` seconds apart (a reply still under way)."""
+
+    def reply(body: dict[str, Any]) -> Reply:
+        turns = [m for m in body.get("messages", []) if m.get("role") == "user"]
+        said = json.dumps(turns[-1].get("content", "")) if turns else ""
+        found = re.findall(pattern, said)
+        text = f"echo {found[-1] if found else '?'}"
+        if slow and slow in said:
+            return say(" ".join([text] * chunks), chunks=chunks, delay=delay)
+        return say(text)
+
+    return reply
+
+
 def bash(command: str, *, then: str | None = None) -> Reply:
     blocks: list[Text | ToolUse] = [Text(then)] if then else []
     return Reply([*blocks, ToolUse("Bash", {"command": command, "description": command})])
@@ -79,6 +99,9 @@ class FakeAnthropic:
         self._keyed: dict[str, deque[Scripted]] = {}
         self.requests: list[dict[str, Any]] = []  # the agent's calls (with tools)
         self.side_requests: list[dict[str, Any]] = []
+        # The credential and the path of every POST (x-api-key, else Authorization).
+        self.credentials: list[str | None] = []
+        self.paths: list[str] = []
         self.default: Scripted = say("(no scripted reply)")
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
@@ -140,6 +163,11 @@ class FakeAnthropic:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b"{}"
                 body = json.loads(raw or b"{}")
+                with fake._lock:
+                    fake.credentials.append(
+                        self.headers.get("x-api-key") or self.headers.get("authorization")
+                    )
+                    fake.paths.append(self.path)
                 if not self.path.startswith("/v1/messages") or "count_tokens" in self.path:
                     self._json(200, {"input_tokens": 10})
                     return

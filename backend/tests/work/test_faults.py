@@ -56,7 +56,7 @@ def work_env(fake: FakeAnthropic, tmp_path: Path, claude_home: Path) -> dict[str
         "ANTHROPIC_BASE_URL": fake.url,
         "ANTHROPIC_API_KEY": "x",
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-        "CLAUDE_CONFIG_DIR": str(tmp_path / "claude-config"),
+        "PARLEY_DATA_DIR": str(tmp_path / "data"),
     }
 
 

@@ -146,3 +146,33 @@ async def test_health_reports_work_mode_unusable_when_its_root_holds_the_servers
         health = (await server.client.get("/api/health")).json()
     assert health["work"]["available"] is False
     assert "data directory" in health["work"]["reason"]
+
+
+@needs_cli
+@pytest.mark.parametrize(
+    ("overrides", "reason"),
+    [
+        ({"PARLEY_BWRAP": "/nonexistent/bwrap"}, "bubblewrap"),
+        ({"PARLEY_BWRAP": "/bin/false"}, "cannot be made here"),  # namespaces refused, say
+        ({"ANTHROPIC_API_KEY": None}, "ANTHROPIC_API_KEY"),  # nothing for the relay to add
+    ],
+)
+async def test_without_a_sandbox_or_relay_credentials_work_mode_is_unusable_and_nothing_runs(
+    work_server: Any,
+    db: Database,
+    monkeypatch: pytest.MonkeyPatch,
+    overrides: dict[str, Any],
+    reason: str,
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("ANTHROPIC_AUTH_TOKEN", raising=False)
+    async with work_server(**overrides) as server:
+        health = (await server.client.get("/api/health")).json()
+        assert health["work"]["available"] is False and reason in health["work"]["reason"]
+        conversation = await new_work(server, "ann")
+        reply = await server.chat("ann", "run something", conversation)
+        assert reply.status_code == 502 and reason in reply.json()["error"]["message"]
+        stored = await messages(server, "ann", conversation)
+        assert any(m["error"] and reason in m["content"] for m in stored)
+    async with db.connection() as conn:  # never started unsandboxed: no process at all
+        assert await conn.fetchval("SELECT pid FROM agent_runs") is None

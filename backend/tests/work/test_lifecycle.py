@@ -114,9 +114,14 @@ async def test_end_completes_the_run_and_kills_the_whole_tree(
             f"/api/ann/conversations/{conversation}/work/end", headers=server.headers("ann")
         )
         assert end.json() == {"ended": True}
+        # Recorded before End answers; the tree, sent SIGKILL, goes right after.
         assert (await run_of(db, conversation))["status"] == "completed"
         assert (await work_state(server, "ann", conversation))["status"] == "ended"
-        assert gone(pids)
+
+        async def all_gone() -> bool:
+            return gone(pids)
+
+        await eventually(all_gone, within=15)
 
 
 async def test_deleting_the_conversation_ends_its_session(
@@ -155,6 +160,37 @@ async def test_idle_timeout_ends_it_and_writing_again_resumes_the_session(
         assert reply.json()["response"] == "Resumed answer"
         assert "the secret is kiwi" in fake_api.texts_sent(-1)  # resumed, context and all
         assert (await run_of(db, conversation))["id"] != first_run["id"]
+
+
+async def test_a_session_whose_transcript_is_gone_starts_afresh_and_says_so(
+    work_server: Any, fake_api: FakeAnthropic, db: Database
+) -> None:
+    """A conversation from before sessions had homes of their own (or whose home was
+    removed) names a session Claude Code cannot resume: the next prompt still gets its
+    answer, from a new session, and the person is told the old context is gone."""
+    fake_api.script(say("First answer"), say("Fresh answer"))
+    async with work_server(PARLEY_WORK_IDLE_TIMEOUT=1.5) as server:
+        conversation = await new_work(server, "ann")
+        await server.chat("ann", "the secret is kiwi", conversation)
+
+        async def timed_out() -> bool:
+            return (await run_of(db, conversation))["status"] == "timed_out"
+
+        await eventually(timed_out, within=15)
+        async with db.connection() as conn:
+            await conn.execute(
+                "UPDATE work_sessions SET session_id = $2 WHERE conversation_id = $1",
+                conversation,
+                "5d0c1c6e-0000-4000-8000-000000000000",
+            )
+        reply = await server.chat("ann", "what was the secret?", conversation)
+        assert reply.status_code == 200, reply.text
+        assert reply.json()["response"] == "Fresh answer"
+        assert "the secret is kiwi" not in fake_api.texts_sent(-1)
+        notice = await wait_for_message(
+            server, "ann", conversation, lambda m: "starts afresh" in m["content"]
+        )
+        assert "does not remember" in notice["content"] and of_type(notice) == "status"
 
 
 async def test_an_api_error_is_stored_and_the_session_stays_usable(

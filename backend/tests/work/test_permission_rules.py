@@ -70,8 +70,9 @@ def hook_of(settings_json: str) -> tuple[str, dict[str, Any]]:
     """The resume hook's script and its spec, as Claude Code would run them."""
     [matcher] = json.loads(settings_json)["hooks"]["PreToolUse"]
     assert matcher["matcher"] == "*"
-    _python, flag, script, spec = shlex.split(matcher["hooks"][0]["command"])
-    assert flag == "-c"
+    _python, isolated, flag, script, spec = shlex.split(matcher["hooks"][0]["command"])
+    # Isolated: a module the session wrote in its workspace is never imported.
+    assert (isolated, flag) == ("-I", "-c")
     return script, json.loads(spec)
 
 

@@ -18,6 +18,7 @@ from parley.models import RunStatus
 from parley.realtime.waits import Waits
 from parley.work import ownership, store
 from parley.work.ownership import Owner
+from parley.work.relay import Relay
 from parley.work.session import Ended, Services, Session
 from parley.work.status import WorkStatus
 from parley.work.transport import ProcessTransport
@@ -82,8 +83,13 @@ class Scripted(ProcessTransport):
 
 
 class Notes:
-    def publish_live(self, *_args: Any) -> None:
-        pass
+    """The live events the session publishes (to every watcher, through the notifier)."""
+
+    def __init__(self) -> None:
+        self.live: list[tuple[int, str, dict[str, Any]]] = []
+
+    def publish_live(self, conversation_id: int, event: str, data: dict[str, Any]) -> None:
+        self.live.append((conversation_id, event, data))
 
 
 @pytest.fixture
@@ -92,6 +98,13 @@ async def started(db: Database, tmp_path: Path) -> AsyncIterator[Any]:
     made: list[Scripted] = []
     sessions: list[Session] = []
     owner = Owner.here()
+    notes = Notes()
+    settings = settings_for(
+        PARLEY_WORK_PERMISSION_MODE="none",
+        PARLEY_DATA_DIR=tmp_path / "data",
+        PARLEY_WORKSPACE_ROOT=tmp_path / "workspaces",
+    )
+    relay = Relay(db=db, settings=settings)
 
     async def start(replies: list[list[dict[str, Any]]]) -> tuple[Session, list[Scripted]]:
         def launch(argv: list[str], **kw: Any) -> Scripted:
@@ -117,10 +130,11 @@ async def started(db: Database, tmp_path: Path) -> AsyncIterator[Any]:
         assert run_id is not None
         services = Services(
             db=db,
-            settings=settings_for(PARLEY_WORK_PERMISSION_MODE="none"),
-            notifier=Notes(),  # type: ignore[arg-type]
+            settings=settings,
+            notifier=notes,  # type: ignore[arg-type]
             waits=Waits(),
             owner=owner,
+            relay=relay,
             launch=launch,  # type: ignore[arg-type]
         )
         session = Session(
@@ -140,6 +154,7 @@ async def started(db: Database, tmp_path: Path) -> AsyncIterator[Any]:
     yield start
     for session in sessions:
         await session.kill(RunStatus.cancelled)
+    await relay.shutdown()
 
 
 async def run_status(db: Database, run_id: int) -> str:
@@ -190,3 +205,27 @@ async def test_end_waits_for_a_session_that_is_already_storing_how_it_ended(
         assert not done  # End waits while the run cannot be stored yet
     await asyncio.wait_for(ending, timeout=5)
     assert await run_status(db, session.run_id) != "running"
+
+
+async def test_each_stored_step_ends_the_live_reply_by_its_message_id(
+    started: Any, db: Database
+) -> None:
+    """A watcher renders a work reply from the conversation's event stream alone: a step's
+    end names the message its text was stored as, so its live text is handed over to that
+    message, and the next step's text starts a new reply."""
+    session, _made = await started([text_reply("Hello"), text_reply("Again")])
+    await session.submit("hi", message_id=1).future
+    await session.submit("more", message_id=2).future
+    async with db.connection() as conn:
+        stored = await conn.fetch(
+            "SELECT id, content FROM messages WHERE conversation_id = $1 AND role = 'assistant'"
+            " AND content IN ('Hello', 'Again') ORDER BY id",
+            session.conversation_id,
+        )
+    ends = [
+        data.get("message_id")
+        for conversation_id, event, data in session.notifier.live
+        if event == "turn_end" and conversation_id == session.conversation_id
+    ]
+    assert [row["content"] for row in stored] == ["Hello", "Again"]
+    assert [row["id"] for row in stored] == [end for end in ends if end is not None]

@@ -45,7 +45,7 @@ async def test_sigterm_leaves_no_session_process_behind(
         ANTHROPIC_BASE_URL=fake_api.url,
         ANTHROPIC_API_KEY="x",
         CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
-        CLAUDE_CONFIG_DIR=str(tmp_path / "claude-config"),
+        PARLEY_DATA_DIR=str(tmp_path / "data"),
     )
     headers = {"Authorization": f"Bearer {token_for('ann')}"}
     async with httpx.AsyncClient(base_url=base, headers=headers, timeout=60) as client:

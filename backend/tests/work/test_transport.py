@@ -57,20 +57,26 @@ def test_the_environment_is_an_allowlist(monkeypatch: pytest.MonkeyPatch) -> Non
         "DATABASE_URL": "postgresql://u:p@h/d",
         "AWS_SECRET_ACCESS_KEY": "k",
         "OPENAI_API_KEY": "o",
+        "ANTHROPIC_API_KEY": "the-operators-key",
         "ANTHROPIC_BASE_URL": "http://fake",
         "CLAUDE_CODE_USE_BEDROCK": "0",
         "LC_ALL": "C.UTF-8",
-        "PATH": "/usr/bin",
+        "PATH": "/opt/server/bin:/usr/bin",
+        "HOME": "/root",
     }.items():
         monkeypatch.setenv(name, value)
     settings = settings_for(ANTHROPIC_API_KEY="from-settings")
-    env = cli.environment(settings, tag="t")
+    env = cli.environment(settings, tag="t", token="relay-token")
     assert not [name for name in env if name.startswith("PARLEY_")]
-    for name in ("DATABASE_URL", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY"):
+    for name in ("DATABASE_URL", "AWS_SECRET_ACCESS_KEY", "OPENAI_API_KEY", "ANTHROPIC_BASE_URL"):
         assert name not in env
-    assert env["ANTHROPIC_BASE_URL"] == "http://fake" and env["LC_ALL"] == "C.UTF-8"
-    assert env["ANTHROPIC_API_KEY"] == "from-settings" and env["PATH"] == "/usr/bin"
-    assert set(claude_environment(settings)) <= set(env)
+    # The session's key is its relay token, never the operator's (from the settings or not).
+    assert env["ANTHROPIC_API_KEY"] == "relay-token"
+    assert "from-settings" not in env.values() and "the-operators-key" not in env.values()
+    assert env["LC_ALL"] == "C.UTF-8" and env["CLAUDE_CODE_USE_BEDROCK"] == "0"
+    # The sandbox's own paths, not the server's.
+    assert env["PATH"] == "/usr/local/bin:/usr/bin:/bin" and env["HOME"] == "/home/work"
+    assert set(claude_environment()) <= set(env)
 
 
 def test_the_command_line_is_the_sdks_for_parleys_options() -> None:
@@ -131,12 +137,11 @@ def test_scrub_leaves_other_values_and_clean_strings_alone() -> None:
 
 
 @pytest.mark.parametrize(
-    "name",
-    ["PATH", "HOME", "LANG", "TZ", "HTTPS_PROXY", "ANTHROPIC_MODEL", "CLAUDE_CODE_X", "LC_CTYPE"],
+    "name", ["LANG", "TZ", "TERM", "ANTHROPIC_MODEL", "CLAUDE_CODE_X", "LC_CTYPE"]
 )
 def test_an_allowlisted_name_reaches_claude(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     monkeypatch.setenv(name, "v")
-    assert cli.environment(settings_for(), tag="t")[name] == "v"
+    assert cli.environment(settings_for(), tag="t", token="k")[name] == "v"
 
 
 @pytest.mark.parametrize(
@@ -150,18 +155,25 @@ def test_an_allowlisted_name_reaches_claude(monkeypatch: pytest.MonkeyPatch, nam
         "LD_PRELOAD",
         "SSH_AUTH_SOCK",
         "XANTHROPIC_API_KEY",  # a prefix is matched at the start only
+        # Credentials and ways out: the relay is the only way to the model, and the only
+        # network there is.
+        "ANTHROPIC_AUTH_TOKEN",
+        "ANTHROPIC_CUSTOM_HEADERS",
+        "CLAUDE_CODE_OAUTH_TOKEN",
+        "CLAUDE_CODE_API_KEY_HELPER_TTL_MS",
+        "HTTPS_PROXY",
+        "HTTP_PROXY",
     ],
 )
 def test_anything_else_stays_with_the_server(monkeypatch: pytest.MonkeyPatch, name: str) -> None:
     monkeypatch.setenv(name, "secret")
-    assert name not in cli.environment(settings_for(), tag="t")
+    env = cli.environment(settings_for(ANTHROPIC_AUTH_TOKEN="secret"), tag="t", token="k")
+    assert name not in env and "secret" not in env.values()
 
 
 def test_the_session_tag_and_the_sandbox_flag_are_parleys_own(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.delenv("IS_SANDBOX", raising=False)
-    env = cli.environment(settings_for(), tag="host/abc/7")
-    assert env["WORK_SESSION_TAG"] == "host/abc/7" and "IS_SANDBOX" not in env
-    bypass = cli.environment(settings_for(PARLEY_WORK_PERMISSION_MODE="none"), tag="t")
-    assert bypass["IS_SANDBOX"] == "1"
+    monkeypatch.setenv("WORK_SESSION_TAG", "forged")
+    env = cli.environment(settings_for(), tag="host/abc/7", token="k")
+    assert env["WORK_SESSION_TAG"] == "host/abc/7" and env["IS_SANDBOX"] == "1"

@@ -26,6 +26,14 @@ test("invite flow: the first admin signs up with the operator's link, invites a 
   await page.getByTestId("open-account").click();
   const panel = page.getByTestId("account-panel");
   await expect(panel.getByTestId("admin-section")).toBeVisible();
+  // This server sends no mail: an email can be added, and the dialog says plainly it cannot be verified by mail.
+  await expect(panel.getByTestId("account-email-none")).toBeVisible();
+  await panel.getByTestId("email-input").fill(`${admin}@example.test`);
+  await panel.getByTestId("change-email").click();
+  await expect(panel.getByTestId("account-email")).toHaveText(`${admin}@example.test`);
+  await expect(panel.getByTestId("email-status")).toHaveText("not verified");
+  await expect(panel.getByTestId("email-no-mail-server")).toContainText("no mail server configured");
+  await expect(panel.getByTestId("send-verification")).toHaveCount(0);
   await panel.getByTestId("invite-email").fill(`${userName}@example.test`);
   await panel.getByTestId("create-invite").click();
   const link = (await panel.getByTestId("invite-link").textContent()) ?? "";
@@ -43,6 +51,8 @@ test("invite flow: the first admin signs up with the operator's link, invites a 
   await expect(invited.getByTestId("current-user")).toContainText(userName);
   await invited.getByTestId("open-account").click();
   await expect(invited.getByTestId("admin-section")).toHaveCount(0);
+  // The invite was sent to that email: it is verified.
+  await expect(invited.getByTestId("email-status")).toHaveText("verified");
 
   // Used once: a second visit says so.
   const other = await browser.newContext({ baseURL: stack.webUrl });

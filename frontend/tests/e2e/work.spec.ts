@@ -63,11 +63,30 @@ test("Work mode: a real Claude Code session streams output, asks permission, run
   await expectNoSeriousA11yViolations(page);
   await screenshot(page, "work-phone-dark");
 
-  // End: the session stops for good.
+  // End shows at once, before the server has answered: the request is held until the bar
+  // says "Ending…", and nothing else can be pressed meanwhile.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route("**/work/end", async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.getByTestId("work-end").click();
   await page.getByTestId("work-end-confirm").click();
-  await expect(page.getByTestId("work-status")).toHaveAttribute("data-status", "ended", { timeout: 20_000 });
+  await expect(page.getByTestId("work-status")).toHaveAttribute("data-status", "ending");
+  await expect(page.getByTestId("work-status")).toHaveText(/Ending…/);
   await expect(page.getByTestId("work-end")).toHaveCount(0);
+  await expect(page.getByTestId("work-stop")).toHaveCount(0);
+  release();
+  await expect(page.getByTestId("work-status")).toHaveAttribute("data-status", "ended");
+  await expect(page.getByTestId("work-ended-note")).toBeVisible();
+  await page.unroute("**/work/end");
+
+  // A message after End starts the next session: answered, and the session live again.
+  await sendMessage(page, "Are you still there?");
+  await expect(page.getByTestId("message-list").getByText("Nothing more is scripted.")).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId("work-status")).toHaveAttribute("data-status", "idle", { timeout: 15_000 });
+  await expect(page.getByTestId("work-end")).toBeVisible();
 });
 
 plainTest("on a server with work mode off, a work conversation says why, and a prompt is refused", async ({ page, userName }) => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET, POST } from "@/app/api/[...path]/route";
-import { clientAddress } from "@/lib/proxy-config";
+import { clientAddress, PEER_FORWARDED } from "@/lib/proxy-config";
 
 let upstream: Server;
 let seen: IncomingHttpHeaders = {};
@@ -27,6 +27,7 @@ afterAll(async () => {
 
 describe("the API proxy", () => {
   it("sends the session cookie, origin, device and client address, and nothing else unlisted", async () => {
+    process.env[PEER_FORWARDED] = "1"; // as server.mjs, which wrote x-forwarded-for from the socket
     const request = new NextRequest("http://127.0.0.1:3000/api/auth/login", {
       method: "POST",
       headers: {
@@ -59,9 +60,19 @@ describe("the API proxy", () => {
     expect(response.headers.get("x-internal")).toBeNull();
   });
 
-  it("takes the last hop of x-forwarded-for as the client address", () => {
-    expect(clientAddress(null)).toBeNull();
-    expect(clientAddress("10.0.0.1")).toBe("10.0.0.1");
-    expect(clientAddress("1.1.1.1,  10.0.0.2 ")).toBe("10.0.0.2");
+  it("forwards the address server.mjs wrote, and `unknown` when not served by it", async () => {
+    expect(clientAddress(null, true)).toBe("unknown");
+    expect(clientAddress("10.0.0.1", true)).toBe("10.0.0.1");
+    expect(clientAddress("1.1.1.1,  10.0.0.2 ", true)).toBe("10.0.0.2");
+    // Under plain `next start` the header is whatever the browser sent: never believed.
+    expect(clientAddress("127.0.0.1", false)).toBe("unknown");
+    delete process.env[PEER_FORWARDED];
+    const request = new NextRequest("http://127.0.0.1:3000/api/auth/dev-login", {
+      method: "POST",
+      headers: { "x-forwarded-for": "127.0.0.1", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect((await POST(request)).status).toBe(200);
+    expect(seen["x-forwarded-for"]).toBe("unknown");
   });
 });

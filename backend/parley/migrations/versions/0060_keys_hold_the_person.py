@@ -19,10 +19,15 @@ person's rows on one node (specs/scale.md)
   its conversation or person (ids stay in order when a person's shard moves to a node that
   draws lower ones).
 
+`work_usage` (0053) is a person's too, and already keyed by (user_id, conversation_id): its
+user_id becomes text and its conversation a bigint like the others. `work_uids` (0053) is
+not: a uid is unique across everyone, allocated under one lock, so it stays a plain table
+of the coordinator (as sign-in does), and keeps its keys.
+
 On one PostgreSQL nothing a request sees changes.
 
 Revision ID: 0060
-Revises: 0052
+Revises: 0056
 Create Date: 2026-11-27
 """
 
@@ -33,7 +38,7 @@ from alembic import op
 from parley import sql
 
 revision: str = "0060"
-down_revision: str | None = "0052"
+down_revision: str | None = "0056"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
@@ -48,6 +53,7 @@ CONVERSATION_COLUMNS = (
     ("work_sessions", "conversation_id"),
     ("conversation_mutes", "conversation_id"),
     ("push_outbox", "conversation_id"),
+    ("work_usage", "conversation_id"),
 )
 # Made on a person's node too (a task added through parley_add_task): bigint, like these.
 OTHER_IDS = (("tasks", "id"),)
@@ -184,6 +190,7 @@ PER_PERSON = (
     "push_outbox",
     "question_escalations",
     "mcp_calls",
+    "work_usage",
 )
 
 

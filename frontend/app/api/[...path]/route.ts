@@ -4,12 +4,20 @@ import {
   clientAddress,
   FORWARDED_REQUEST_HEADERS,
   FORWARDED_RESPONSE_HEADERS,
+  PEER_FORWARDED,
 } from "@/lib/proxy-config";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
 let lastLoggedAt = 0;
+let warnedNoPeer = false;
+
+function warnNoPeerAddress(): void {
+  if (warnedNoPeer) return;
+  warnedNoPeer = true;
+  console.error("[parley-web] not started by server.mjs (npm start): the API is told the browser's address is unknown");
+}
 
 function unreachable(detail: string): Response {
   // The API's address stays in the server log (at most every 30 s); the browser only learns that it is down.
@@ -37,8 +45,8 @@ async function proxy(request: NextRequest): Promise<Response> {
     const value = request.headers.get(name);
     if (value !== null) headers.set(name, value);
   }
-  const address = clientAddress(request.headers.get("x-forwarded-for"));
-  if (address) headers.set("x-forwarded-for", address);
+  if (process.env[PEER_FORWARDED] !== "1") warnNoPeerAddress();
+  headers.set("x-forwarded-for", clientAddress(request.headers.get("x-forwarded-for")));
 
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   let upstream: Response;

@@ -47,16 +47,42 @@ function chunk(content: string | null, finish: string | null): string {
   return `data: ${JSON.stringify(body)}\n\n`;
 }
 
+/** Words in a paced reply: "w1 w2 … w40 ". */
+export const PACED_WORDS = 40;
+
 /**
  * A local OpenAI-compatible Chat Completions server for the browser tests. By the person's last
  * message: "markdown" → a Markdown reply; "longcode" → a code block with a very long line; "hang" → a few words, then nothing until the client
  * goes away; "silent" → nothing at all until then; "flaky" → fails the first time, answers the next; "slowfail" → fails after 2 s;
+ * "paced <tag>" → the words w1 … w40, each written only once the test has allowed it (`allow`);
  * anything else → "You said: …". Failures are HTTP 400 (the client does not retry those).
  */
 export class FakeLlm {
   private server: Server | null = null;
   private flakySeen = new Set<string>();
+  private paces = new Map<string, { allowed: number; waiting: (() => void)[] }>();
   url = "";
+
+  /** Lets the reply to "paced <tag>" write its words up to word `words` (now, or when it gets there). */
+  allow(tag: string, words: number): void {
+    const pace = this.pace(tag);
+    pace.allowed = Math.max(pace.allowed, words);
+    for (const wake of pace.waiting.splice(0)) wake();
+  }
+
+  private pace(tag: string) {
+    let pace = this.paces.get(tag);
+    if (!pace) {
+      pace = { allowed: 0, waiting: [] };
+      this.paces.set(tag, pace);
+    }
+    return pace;
+  }
+
+  private async allowed(tag: string, word: number): Promise<void> {
+    const pace = this.pace(tag);
+    while (pace.allowed < word) await new Promise<void>((resolve) => pace.waiting.push(resolve));
+  }
 
   async start(): Promise<void> {
     this.server = createServer((req, res) => void this.handle(req, res));
@@ -106,6 +132,16 @@ export class FakeLlm {
     }
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     if (text.includes("silent")) return; // thinks forever without a word; only Stop ends it
+    const paced = /paced (\S+)/.exec(text)?.[1];
+    if (paced !== undefined) {
+      for (let word = 1; word <= PACED_WORDS; word += 1) {
+        await this.allowed(paced, word);
+        res.write(chunk(`w${word} `, null));
+      }
+      res.write(chunk(null, "stop"));
+      res.end("data: [DONE]\n\n");
+      return;
+    }
     if (text.includes("hang")) {
       res.write(chunk("Thinking about it", null));
       return; // never finishes; the client's stop or timeout ends it

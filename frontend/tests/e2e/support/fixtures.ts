@@ -20,6 +20,8 @@ interface WorkerFixtures {
   /** A stack whose API signs people in through a local OpenID provider ("Test IdP"). */
   oidcStack: Stack;
   oidcProvider: OidcProvider;
+  /** The local fake OpenAI-compatible server behind `modelStack` (tests pace its replies). */
+  fakeLlm: FakeLlm;
   /** A second API + UI whose model is a local fake OpenAI-compatible server (see fake-llm.ts). */
   modelStack: Stack;
 }
@@ -37,12 +39,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: "worker", timeout: 180_000 },
   ],
-  modelStack: [
-    async ({}, use, workerInfo) => {
+  fakeLlm: [
+    async ({}, use) => {
       const llm = new FakeLlm();
       await llm.start();
+      try {
+        await use(llm);
+      } finally {
+        await llm.stop();
+      }
+    },
+    { scope: "worker" },
+  ],
+  modelStack: [
+    async ({ fakeLlm }, use, workerInfo) => {
       const stack = new Stack(
-        { PARLEY_MODEL: "fake-model", OPENAI_BASE_URL: llm.url, OPENAI_API_KEY: "x", OPENAI_AGENTS_DISABLE_TRACING: "1" },
+        { PARLEY_MODEL: "fake-model", OPENAI_BASE_URL: fakeLlm.url, OPENAI_API_KEY: "x", OPENAI_AGENTS_DISABLE_TRACING: "1" },
         `-fake-model-w${workerInfo.workerIndex}`,
       );
       try {
@@ -50,7 +62,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         await use(stack);
       } finally {
         await stack.stop();
-        await llm.stop();
       }
     },
     { scope: "worker", timeout: 180_000 },

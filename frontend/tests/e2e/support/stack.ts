@@ -75,12 +75,13 @@ export class Stack {
     this.webPort ||= await freePort();
     await this.startBackend();
     const logFile = path.join(LOG_DIR, `web${this.name}.log`);
-    this.web = startProcess(`"${path.join(FRONTEND_DIR, "node_modules/.bin/next")}" start -H 127.0.0.1 -p ${this.webPort}`, {
+    // server.mjs, as `npm start`: it writes x-forwarded-for from the socket (plain `next start` would not).
+    this.web = startProcess(`node server.mjs -H 127.0.0.1 -p ${this.webPort}`, {
       cwd: FRONTEND_DIR,
       env: { ...process.env, PARLEY_API_URL: this.apiUrl, NEXT_TELEMETRY_DISABLED: "1", PORT: String(this.webPort) },
       logFile,
     });
-    await waitForOk(`${this.webUrl}/api/health`, this.web, 60_000, "The web UI (next start)", logFile);
+    await waitForOk(`${this.webUrl}/api/health`, this.web, 60_000, "The web UI (server.mjs)", logFile);
   }
 
   async startBackend(): Promise<void> {
