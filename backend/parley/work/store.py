@@ -138,7 +138,7 @@ async def set_run(db: Database, user_id: str, run_id: int, **values: Any) -> Non
     """Only a live run changes: one ended meanwhile (End through another instance) stays
     ended, whatever its session, not yet told, writes."""
     names = list(values)
-    assignments = ", ".join(f"{name} = ${i + 3}" for i, name in enumerate(names))
+    assignments = ", ".join(f"{name} = ${i + 4}" for i, name in enumerate(names))
     async with db.connection() as conn:
         await conn.execute(
             f"UPDATE agent_runs SET {assignments}, last_activity_at = now()"
