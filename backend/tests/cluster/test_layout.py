@@ -19,6 +19,7 @@ from parley.push import outbox
 from parley.realtime import user_stream
 from parley.runs import delegations, messages, questions
 from parley.tools import call_memory
+from parley.work import usage
 from tests.cluster.helpers import Placement, on_node
 from tests.conftest import Server
 
@@ -96,13 +97,28 @@ def _hot_path(user: str, other_id: int = 7) -> list[tuple[str, str, tuple[Any, .
         ("list tasks", tasks._LIST, (user, None)),
         ("read a question", questions._READ, (mid, user)),
         ("open questions", questions._OPEN, (user, None, 100)),
-        ("claim a delegation", delegations._NEXT, (user, "coder")),
-        ("claim it again", delegations._REDELIVER, (user, "coder", "me", 60.0)),
+        (
+            "find a delegation to claim",
+            delegations._FIND.format(where=delegations._OPEN),
+            (user, "coder"),
+        ),
+        (
+            "find one's own claim again",
+            delegations._FIND.format(where=delegations._MINE),
+            (user, "coder", "me"),
+        ),
+        (
+            "lock the delegation found",
+            delegations._LOCK.format(where=delegations._OPEN, n=3),
+            (user, "coder", cid),
+        ),
         ("claim pushes", outbox._CLAIM, (10, 60.0, user)),
         ("search recent", search._FROM_RECENT, (user, "milk", 20, search.RECENT)),
         ("search the index", search._FROM_INDEX, (user, "milk", 20)),
         ("remember an MCP call", call_memory._CLAIM, (user, "", "k", "add_task", 30.0)),
         ("read an MCP call", call_memory._READ, (user, "", "k")),
+        ("count a work session's tokens", usage._ADD, (user, cid, 10, 20, 0, 0)),
+        ("a person's work usage", usage._OF_PERSON, (user,)),
     ]
 
 
