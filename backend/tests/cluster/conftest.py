@@ -11,10 +11,11 @@ from parley.assistant.offline import OfflineModel
 from tests.conftest import Server, serve
 
 # What the tests need of both instances: a reply written slowly enough to be watched as it
-# grows, MCP tasks polled often, pushes to the loopback fake push service.
+# grows, MCP tasks polled often, pushes to the loopback fake push service (any port: an
+# address allows only the ports its pattern names).
 SETTINGS = {
     "PARLEY_MCP_TASK_POLL_MS": 100,
-    "PARLEY_PUSH_ALLOWED_HOSTS": "127.0.0.1",
+    "PARLEY_PUSH_ALLOWED_HOSTS": "127.0.0.1:*",
     "PARLEY_PUSH_RETRY_BASE": 0.05,
 }
 
