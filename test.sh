@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every check and test Parley has, fastest first: lint and types, the backend's unit
-# layer, the backend tests on a real PostgreSQL, a benchmark smoke run, and the frontend's
-# checks, unit tests and browser tests. Installs what it needs first. Prints how long each
+# layer, the backend tests on a real PostgreSQL, the same on a Citus cluster (built once per
+# machine from vendor/), a benchmark smoke run, and the frontend's checks, unit tests and
+# browser tests. Installs what it needs first. Prints how long each
 # layer took, then one closing line counting every layer's tests.
 set -euo pipefail
 root="$(cd "$(dirname "$0")" && pwd)"
@@ -42,7 +43,9 @@ layer "lint+types" lint
 layer "backend unit" bash -c 'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m unit'
 # Three workers on two cores: most of these tests wait on servers, processes and timeouts.
 layer "backend" bash -c \
-  'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m "not unit" -n 3 --dist worksteal'
+  'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m "not unit and not cluster" -n 3 --dist worksteal'
+# One process: the cluster (a coordinator and two workers) is made once for the layer.
+layer "cluster" bash -c 'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m cluster'
 layer "bench --quick" .venv/bin/python bench/run.py --quick
 
 if [ -f frontend/package.json ]; then

@@ -31,7 +31,7 @@ async def burst(
     rounds: int,
     tag: str,
     server_pid: int,
-    pgdata: Path | None,
+    pgdata: Path | list[Path] | None,
     message: str = "hello",
 ) -> list[dict[str, Any]]:
     users = [f"bench-burst-{tag}-{i}" for i in range(n)]

@@ -34,7 +34,7 @@ async def chat_load(
     message: str,
     tag: str,
     server_pid: int,
-    pgdata: Path | None,
+    pgdata: Path | list[Path] | None,
     lean: bool = False,
 ) -> dict[str, Any]:
     """`lean`: the turns go through `LeanClient` instead of httpx."""

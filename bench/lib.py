@@ -112,7 +112,7 @@ class CpuMeter:
     and by this (client) process over a window."""
 
     server_pid: int
-    pgdata: Path | None
+    pgdata: Path | list[Path] | None
     start: dict[str, dict[int, tuple[float, float]]] = field(default_factory=dict)
     wall0: float = 0.0
 
@@ -135,15 +135,17 @@ class CpuMeter:
         self.used = {k: _delta(self.start[k], end[k]) for k in end}
 
 
-def postgres_pids(pgdata: Path | None) -> list[int]:
-    """The postmaster of our embedded cluster and its backends (empty for an external DB)."""
+def postgres_pids(pgdata: Path | list[Path] | None) -> list[int]:
+    """The postmaster of our embedded PostgreSQL (or of each node of a local Citus cluster)
+    and its backends (empty for an external DB)."""
     if pgdata is None:
         return []
+    dirs = {str(p) for p in (pgdata if isinstance(pgdata, list) else [pgdata])}
     pids: list[int] = []
     for proc in psutil.process_iter(["pid", "cmdline"]):
         try:
             cmd = proc.info["cmdline"] or []
-            if cmd and cmd[0].endswith("/postgres") and str(pgdata) in cmd:
+            if cmd and cmd[0].endswith("/postgres") and dirs & set(cmd):
                 pids.append(proc.pid)
                 pids.extend(child.pid for child in proc.children(recursive=True))
         except psutil.Error:
@@ -221,7 +223,7 @@ class BenchDatabase:
         self.tmp = Path(tempfile.mkdtemp(prefix="parley-bench-"))
         self.external = bool(os.environ.get("DATABASE_URL"))
         self.embedded: Any = None
-        self.pgdata: Path | None = None
+        self.pgdata: Path | list[Path] | None = None
         self.url = ""
 
     def start(self) -> str:

@@ -84,7 +84,12 @@ class PushService:
 
 
 async def measure(
-    server: ServerProcess, port: int, *, devices: int, questions: int, pgdata: Path | None
+    server: ServerProcess,
+    port: int,
+    *,
+    devices: int,
+    questions: int,
+    pgdata: Path | list[Path] | None,
 ) -> dict[str, Any]:
     service = PushService(devices)
     fake = await asyncio.get_running_loop().create_server(service.protocol, "127.0.0.1", port)

@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/run.py            # the full run (about 3-4 minutes on 2 cores)
     .venv/bin/python bench/run.py --quick    # a smaller smoke run (figures are not recorded)
+    .venv/bin/python bench/run.py --cluster  # also section 12: turns and writers on a local Citus cluster
 
 Uses DATABASE_URL when set (bench rows are deleted afterwards), else a throwaway embedded
 PostgreSQL. Every request goes to 127.0.0.1. See bench/README.md for what each figure means.
@@ -1221,6 +1222,110 @@ def section_writers(rep: Report, db: BenchDatabase, quick: bool, pair: Pair | No
     )
 
 
+def section_cluster(rep: Report, db: BenchDatabase, quick: bool) -> None:
+    """Section 12: the turn cost, the writers and cross-instance delivery on a Citus cluster,
+    beside the same on one PostgreSQL (`db`), in this run."""
+    from cluster import ClusterDatabase, node_shares, turn_cost
+    from writers import measure_writers
+
+    cluster = ClusterDatabase()
+    say("   starting a Citus cluster (a coordinator and two workers; Citus built once, cached)")
+    cluster.start()
+    try:
+        one = turn_cost(db, quick=quick, name="one")
+        many = turn_cost(cluster, quick=quick, name="cluster")
+        for label, runs in (("one PostgreSQL", one), ("Citus", many)):
+            for r in runs:
+                say(
+                    f"   {label} c={r['concurrency']}: p50 {ms(r['p50'])}, p99 {ms(r['p99'])},"
+                    f" {r['throughput']:.1f} turns/s, PostgreSQL CPU/turn"
+                    f" {ms(r['postgres_cpu_per_turn'])}"
+                )
+        writers = measure_writers(cluster, quick, notify=False)
+        shares = node_shares(cluster, writers)
+    finally:
+        cluster.stop()
+
+    rep.begin("9r")  # after 9q (keys sort as text)
+    rep.add("## 12. On a Citus cluster, beside one PostgreSQL (`bench/cluster.py`, `--cluster`)")
+    rep.add()
+    rep.add(
+        "A coordinator and two workers on this machine (`parley cluster`: the embedded"
+        " PostgreSQL with Citus built from `vendor/`), Parley's tables placed on them by its"
+        " migrations; every node shares the same cores, so this is what distribution costs"
+        " here, not what it buys (specs/scale.md). Same turns as section 1 (`add a task to buy"
+        " milk`: 2 model calls, the `add_task` tool), against one `parley serve` on each"
+        " database in turn; PostgreSQL CPU counts every node's processes on the cluster."
+    )
+    rep.add()
+    rep.add(
+        "| database | concurrency | client | turns | p50 | p99 | throughput | server CPU/turn"
+        " | PostgreSQL CPU/turn |"
+    )
+    rep.add("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for label, runs in (("one PostgreSQL", one), ("Citus, 2 workers", many)):
+        for r in runs:
+            rep.add(
+                f"| {label} | {r['concurrency']} | {r['client']} | {r['turns']} | {ms(r['p50'])} |"
+                f" {ms(r['p99'])} | {r['throughput']:.1f}/s | {ms(r['server_cpu_per_turn'])} |"
+                f" {ms(r['postgres_cpu_per_turn'])} |"
+            )
+    rep.add()
+    solo, dist = one[0], many[0]
+    rep.add(
+        f"**What distribution costs per turn**, one at a time: {ms(dist['p50'] - solo['p50'])}"
+        f" more latency ({dist['p50'] / solo['p50']:.2f}×) and"
+        f" {ms(dist['postgres_cpu_per_turn'] - solo['postgres_cpu_per_turn'])} more database CPU"
+        f" ({dist['postgres_cpu_per_turn'] / solo['postgres_cpu_per_turn']:.2f}×): each of the"
+        " turn's statements is planned on the coordinator and run on the person's worker (the"
+        " turn's functions whole, in one hop), and a transaction over two connections commits"
+        " on both."
+    )
+    rep.add()
+    steps, off, on = writers["steps"], writers["off"], writers["on"]
+    rep.add(
+        "Section 8's writers on the cluster (each one connection appending to its own"
+        " person's conversation through `parley_append_message`, which runs on that person's"
+        " worker; *on*: two instances reading every node, and an SSE client on instance B"
+        " following writer 0's conversation)."
+    )
+    rep.add()
+    rep.add("| writers | off | on | on ÷ off | delivered on B | delivery p50 | p99 | max |")
+    rep.add("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for i, count in enumerate(steps):
+        d = on[i]["delays"]
+        rep.add(
+            f"| {count} | {off[i]['rate']:,.0f}/s | {on[i]['rate']:,.0f}/s |"
+            f" {on[i]['rate'] / off[i]['rate']:.0%} | {on[i]['delivered']}/{on[i]['written']}"
+            f" ({on[i]['doubled']} twice) | {ms(pct(d, 50)) if d else '—'} |"
+            f" {ms(pct(d, 99)) if d else '—'} | {ms(max(d)) if d else '—'} |"
+        )
+    rep.add()
+    rep.add(
+        f"**The ceiling per node**, at {steps[-1]} writers with delivery on: "
+        + "; ".join(
+            f"{s['node']} {s['rate']:,.0f} inserts/s from {s['writers']} writers" for s in shares
+        )
+        + " (each node takes the writes of the people whose rows it holds; on this machine"
+        " they also share its cores with the coordinator, the instances and the writers)."
+    )
+    rep.add()
+    complete = all(r["delivered"] == r["written"] and r["doubled"] == 0 for r in on)
+    rep.goal(
+        "On the cluster, every message written under load reaches a listener on another"
+        " instance, once",
+        "all, once",
+        "all delivered once" if complete else "some missing or doubled",
+        complete,
+    )
+    rep.goal(
+        "Turn latency at concurrency 1 on the cluster ≤ 2× one PostgreSQL's (same machine)",
+        "≤ 2×",
+        f"{dist['p50'] / solo['p50']:.2f}× ({ms(dist['p50'])} vs {ms(solo['p50'])})",
+        dist["p50"] <= 2 * solo["p50"],
+    )
+
+
 def guarded(rep: Report, key: str, name: str, section: Any) -> None:
     """A section that fails is reported as failed; the others still run."""
     t0 = time.perf_counter()
@@ -1451,6 +1556,12 @@ def main() -> int:
         "--quick", action="store_true", help="smaller counts; RESULTS.md is not written"
     )
     parser.add_argument(
+        "--cluster",
+        action="store_true",
+        help="also run the turn cost, the writers and cross-instance delivery on a Citus"
+        " cluster (section 12)",
+    )
+    parser.add_argument(
         "--only",
         nargs="*",
         choices=SECTIONS,
@@ -1526,6 +1637,8 @@ def main() -> int:
                 guarded(
                     rep, "9q", "MCP tasks", lambda: section_mcp_tasks(rep, db, args.quick, pair)
                 )
+        if args.cluster:
+            guarded(rep, "9r", "cluster", lambda: section_cluster(rep, db, args.quick))
     finally:
         if db.external:
             cleanup_external(db)

@@ -269,7 +269,7 @@ async def fanout(
     # The agent writes as another Parley instance does: its reader finds the row and wakes
     # the other instances' readers (one NOTIFY, sent by the reader, not by the writer).
     writer_instance = Notifier(database_url=db.url, hub=Hub(message_fetcher(db_)))
-    db_.on_release = writer_instance.reader.nudge
+    db_.on_release = writer_instance.nudge
     await writer_instance.start()
     committed: dict[str, int] = {}
     try:

@@ -66,14 +66,20 @@ DROP_OLD = [
 
 
 async def _conversations(url: str, count: int) -> list[tuple[int, str]]:
+    """One conversation per writer, its own person's (a row at a time: on a Citus cluster
+    each goes to that person's node)."""
+    made = []
     async with pg_connection(url) as conn:
-        rows = await conn.fetch(
-            "INSERT INTO conversations (user_id, mode, title)"
-            " SELECT 'bench-writer-' || i, 'inbox', 'writer ' || i FROM generate_series(1, $1) i"
-            " RETURNING id, user_id",
-            count,
-        )
-    return sorted((int(r["id"]), str(r["user_id"])) for r in rows)
+        for i in range(1, count + 1):
+            user = f"bench-writer-{i}"
+            conversation = await conn.fetchval(
+                "INSERT INTO conversations (user_id, mode, title) VALUES ($1, 'inbox', $2)"
+                " RETURNING id",
+                user,
+                f"writer {i}",
+            )
+            made.append((int(conversation), user))
+    return sorted(made)
 
 
 async def _ramp(
@@ -117,7 +123,12 @@ async def _ramp(
     finally:
         for conn in conns:
             await conn.close()
-    return {"writers": writers, "inserts": sum(counts), "rate": sum(counts) / elapsed}
+    return {
+        "writers": writers,
+        "inserts": sum(counts),
+        "rate": sum(counts) / elapsed,
+        "per_writer": [c / elapsed for c in counts],  # each writer's own rate
+    }
 
 
 async def _with_delivery(
@@ -163,9 +174,12 @@ async def _with_delivery(
     return rows
 
 
-def measure_writers(db: BenchDatabase, quick: bool, pair: Pair | None = None) -> dict[str, Any]:
+def measure_writers(
+    db: BenchDatabase, quick: bool, pair: Pair | None = None, *, notify: bool = True
+) -> dict[str, Any]:
     """The smoke run (`quick`) measures 8 and 64 writers briefly, on `pair` when given,
-    without the NOTIFY-per-write comparison."""
+    without the NOTIFY-per-write comparison (nor with `notify` False: a Citus cluster, whose
+    nodes each NOTIFY their own listeners only)."""
     steps = [8, 64] if quick else [8, 16, 32, 64]
     seconds = 0.5 if quick else 4.0
 
@@ -188,13 +202,14 @@ def measure_writers(db: BenchDatabase, quick: bool, pair: Pair | None = None) ->
     off = asyncio.run(plain(targets))
     with server_pair(db, "writers", reuse=pair) as (_a, b):
         on = asyncio.run(_with_delivery(db, targets, steps, seconds, b))
-    notify = None if quick else asyncio.run(old(targets))
+    old_rows = None if quick or not notify else asyncio.run(old(targets))
     return {
         "steps": steps,
         "seconds": seconds,
+        "targets": targets,
         "off": off,
         "on": on,
-        "notify": notify,
+        "notify": old_rows,
         "load": load,
         "load_after": loadavg(),
     }

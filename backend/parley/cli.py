@@ -1,4 +1,4 @@
-"""The `parley` command: serve, migrate, token, user, mcp."""
+"""The `parley` command: serve, migrate, token, user, mcp, cluster."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 import warnings
+from pathlib import Path
 from typing import Any
 
 from parley.config import get_settings
@@ -170,6 +171,36 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_cluster(args: argparse.Namespace) -> int:
+    """A Citus cluster on this machine (specs/scale.md): start prints the coordinator's
+    DATABASE_URL on stdout, the only thing it prints there."""
+    from parley.cluster.build import BuildError, ensure_built
+    from parley.cluster.local import ClusterError, LocalCluster
+
+    settings = get_settings()
+    directory = args.dir or settings.data_dir / "cluster"
+    try:
+        if args.action == "stop":
+            existing = LocalCluster.existing(directory)
+            if existing is None:
+                print(f"parley cluster: no cluster in {directory}", file=sys.stderr)
+                return 2
+            existing.stop()
+            return 0
+        build = ensure_built(
+            settings.citus_source, settings.citus_cache, say=lambda s: print(s, file=sys.stderr)
+        )
+        cluster = LocalCluster(directory, build)
+        url = cluster.start(workers=args.workers)
+    except (BuildError, ClusterError) as exc:
+        print(f"parley cluster: {exc}", file=sys.stderr)
+        return 2
+    nodes = ", ".join(f"{n.name} :{n.port}" for n in cluster.nodes)
+    print(f"parley cluster: running in {cluster.directory} ({nodes})", file=sys.stderr)
+    print(url)
+    return 0
+
+
 def cmd_openapi(_args: argparse.Namespace) -> int:
     """The API's schema for generated client types: built from the app alone, no database."""
     import json
@@ -241,6 +272,23 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--user", help="act for this user (instead of PARLEY_TOKEN's)")
     mcp.add_argument("--agent", help="act as this agent of the user (role=agent, author=AGENT)")
     mcp.set_defaults(func=cmd_mcp)
+
+    cluster = sub.add_parser(
+        "cluster",
+        help="a Citus cluster on this machine (loopback only): start prints its DATABASE_URL",
+    )
+    cluster_sub = cluster.add_subparsers(dest="action", required=True)
+    start = cluster_sub.add_parser(
+        "start",
+        help="build Citus once (cached), start a coordinator and N workers, join them",
+    )
+    start.add_argument("--workers", type=int, default=2)
+    stop = cluster_sub.add_parser("stop", help="stop every node of the cluster")
+    for command in (start, stop):
+        command.add_argument(
+            "--dir", type=Path, help="the cluster's data (default: PARLEY_DATA_DIR/cluster)"
+        )
+    cluster.set_defaults(func=cmd_cluster)
 
     openapi = sub.add_parser("openapi", help="print the API's OpenAPI schema (JSON) to stdout")
     openapi.set_defaults(func=cmd_openapi)

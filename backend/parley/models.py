@@ -70,6 +70,37 @@ def _writer_xid() -> Any:
     )
 
 
+def _person_key() -> Any:
+    """`user_id` of a per-person table: part of its primary key, so of every key (a Citus
+    cluster keeps each person's rows on one node by it; specs/scale.md). `text`, like the
+    SQL functions' person argument: Citus runs a function on the person's node only when its
+    statements filter by that very value, type and length included (migration 0060). User
+    ids are checked, 64 characters at most, before they reach SQL (`auth.USER_ID_RE`)."""
+    return Field(sa_column=sa.Column(sa.Text, primary_key=True, nullable=False))
+
+
+def _ref(
+    owner: str, column: str, table: str, ondelete: str | None = None
+) -> sa.ForeignKeyConstraint:
+    """A key from a per-person table to another: (user_id, column) → (user_id, its key).
+    Never ON DELETE SET NULL, which would null user_id too (migration 0060)."""
+    target = "message_id" if table == "questions" else "id"
+    return sa.ForeignKeyConstraint(
+        ["user_id", column],
+        [f"{table}.user_id", f"{table}.{target}"],
+        ondelete=ondelete,
+        name=f"{owner}_{column}_fkey",
+    )
+
+
+def _conversation(*, nullable: bool = False, primary_key: bool = False) -> Any:
+    """A column naming a conversation (a bigint: on a cluster, a node draws its ids)."""
+    return Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, nullable=nullable, primary_key=primary_key),
+    )
+
+
 def _created() -> Any:
     return Field(
         sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False, server_default=NOW)
@@ -127,8 +158,8 @@ class RunStatus(enum.StrEnum):
 
 # The largest id a column holds: ids and numbers from a request are checked against these, so
 # an out-of-range one is a 404 or a 422, never a database error.
-MAX_INT = 2**31 - 1  # integer (conversations, agent_runs, tasks.number)
-MAX_BIGINT = 2**63 - 1  # bigint (messages, questions, sessions, keys, passkeys)
+MAX_INT = 2**31 - 1  # integer (agent_runs, tasks.number)
+MAX_BIGINT = 2**63 - 1  # bigint (conversations, messages, questions, sessions, keys, passkeys)
 MAX_TIMEOUT = 7 * 24 * 3600.0  # the longest a question, or a delegation unclaimed, waits (s)
 TASK_TITLE_MAX = 500
 CONVERSATION_TITLE_MAX = 200
@@ -147,8 +178,11 @@ class Task(SQLModel, table=True):
         ),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
-    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    # bigint: on a cluster a task is made on its person's node, which draws ids of its own.
+    id: int | None = Field(
+        default=None, sa_column=sa.Column(sa.BigInteger, primary_key=True, autoincrement=True)
+    )
+    user_id: str = _person_key()
     # What people, models and tools call the task: 1, 2, 3... per user, never reused.
     number: int = Field(nullable=False)
     title: str = Field(max_length=TASK_TITLE_MAX, nullable=False)
@@ -165,7 +199,7 @@ class TaskCounter(SQLModel, table=True):
 
     __tablename__ = "task_counters"
 
-    user_id: str = Field(max_length=USER_ID_MAX, primary_key=True)
+    user_id: str = _person_key()
     last_number: int = Field(nullable=False)
 
 
@@ -188,8 +222,10 @@ class Conversation(SQLModel, table=True):
         ),
     )
 
-    id: int | None = Field(default=None, primary_key=True)
-    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    id: int | None = Field(
+        default=None, sa_column=sa.Column(sa.BigInteger, primary_key=True, autoincrement=True)
+    )
+    user_id: str = _person_key()
     title: str = Field(
         default="New conversation", max_length=CONVERSATION_TITLE_MAX, nullable=False
     )
@@ -224,7 +260,12 @@ class Message(SQLModel, table=True):
     __tablename__ = "messages"
     __table_args__ = (
         # "last 50" and "after id" both walk this index: flat cost at any conversation size.
-        sa.Index("ix_messages_conversation_id_id", "conversation_id", sa.text("id DESC")),
+        sa.Index(
+            "ix_messages_user_id_conversation_id_id",
+            "user_id",
+            "conversation_id",
+            sa.text("id DESC"),
+        ),
         sa.CheckConstraint("length(btrim(content)) > 0", name="ck_messages_content"),
         # Deleting a message looks up the replies to it (ON DELETE SET NULL).
         sa.Index(
@@ -239,20 +280,19 @@ class Message(SQLModel, table=True):
             sa.text("to_tsvector('simple'::regconfig, content)"),
             postgresql_using="gin",
         ),
-        # A person's newest messages first: search reads these before the index above.
-        sa.Index("ix_messages_user_id_id", "user_id", sa.text("id DESC")),
+        _ref("messages", "conversation_id", "conversations", "CASCADE"),
+        # A message is only deleted with its conversation, replies and all.
+        _ref("messages", "reply_to", "messages", "CASCADE"),
     )
 
     id: int | None = Field(
         default=None,
         sa_column=sa.Column(sa.BigInteger, sa.Identity(always=False), primary_key=True),
     )
-    conversation_id: int = Field(
-        sa_column=sa.Column(
-            sa.Integer, sa.ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False
-        )
-    )
-    user_id: str = Field(max_length=USER_ID_MAX, nullable=False, index=True)
+    conversation_id: int = _conversation()
+    # The primary key (user_id, id) is also a person's messages newest first: search reads
+    # these before the index above.
+    user_id: str = _person_key()
     role: str = Field(
         sa_column=sa.Column(
             sa.Enum(Role, name="message_role", values_callable=lambda e: [m.value for m in e]),
@@ -277,10 +317,7 @@ class Message(SQLModel, table=True):
     error: bool = Field(
         default=False, sa_column_kwargs={"server_default": sa.false(), "nullable": False}
     )
-    reply_to: int | None = Field(
-        default=None,
-        sa_column=sa.Column(sa.BigInteger, sa.ForeignKey("messages.id", ondelete="SET NULL")),
-    )
+    reply_to: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger))
     meta: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(JSONB, nullable=True))
     created_at: datetime = _created()
     xid: int | None = _writer_xid()
@@ -290,7 +327,7 @@ class AgentRun(SQLModel, table=True):
     __tablename__ = "agent_runs"
     __table_args__ = (
         sa.Index("ix_agent_runs_user_id_status", "user_id", "status"),
-        sa.Index("ix_agent_runs_conversation_id", "conversation_id"),
+        sa.Index("ix_agent_runs_user_id_conversation_id", "user_id", "conversation_id"),
         # The silence sweep reads only running runs, oldest activity first.
         sa.Index(
             "ix_agent_runs_silent",
@@ -298,10 +335,13 @@ class AgentRun(SQLModel, table=True):
             postgresql_where=sa.text("status = 'running'"),
         ),
         sa.CheckConstraint("progress BETWEEN 0 AND 100", name="ck_agent_runs_progress"),
+        # A deleted conversation's runs stay, without it (the trigger parley_detach_runs).
+        _ref("agent_runs", "conversation_id", "conversations"),
+        _ref("agent_runs", "parent_run_id", "agent_runs"),
     )
 
     id: int | None = Field(default=None, primary_key=True)
-    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    user_id: str = _person_key()
     agent: str = Field(max_length=200, nullable=False)
     kind: str = Field(
         sa_column=sa.Column(
@@ -317,14 +357,8 @@ class AgentRun(SQLModel, table=True):
             server_default="running",
         ),
     )
-    conversation_id: int | None = Field(
-        default=None,
-        sa_column=sa.Column(sa.Integer, sa.ForeignKey("conversations.id", ondelete="SET NULL")),
-    )
-    parent_run_id: int | None = Field(
-        default=None,
-        sa_column=sa.Column(sa.Integer, sa.ForeignKey("agent_runs.id", ondelete="SET NULL")),
-    )
+    conversation_id: int | None = _conversation(nullable=True)
+    parent_run_id: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
     started_at: datetime = _created()
     last_activity_at: datetime = _created()
     ended_at: datetime | None = Field(
@@ -362,31 +396,22 @@ class Question(SQLModel, table=True):
         sa.CheckConstraint(
             "status IN ('open', 'answered', 'timed_out', 'closed')", name="ck_questions_status"
         ),
+        _ref("questions", "message_id", "messages", "CASCADE"),
+        _ref("questions", "conversation_id", "conversations", "CASCADE"),
+        _ref("questions", "run_id", "agent_runs"),
+        # The answer is in the question's conversation: deleted only with it, question and all.
+        _ref("questions", "answer_id", "messages", "CASCADE"),
     )
 
-    message_id: int = Field(
-        sa_column=sa.Column(
-            sa.BigInteger, sa.ForeignKey("messages.id", ondelete="CASCADE"), primary_key=True
-        )
-    )
-    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
-    conversation_id: int = Field(
-        sa_column=sa.Column(
-            sa.Integer, sa.ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False
-        )
-    )
-    run_id: int | None = Field(
-        default=None,
-        sa_column=sa.Column(sa.Integer, sa.ForeignKey("agent_runs.id", ondelete="SET NULL")),
-    )
+    message_id: int = Field(sa_column=sa.Column(sa.BigInteger, primary_key=True))
+    user_id: str = _person_key()
+    conversation_id: int = _conversation()
+    run_id: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
     asked_by: str | None = Field(default=None, max_length=200)
     status: str = Field(
         default="open", sa_column=sa.Column(sa.Text, nullable=False, server_default="open")
     )
-    answer_id: int | None = Field(
-        default=None,
-        sa_column=sa.Column(sa.BigInteger, sa.ForeignKey("messages.id", ondelete="SET NULL")),
-    )
+    answer_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger))
     timeout_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
     created_at: datetime = _created()
     closed_at: datetime | None = Field(
@@ -421,22 +446,15 @@ class Delegation(SQLModel, table=True):
             " 'timed_out')",
             name="ck_delegations_status",
         ),
+        _ref("delegations", "thread_id", "conversations", "CASCADE"),
+        _ref("delegations", "parent_run_id", "agent_runs"),
+        _ref("delegations", "child_run_id", "agent_runs"),
     )
 
-    thread_id: int = Field(
-        sa_column=sa.Column(
-            sa.Integer, sa.ForeignKey("conversations.id", ondelete="CASCADE"), primary_key=True
-        )
-    )
-    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
-    parent_run_id: int | None = Field(
-        default=None,
-        sa_column=sa.Column(sa.Integer, sa.ForeignKey("agent_runs.id", ondelete="SET NULL")),
-    )
-    child_run_id: int | None = Field(
-        default=None,
-        sa_column=sa.Column(sa.Integer, sa.ForeignKey("agent_runs.id", ondelete="SET NULL")),
-    )
+    thread_id: int = _conversation(primary_key=True)
+    user_id: str = _person_key()
+    parent_run_id: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
+    child_run_id: int | None = Field(default=None, sa_column=sa.Column(sa.Integer))
     parent_agent: str = Field(max_length=200, nullable=False)
     child_agent: str = Field(max_length=200, nullable=False)
     task: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
@@ -467,16 +485,13 @@ class UserEvent(SQLModel, table=True):
     """A person's change log, the source of their event stream (triggers write it)."""
 
     __tablename__ = "user_events"
-    __table_args__ = (
-        sa.Index("ix_user_events_user_id_id", "user_id", "id"),
-        sa.Index("ix_user_events_xid", "xid"),
-    )
+    __table_args__ = (sa.Index("ix_user_events_xid", "xid"),)
 
     id: int | None = Field(
         default=None,
         sa_column=sa.Column(sa.BigInteger, sa.Identity(always=False), primary_key=True),
     )
-    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    user_id: str = _person_key()
     kind: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
     action: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
     ref: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
@@ -493,18 +508,15 @@ class TurnToolCall(SQLModel, table=True):
     __table_args__ = (
         sa.Index("ix_turn_tool_calls_turn_id", "turn_id"),
         sa.Index("ix_turn_tool_calls_conversation_prompt", "conversation_id", "prompt_id"),
+        _ref("turn_tool_calls", "conversation_id", "conversations", "CASCADE"),
     )
 
     id: int | None = Field(
         default=None,
         sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
     )
-    conversation_id: int = Field(
-        sa_column=sa.Column(
-            sa.Integer, sa.ForeignKey("conversations.id", ondelete="CASCADE"), nullable=False
-        )
-    )
-    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    conversation_id: int = _conversation()
+    user_id: str = _person_key()
     turn_id: str = Field(max_length=64, nullable=False)
     # The person's message the turn answers: a retry answers the same one.
     prompt_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
@@ -522,24 +534,14 @@ class WorkSession(SQLModel, table=True):
 
     __tablename__ = "work_sessions"
     __table_args__ = (
-        sa.Index("ix_work_sessions_user_id", "user_id"),
         sa.Index("ix_work_sessions_owner", "owner", postgresql_where=sa.text("owner IS NOT NULL")),
+        _ref("work_sessions", "conversation_id", "conversations", "CASCADE"),
+        _ref("work_sessions", "run_id", "agent_runs"),
     )
 
-    conversation_id: int = Field(
-        sa_column=sa.Column(
-            sa.Integer,
-            sa.ForeignKey("conversations.id", ondelete="CASCADE"),
-            primary_key=True,
-        )
-    )
-    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
-    run_id: int | None = Field(
-        default=None,
-        sa_column=sa.Column(
-            sa.Integer, sa.ForeignKey("agent_runs.id", ondelete="SET NULL"), nullable=True
-        ),
-    )
+    conversation_id: int = _conversation(primary_key=True)
+    user_id: str = _person_key()
+    run_id: int | None = Field(default=None, sa_column=sa.Column(sa.Integer, nullable=True))
     session_id: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
     workspace: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
     # starting | working | waiting_permission | idle | ended
@@ -571,7 +573,8 @@ class WorkSession(SQLModel, table=True):
 
 class WorkUid(SQLModel, table=True):
     """A person's own host uid for their work sessions' sandboxes (a server running as
-    root): allocated once, never reused."""
+    root): allocated once, never reused. Unique across everyone, so not a per-person table:
+    on a cluster it stays on the coordinator (`parley.cluster.layout`)."""
 
     __tablename__ = "work_uids"
     __table_args__ = (sa.UniqueConstraint("uid", name="uq_work_uids_uid"),)
@@ -592,8 +595,8 @@ class WorkUsage(SQLModel, table=True):
 
     __tablename__ = "work_usage"
 
-    user_id: str = Field(max_length=USER_ID_MAX, primary_key=True)
-    conversation_id: int = Field(sa_column=sa.Column(sa.Integer, primary_key=True))
+    user_id: str = _person_key()
+    conversation_id: int = _conversation(primary_key=True)
     input_tokens: int = _tokens()
     output_tokens: int = _tokens()
     cache_creation_input_tokens: int = _tokens()
@@ -792,7 +795,7 @@ class PushSubscription(SQLModel, table=True):
         default=None,
         sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
     )
-    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    user_id: str = _person_key()
     endpoint: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
     p256dh: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
     auth: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
@@ -806,7 +809,7 @@ class NotificationPrefs(SQLModel, table=True):
 
     __tablename__ = "notification_prefs"
 
-    user_id: str = Field(max_length=USER_ID_MAX, primary_key=True)
+    user_id: str = _person_key()
     question: bool = _bool(True)
     run_failed: bool = _bool(True)
     message: bool = _bool(False)
@@ -817,13 +820,10 @@ class ConversationMute(SQLModel, table=True):
     """A conversation the person muted: nothing in it notifies."""
 
     __tablename__ = "conversation_mutes"
+    __table_args__ = (_ref("conversation_mutes", "conversation_id", "conversations", "CASCADE"),)
 
-    conversation_id: int = Field(
-        sa_column=sa.Column(
-            sa.Integer, sa.ForeignKey("conversations.id", ondelete="CASCADE"), primary_key=True
-        )
-    )
-    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    conversation_id: int = _conversation(primary_key=True)
+    user_id: str = _person_key()
     created_at: datetime = _created()
 
 
@@ -832,7 +832,10 @@ class PushOutbox(SQLModel, table=True):
 
     __tablename__ = "push_outbox"
     __table_args__ = (
-        sa.UniqueConstraint("subscription_id", "kind", "ref", name="uq_push_outbox_once"),
+        sa.UniqueConstraint(
+            "user_id", "subscription_id", "kind", "ref", name="uq_push_outbox_once"
+        ),
+        _ref("push_outbox", "subscription_id", "push_subscriptions", "CASCADE"),
         sa.CheckConstraint(
             "kind IN ('question', 'reminder', 'question_closed', 'run_failed', 'message')",
             name="ck_push_outbox_kind",
@@ -847,17 +850,11 @@ class PushOutbox(SQLModel, table=True):
         default=None,
         sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
     )
-    subscription_id: int = Field(
-        sa_column=sa.Column(
-            sa.BigInteger,
-            sa.ForeignKey("push_subscriptions.id", ondelete="CASCADE"),
-            nullable=False,
-        )
-    )
-    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    subscription_id: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    user_id: str = _person_key()
     kind: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
     ref: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
-    conversation_id: int | None = Field(default=None, nullable=True)
+    conversation_id: int | None = _conversation(nullable=True)
     status: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default="pending"))
     attempts: int = Field(sa_column=sa.Column(sa.Integer, nullable=False, server_default="0"))
     next_at: datetime = _created()
@@ -882,16 +879,11 @@ class QuestionEscalation(SQLModel, table=True):
             "next_at",
             postgresql_where=sa.text("next_at IS NOT NULL"),
         ),
+        _ref("question_escalations", "question_id", "questions", "CASCADE"),
     )
 
-    question_id: int = Field(
-        sa_column=sa.Column(
-            sa.BigInteger,
-            sa.ForeignKey("questions.message_id", ondelete="CASCADE"),
-            primary_key=True,
-        )
-    )
-    user_id: str = Field(max_length=USER_ID_MAX, nullable=False)
+    question_id: int = Field(sa_column=sa.Column(sa.BigInteger, primary_key=True))
+    user_id: str = _person_key()
     on_timeout: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default="expire"))
     remind_after: float | None = Field(default=None, nullable=True)
     stage: int = Field(sa_column=sa.Column(sa.SmallInteger, nullable=False, server_default="0"))
@@ -916,7 +908,7 @@ class McpCall(SQLModel, table=True):
     __tablename__ = "mcp_calls"
     __table_args__ = (sa.Index("ix_mcp_calls_created_at", "created_at"),)
 
-    user_id: str = Field(max_length=USER_ID_MAX, primary_key=True)
+    user_id: str = _person_key()
     caller: str = Field(max_length=200, primary_key=True)  # the agent's name; "" the person's
     key: str = Field(max_length=200, primary_key=True)
     tool: str = Field(max_length=200, nullable=False)

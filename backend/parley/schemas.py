@@ -119,7 +119,7 @@ class ToolCallRecord(BaseModel):
 class ChatRequest(RequestBody):
     """A message, or (`retry`) no message and the conversation whose failed turn to re-run."""
 
-    conversation_id: IntId | None = None
+    conversation_id: BigId | None = None
     message: MessageText | None = Field(
         default=None,
         description="What the person says; trimmed, never empty, at most"

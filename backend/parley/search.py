@@ -46,7 +46,7 @@ SELECT h.id, h.conversation_id, c.title AS conversation_title, h.role, h.author,
        ts_headline('simple', h.content, q.query,
                    'StartSel="", StopSel="", MaxWords=30, MinWords=12, ShortWord=0')
            AS snippet
-FROM hits h JOIN conversations c ON c.id = h.conversation_id, q
+FROM hits h JOIN conversations c ON c.user_id = $1 AND c.id = h.conversation_id, q
 ORDER BY h.id DESC
 """
 # Two ways to the newest matches. A word the person uses often is among their last RECENT

@@ -42,15 +42,9 @@ def clean_description(description: str | None) -> str | None:
     )
 
 
-# One statement: the counter's row lock hands concurrent adds of one user distinct numbers.
-_ADD = f"""WITH counter AS (
-    INSERT INTO task_counters (user_id, last_number) VALUES ($1, 1)
-    ON CONFLICT (user_id) DO UPDATE SET last_number = task_counters.last_number + 1
-    RETURNING last_number
-)
-INSERT INTO tasks (user_id, number, title, description)
-SELECT $1, last_number, $2, $3 FROM counter
-RETURNING {COLUMNS}"""
+# One statement (parley/sql/add_task.sql): the counter's row lock hands concurrent adds of one
+# user distinct numbers.
+_ADD = f"SELECT {COLUMNS} FROM parley_add_task($1, $2, $3)"
 
 
 async def add_task(
@@ -61,6 +55,10 @@ async def add_task(
     return record(row)
 
 
+_LIST = f"""SELECT {COLUMNS} FROM tasks WHERE user_id = $1
+AND ($2::bool IS NULL OR completed = $2) ORDER BY number"""
+
+
 @retry_on_reconnect
 async def list_tasks(db: Database, *, user_id: str, status: TaskStatus = "all") -> list[TaskRecord]:
     if status not in ("all", "pending", "completed"):
@@ -69,12 +67,7 @@ async def list_tasks(db: Database, *, user_id: str, status: TaskStatus = "all") 
         )
     completed = None if status == "all" else status == "completed"
     async with db.connection() as conn:
-        rows = await conn.fetch(
-            f"SELECT {COLUMNS} FROM tasks WHERE user_id = $1"
-            " AND ($2::bool IS NULL OR completed = $2) ORDER BY number",
-            user_id,
-            completed,
-        )
+        rows = await conn.fetch(_LIST, user_id, completed)
     return [record(row) for row in rows]
 
 
@@ -83,7 +76,7 @@ async def tasks_by_id(db: Database, *, user_id: str, ids: list[int]) -> list[Tas
     """The person's tasks among `ids` (internal ids, as a person event names them)."""
     async with db.connection() as conn:
         rows = await conn.fetch(
-            f"SELECT {COLUMNS} FROM tasks WHERE user_id = $1 AND id = ANY($2::int[])",
+            f"SELECT {COLUMNS} FROM tasks WHERE user_id = $1 AND id = ANY($2::bigint[])",
             user_id,
             ids,
         )

@@ -31,6 +31,8 @@ from agents.models.interface import Model
 
 from parley.api.app import create_app
 from parley.auth import mint_token
+from parley.cluster.build import ensure_built
+from parley.cluster.local import LocalCluster
 from parley.config import Settings
 from parley.db import Database, EmbeddedPostgres, retry_on_reconnect
 from parley.migrate import upgrade
@@ -89,6 +91,50 @@ async def _worker_database(url: str) -> str:
 def migrated(database_url: str) -> str:
     upgrade(database_url)
     return database_url
+
+
+@pytest.fixture(scope="session")
+def cluster() -> Iterator[LocalCluster]:
+    """A Citus cluster on loopback, a coordinator and two workers, for the tests marked
+    `cluster`: Citus is built once per machine (cached outside the clone), the cluster made
+    for the session in a temporary directory (or `PARLEY_TEST_CLUSTER_DIR`'s, kept)."""
+    settings = Settings()
+    build = ensure_built(settings.citus_source, settings.citus_cache)
+    kept = os.environ.get("PARLEY_TEST_CLUSTER_DIR")  # a developer's cluster, left running
+    directory = Path(kept) if kept else Path(tempfile.mkdtemp(prefix="parley-test-cluster-"))
+    local = LocalCluster(directory, build)
+    try:
+        local.start(workers=2)
+        yield local
+    finally:
+        if not kept:
+            local.stop()
+            shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def cluster_url(cluster: LocalCluster) -> str:
+    """Parley's database on the cluster, migrated (its tables placed on the nodes). Tests
+    on it do not wipe it: each works with people of its own (`tests.cluster.helpers`)."""
+    url = Settings(DATABASE_URL=cluster.create_database("parley_test")).database_url
+    assert url
+    upgrade(url)
+    return url
+
+
+@pytest.fixture(scope="session")
+async def cluster_db(cluster_url: str) -> AsyncIterator[Database]:
+    database = await Database.connect(cluster_url, max_connections=5)
+    yield database
+    await database.close()
+
+
+@pytest.fixture(scope="session")
+async def placement(cluster: LocalCluster, cluster_db: Database) -> Any:
+    """Which worker holds whose rows (`tests.cluster.helpers.Placement`)."""
+    from tests.cluster.helpers import Placement
+
+    return Placement(cluster, cluster_db)
 
 
 @pytest.fixture(scope="session")

@@ -227,6 +227,6 @@ async def revoke_tokens(db: Database, *, user_id: str) -> None:
     async with db.connection() as conn:
         await conn.execute(
             "INSERT INTO accounts (user_id, tokens_revoked_at) VALUES ($1, now())"
-            " ON CONFLICT (user_id) DO UPDATE SET tokens_revoked_at = now()",
+            " ON CONFLICT (user_id) DO UPDATE SET tokens_revoked_at = EXCLUDED.tokens_revoked_at",
             user_id,
         )

@@ -146,7 +146,7 @@ def create_app(
             app.state.hub = Hub(message_fetcher(db))
             app.state.waits = waits = Waits()
             app.state.notifier = Notifier(database_url=url, hub=app.state.hub, waits=waits)
-            db.on_release = app.state.notifier.reader.nudge
+            db.on_release = app.state.notifier.nudge
             await app.state.notifier.start()
             stack.push_async_callback(app.state.notifier.stop)
             app.state.mcp_http = await stack.enter_async_context(

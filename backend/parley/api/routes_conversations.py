@@ -85,7 +85,7 @@ async def delete_conversation(
 ) -> Response:
     """A work conversation's session (its process tree) ends first."""
     mode = await modes.for_conversation(user_id=user_id, conversation_id=conversation_id)
-    await mode.forget(conversation_id=conversation_id)
+    await mode.forget(user_id=user_id, conversation_id=conversation_id)
     await conversations.delete_conversation(db, user_id=user_id, conversation_id=conversation_id)
     return Response(status_code=204)
 

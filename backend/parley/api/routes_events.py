@@ -81,6 +81,7 @@ async def events(
         request.app.state.hub,
         conversation_id,
         start,
+        user_id=user_id,
         ping_seconds=settings.sse_ping_seconds,
         stall_seconds=settings.sse_stall_seconds,
         backlog_bytes=settings.sse_backlog_bytes,

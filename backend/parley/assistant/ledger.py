@@ -36,32 +36,22 @@ log = logging.getLogger(__name__)
 READ_PREFIXES = ("list_", "get_", "read_")
 UNKNOWN = {"error": "Interrupted before it reported back: it may or may not have happened"}
 
-# Both writes commit without waiting for the disk (synchronous_commit off, for that statement
+# Both writes commit without waiting for the disk (synchronous_commit off, for that transaction
 # only): PostgreSQL flushes its log in order, so the next commit that does wait — the tool's
 # own effect, or at the latest the turn's finish, before anyone is answered — makes them
 # durable too. A database crash in between loses only records of calls nobody was told about.
-_NO_WAIT = "(SELECT set_config('synchronous_commit', 'off', true)) AS no_wait"
-# Records of earlier prompts are never needed again once the person has said something new.
-_BEGIN = f"""
-WITH forget AS (
-    DELETE FROM turn_tool_calls WHERE conversation_id = $1 AND prompt_id < $4
-)
-INSERT INTO turn_tool_calls
-    (conversation_id, user_id, turn_id, prompt_id, tool, parameters, result, replay_of)
-SELECT id, user_id, $3::text, $4::bigint, $5::text, $6::jsonb, $7::jsonb, $8::bigint
-FROM conversations, {_NO_WAIT}
-WHERE id = $1 AND user_id = $2 AND turn_id = $3 AND turn_expires_at > now()
-RETURNING id
-"""
-_DONE = f"UPDATE turn_tool_calls SET result = $2 FROM {_NO_WAIT} WHERE id = $1"
+# Each is one function (parley/sql/record_call.sql, call_result.sql), run on the person's node
+# on a cluster; records of earlier prompts go as a new one is written.
+_BEGIN = "SELECT parley_record_call($2, $1, $3, $4, $5, $6, $7, $8)"
+_DONE = "SELECT parley_call_result($3, $1, $2)"
 # The same call made by an earlier try of this turn, not yet answered again in this one.
 _EARLIER = """
 SELECT id, result FROM turn_tool_calls AS earlier
-WHERE conversation_id = $1 AND prompt_id = $2 AND turn_id <> $3 AND tool = $4
+WHERE user_id = $6 AND conversation_id = $1 AND prompt_id = $2 AND turn_id <> $3 AND tool = $4
   AND parameters = $5::jsonb AND replay_of IS NULL
   AND (result IS NULL OR jsonb_typeof(result) <> 'object' OR NOT result ? 'error')
   AND NOT EXISTS (SELECT 1 FROM turn_tool_calls
-                  WHERE turn_id = $3 AND replay_of = earlier.id)
+                  WHERE user_id = $6 AND turn_id = $3 AND replay_of = earlier.id)
 ORDER BY id
 LIMIT 1
 """
@@ -105,7 +95,7 @@ class Ledger:
             return result
         record = await self._begin(key, tool, recorded)
         result = await run()
-        task = asyncio.create_task(self._done(record, result))
+        task = asyncio.create_task(self._done(key.user_id, record, result))
         self._writing.setdefault(key.conversation_id, set()).add(task)
         task.add_done_callback(lambda t: self._written(key.conversation_id, t))
         return result
@@ -125,10 +115,10 @@ class Ledger:
             if not writing:
                 del self._writing[conversation_id]
 
-    async def _done(self, record: int, result: Any) -> None:
+    async def _done(self, user_id: str, record: int, result: Any) -> None:
         try:
             async with self.db.connection() as conn:
-                await conn.execute(_DONE, record, scrub(result))
+                await conn.execute(_DONE, record, scrub(result), user_id)
         except Exception:  # the call happened: only its record lacks the result
             log.warning("could not record the result of tool call %s", record, exc_info=True)
 
@@ -137,7 +127,13 @@ class Ledger:
     ) -> tuple[int, Any] | None:
         async with self.db.connection() as conn:
             row = await conn.fetchrow(
-                _EARLIER, key.conversation_id, key.prompt_id, key.turn_id, tool, arguments
+                _EARLIER,
+                key.conversation_id,
+                key.prompt_id,
+                key.turn_id,
+                tool,
+                arguments,
+                key.user_id,
             )
         if row is None:
             return None

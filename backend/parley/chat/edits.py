@@ -16,26 +16,15 @@ from parley.models import CONVERSATION_TITLE_MAX, ConversationMode, Role
 
 _SOURCE = """
 SELECT c.title, m.role::text AS role
-FROM conversations c LEFT JOIN messages m ON m.conversation_id = c.id AND m.id = $3
+FROM conversations c
+LEFT JOIN messages m ON m.user_id = c.user_id AND m.conversation_id = c.id AND m.id = $3
 WHERE c.id = $1 AND c.user_id = $2
 """
-# Copies keep their author, text, tool calls and time; `reply_to` pointed into the original.
-_COPY = """
-INSERT INTO messages
-    (conversation_id, user_id, role, author, kind, content, tool_calls, error, reply_to, meta,
-     created_at)
-SELECT $1, user_id, role, author, kind, content, tool_calls, error, NULL,
-       coalesce(meta, '{}'::jsonb) || jsonb_build_object(
-           'copied_from', jsonb_build_object('conversation_id', conversation_id, 'message_id', id)),
-       created_at
-FROM messages WHERE conversation_id = $2 AND id < $3 ORDER BY id
-"""
+# Copies keep their author, text, tool calls and time; `reply_to` pointed into the original
+# (parley/sql/copy_messages.sql). The newest copy's id comes back.
+_COPY = "SELECT parley_copy_messages($4, $2, $1, $3)"
 # The person has read everything copied: the fork starts with no unread badge.
-_READ_ALL = """
-UPDATE conversations SET last_read_id = coalesce(
-    (SELECT max(id) FROM messages WHERE conversation_id = $1), 0)
-WHERE id = $1
-"""
+_READ_ALL = "UPDATE conversations SET last_read_id = $3 WHERE id = $1 AND user_id = $2"
 
 
 def fork_title(title: str) -> str:
@@ -60,6 +49,6 @@ async def fork_before(db: Database, *, user_id: str, conversation_id: int, messa
         created = await conversations.insert_conversation(
             conn, user_id=user_id, mode=ConversationMode.chat, title=fork_title(source["title"])
         )
-        await conn.execute(_COPY, created, conversation_id, message_id)
-        await conn.execute(_READ_ALL, created)
+        last = await conn.fetchval(_COPY, created, conversation_id, message_id, user_id)
+        await conn.execute(_READ_ALL, created, user_id, last)
     return created

@@ -27,11 +27,17 @@ log = logging.getLogger(__name__)
 
 _RENEW = """
 UPDATE conversations SET turn_expires_at = now() + make_interval(secs => $3)
-WHERE id = $1 AND turn_id = $2 AND turn_expires_at > now()
+WHERE user_id = $4 AND id = $1 AND turn_id = $2 AND turn_expires_at > now()
 """
-_SWEEP = """
+# Found across every person (on a cluster, one read of each node's partial index of claims),
+# then each released by itself, only if it is still lapsed: so a release is one node's write,
+# and a sweep that finds nothing writes nothing anywhere.
+_LAPSED = """
+SELECT user_id, id FROM conversations WHERE turn_id IS NOT NULL AND turn_expires_at < now()
+"""
+_RELEASE = """
 UPDATE conversations SET turn_id = NULL, turn_expires_at = NULL
-WHERE turn_id IS NOT NULL AND turn_expires_at < now()
+WHERE user_id = $1 AND id = $2 AND turn_id IS NOT NULL AND turn_expires_at < now()
 """
 
 
@@ -41,7 +47,7 @@ class ClaimLost(TurnInProgress):
 
 @asynccontextmanager
 async def held(
-    db: Database, *, conversation_id: int, turn_id: str, seconds: float
+    db: Database, *, user_id: str, conversation_id: int, turn_id: str, seconds: float
 ) -> AsyncIterator[None]:
     """Keep the turn's claim alive while the body runs; if it is lost, cancel the body and
     raise ClaimLost instead."""
@@ -58,7 +64,9 @@ async def held(
             try:
                 async with asyncio.timeout(max(valid_until - sent, 0.01)):
                     async with db.connection() as conn:
-                        status = await conn.execute(_RENEW, conversation_id, turn_id, seconds)
+                        status = await conn.execute(
+                            _RENEW, conversation_id, turn_id, seconds, user_id
+                        )
                 if status.endswith(" 1"):
                     valid_until = sent + seconds
                     continue
@@ -90,9 +98,12 @@ async def held(
 
 async def sweep(db: Database) -> int:
     """Release every lapsed claim (the trigger answers each dead turn); how many."""
+    released = 0
     async with db.connection() as conn:
-        status = await conn.execute(_SWEEP)
-    return int(status.split()[-1])
+        for row in await conn.fetch(_LAPSED):
+            status = await conn.execute(_RELEASE, row["user_id"], row["id"])
+            released += int(status.split()[-1])
+    return released
 
 
 async def keep_sweeping(db: Database, *, every: float) -> None:

@@ -142,6 +142,7 @@ async def finish_turn(
         # nothing is stored (another turn may own the conversation by now).
         async with lease.held(
             db,
+            user_id=started.user_id,
             conversation_id=started.conversation_id,
             turn_id=started.turn_id,
             seconds=settings.claim_seconds,

@@ -112,7 +112,7 @@ class Mode:
             code="not_a_work_conversation",
         )
 
-    async def forget(self, *, conversation_id: int) -> None:
+    async def forget(self, *, user_id: str, conversation_id: int) -> None:
         """Let go of what the conversation holds outside its rows, before it is deleted."""
 
     async def states(self, *, user_id: str, conversation_ids: list[int]) -> dict[int, Any]:

@@ -42,7 +42,7 @@ class WorkMode(Mode):
         )
         return Turn(
             conversation_id,
-            service.prompt_work(sent, p.work, conversation_id=conversation_id),
+            service.prompt_work(sent, p.work, user_id=user_id, conversation_id=conversation_id),
             first=[(events.MESSAGE, message_json(sent.message))],
             finishes_at_shutdown=False,
         )
@@ -86,15 +86,15 @@ class WorkMode(Mode):
 
     async def stop(self, *, user_id: str, conversation_id: int) -> bool:
         """Interrupt the prompt Claude Code is working on (the session lives on)."""
-        return await self.parts.work.stop(conversation_id)
+        return await self.parts.work.stop(user_id, conversation_id)
 
     async def end(self, *, user_id: str, conversation_id: int) -> bool:
         """Kill the session's process tree and complete its run; writing again resumes it."""
-        return await self.parts.work.end(conversation_id=conversation_id)
+        return await self.parts.work.end(user_id=user_id, conversation_id=conversation_id)
 
-    async def forget(self, *, conversation_id: int) -> None:
+    async def forget(self, *, user_id: str, conversation_id: int) -> None:
         # Until the session is through (its messages stored): the conversation goes next.
-        await self.parts.work.end(conversation_id=conversation_id, wait=True)
+        await self.parts.work.end(user_id=user_id, conversation_id=conversation_id, wait=True)
 
     async def states(self, *, user_id: str, conversation_ids: list[int]) -> dict[int, Any]:
         return await service.states(

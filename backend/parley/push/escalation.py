@@ -54,6 +54,7 @@ def check(on_timeout: str | None, remind_after: float | None) -> tuple[OnTimeout
 async def escalate(
     db: Database,
     *,
+    user_id: str,
     question_id: int,
     on_timeout: str | None,
     remind_after: float | None,
@@ -67,18 +68,32 @@ async def escalate(
         await conn.execute(
             """INSERT INTO question_escalations (question_id, user_id, on_timeout, remind_after,
                 next_at)
-            SELECT message_id, user_id, $2, $3,
-                   CASE WHEN $3::float8 IS NULL THEN NULL
-                        ELSE now() + make_interval(secs => $3::float8 * 60) END
-            FROM questions WHERE message_id = $1
-            ON CONFLICT (question_id) DO UPDATE SET on_timeout = EXCLUDED.on_timeout,
+            VALUES ($1, $4, $2, $3, CASE WHEN $3::float8 IS NULL THEN NULL
+                                         ELSE now() + make_interval(secs => $3::float8 * 60) END)
+            ON CONFLICT (user_id, question_id) DO UPDATE SET on_timeout = EXCLUDED.on_timeout,
                 remind_after = EXCLUDED.remind_after, next_at = EXCLUDED.next_at""",
             question_id,
             chosen.value,
             remind,
+            user_id,
         )
 
 
+# Steps that are due, everyone's (each node answers from its partial index of them): each
+# is then taken by itself, a statement about one person's rows.
+_DUE = """
+SELECT e.user_id, e.question_id, s.status = 'open' AS open
+FROM question_escalations e
+JOIN questions s ON s.user_id = e.user_id AND s.message_id = e.question_id
+WHERE e.next_at <= now()
+ORDER BY e.next_at LIMIT 20
+"""
+# An escalation whose question closed meanwhile has nothing left to do.
+_SETTLED = """
+UPDATE question_escalations e SET next_at = NULL FROM questions s
+WHERE e.user_id = $1 AND e.question_id = $2 AND s.user_id = $1 AND s.message_id = $2
+  AND e.next_at <= now() AND s.status <> 'open'
+"""
 # One step of one question: the reminder push (stage 0 -> 1) or the email (1 -> 2).
 _CLAIM = """
 SELECT e.question_id, e.user_id, e.stage, e.remind_after, s.conversation_id,
@@ -86,15 +101,14 @@ SELECT e.question_id, e.user_id, e.stage, e.remind_after, s.conversation_id,
        -- Only an address its person proved is theirs: anyone may type someone else's.
        CASE WHEN a.email_verified_at IS NOT NULL THEN a.email END AS email,
        coalesce(p.email_reminders, true) AS email_ok,
-       EXISTS (SELECT 1 FROM conversation_mutes c WHERE c.conversation_id = s.conversation_id)
-           AS muted
+       EXISTS (SELECT 1 FROM conversation_mutes c
+               WHERE c.user_id = $1 AND c.conversation_id = s.conversation_id) AS muted
 FROM question_escalations e
-JOIN questions s ON s.message_id = e.question_id
-JOIN messages m ON m.id = e.question_id
+JOIN questions s ON s.user_id = $1 AND s.message_id = e.question_id
+JOIN messages m ON m.user_id = $1 AND m.id = e.question_id
 LEFT JOIN accounts a ON a.user_id = e.user_id
-LEFT JOIN notification_prefs p ON p.user_id = e.user_id
-WHERE e.next_at <= now() AND s.status = 'open'
-ORDER BY e.next_at LIMIT 1
+LEFT JOIN notification_prefs p ON p.user_id = $1
+WHERE e.user_id = $1 AND e.question_id = $2 AND e.next_at <= now() AND s.status = 'open'
 FOR UPDATE OF e SKIP LOCKED
 """
 
@@ -108,15 +122,28 @@ class Email:
 
 async def step(db: Database, settings: Settings) -> Email | bool | None:
     """Take one due step: False when none is due; else the email to send (or None)."""
+    async with db.connection() as conn:
+        candidates = await conn.fetch(_DUE)
+    for candidate in candidates:
+        person, question_id = candidate["user_id"], candidate["question_id"]
+        if not candidate["open"]:
+            async with db.connection() as conn:
+                await conn.execute(_SETTLED, person, question_id)
+            continue
+        taken = await _take(db, settings, person, question_id)
+        if taken is not False:
+            return taken
+    return False
+
+
+async def _take(
+    db: Database, settings: Settings, user_id: str, question_id: int
+) -> Email | bool | None:
+    """The step of this escalation, unless another instance holds it or it moved on
+    (False); else the email to send, or None."""
     async with db.transaction() as conn:
-        due = await conn.fetchrow(_CLAIM)
+        due = await conn.fetchrow(_CLAIM, user_id, question_id)
         if due is None:
-            # Escalations of questions that closed meanwhile have nothing left to do.
-            await conn.execute(
-                """UPDATE question_escalations e SET next_at = NULL FROM questions s
-                WHERE s.message_id = e.question_id AND e.next_at <= now()
-                  AND s.status <> 'open'"""
-            )
             return False
         if due["stage"] == 0:
             await conn.execute(
@@ -127,14 +154,20 @@ async def step(db: Database, settings: Settings) -> Email | bool | None:
             )
             await conn.execute(
                 "UPDATE question_escalations SET stage = 1,"
-                " next_at = now() + make_interval(secs => remind_after * 60)"
-                " WHERE question_id = $1",
+                " next_at = now() + make_interval(secs => $3)"
+                " WHERE user_id = $2 AND question_id = $1",
                 due["question_id"],
+                user_id,
+                # Not computed from the column in SQL: Citus refuses the clock combined with
+                # a column in an UPDATE's SET.
+                due["remind_after"] * 60,
             )
             return None
         await conn.execute(
-            "UPDATE question_escalations SET stage = 2, next_at = NULL WHERE question_id = $1",
+            "UPDATE question_escalations SET stage = 2, next_at = NULL"
+            " WHERE user_id = $2 AND question_id = $1",
             due["question_id"],
+            user_id,
         )
         if not (settings.smtp_url and due["email"] and due["email_ok"] and not due["muted"]):
             return None

@@ -4,7 +4,9 @@ they announce, claimed by the senders of every instance, each row by one of them
 A claim is a lease (`lease_until`), taken with `FOR UPDATE SKIP LOCKED`: two instances never
 take the same row, and a row whose sender died mid-send is taken again once its lease
 lapses. A closing push waits while its device's opening push is still pending, so a device
-never gets them in the wrong order.
+never gets them in the wrong order. Rows are claimed person by person (the people with
+something due are found first): each claim, renewal and outcome is one statement about one
+person's rows, which on a Citus cluster is one node's work.
 """
 
 from __future__ import annotations
@@ -50,52 +52,77 @@ class Claimed:
 
 LEASE_SECONDS = 60.0
 
+# Who has pushes due (each node answers from its partial index of pending rows).
+_DUE_PEOPLE = """
+SELECT DISTINCT user_id FROM push_outbox
+WHERE status = 'pending' AND next_at <= now() AND (lease_until IS NULL OR lease_until < now())
+LIMIT $1
+"""
+# A row whose sender kept dying before recording the outcome is given up.
+_GIVE_UP = """
+UPDATE push_outbox SET status = 'failed', last_error = 'its sender never finished'
+WHERE user_id = $2 AND status = 'pending' AND attempts >= $1 AND lease_until < now()
+"""
 _CLAIM = """
 WITH due AS (
     SELECT o.id FROM push_outbox o
-    WHERE o.status = 'pending' AND o.next_at <= now()
+    WHERE o.user_id = $3 AND o.status = 'pending' AND o.next_at <= now()
       AND (o.lease_until IS NULL OR o.lease_until < now())
       AND (o.kind <> 'question_closed' OR NOT EXISTS (
-          SELECT 1 FROM push_outbox p WHERE p.subscription_id = o.subscription_id
-            AND p.ref = o.ref AND p.kind IN ('question', 'reminder') AND p.status = 'pending'))
+          SELECT 1 FROM push_outbox p WHERE p.user_id = $3
+            AND p.subscription_id = o.subscription_id AND p.ref = o.ref
+            AND p.kind IN ('question', 'reminder') AND p.status = 'pending'))
     ORDER BY o.next_at, o.id LIMIT $1 FOR UPDATE SKIP LOCKED
 ), taken AS (
     UPDATE push_outbox o SET lease_until = now() + make_interval(secs => $2),
         attempts = o.attempts + 1
-    FROM due WHERE o.id = due.id
+    FROM due WHERE o.user_id = $3 AND o.id = due.id
     RETURNING o.*
 )
 SELECT t.id, t.subscription_id, t.user_id, t.kind, t.ref, t.conversation_id, t.attempts,
        t.created_at, s.endpoint, s.p256dh, s.auth,
        m.content, m.author, m.meta, q.status AS question_status,
        r.agent AS run_agent, r.error AS run_error
-FROM taken t JOIN push_subscriptions s ON s.id = t.subscription_id
-LEFT JOIN messages m ON t.kind <> 'run_failed' AND m.id = t.ref
-LEFT JOIN questions q ON t.kind <> 'run_failed' AND q.message_id = t.ref
-LEFT JOIN agent_runs r ON t.kind = 'run_failed' AND r.id = t.ref
+FROM taken t JOIN push_subscriptions s ON s.user_id = $3 AND s.id = t.subscription_id
+LEFT JOIN messages m ON m.user_id = $3 AND t.kind <> 'run_failed' AND m.id = t.ref
+LEFT JOIN questions q ON q.user_id = $3 AND t.kind <> 'run_failed' AND q.message_id = t.ref
+LEFT JOIN agent_runs r ON r.user_id = $3 AND t.kind = 'run_failed' AND r.id = t.ref
 ORDER BY t.id
 """
 
 
 async def claim(conn: asyncpg.Connection, *, limit: int, max_attempts: int) -> list[Claimed]:
-    # A row whose sender kept dying before recording the outcome is given up too.
-    await conn.execute(
-        "UPDATE push_outbox SET status = 'failed', last_error = 'its sender never finished'"
-        " WHERE status = 'pending' AND attempts >= $1 AND lease_until < now()",
-        max_attempts,
-    )
-    rows = await conn.fetch(_CLAIM, limit, LEASE_SECONDS)
-    return [Claimed(**dict(row)) for row in rows]
+    """Up to `limit` due pushes, leased to this instance, person by person."""
+    claimed: list[Claimed] = []
+    for person in await conn.fetch(_DUE_PEOPLE, limit):
+        if len(claimed) >= limit:
+            break
+        await conn.execute(_GIVE_UP, max_attempts, person["user_id"])
+        rows = await conn.fetch(_CLAIM, limit - len(claimed), LEASE_SECONDS, person["user_id"])
+        claimed += [Claimed(**dict(row)) for row in rows]
+    return claimed
 
 
-async def renew(conn: asyncpg.Connection, ids: list[int]) -> None:
+def _by_person(rows: list[tuple[str, int]]) -> dict[str, list[int]]:
+    """(owner, id) pairs as each owner's ids, in order, each id once."""
+    people: dict[str, list[int]] = {}
+    for user_id, row_id in rows:
+        ids = people.setdefault(user_id, [])
+        if row_id not in ids:
+            ids.append(row_id)
+    return people
+
+
+async def renew(conn: asyncpg.Connection, rows: list[Claimed]) -> None:
     """Extend the lease on rows this instance claimed and is still sending."""
-    await conn.execute(
-        "UPDATE push_outbox SET lease_until = now() + make_interval(secs => $2)"
-        " WHERE id = ANY($1::bigint[]) AND status = 'pending'",
-        ids,
-        LEASE_SECONDS,
-    )
+    for user_id, ids in _by_person([(r.user_id, r.id) for r in rows]).items():
+        await conn.execute(
+            "UPDATE push_outbox SET lease_until = now() + make_interval(secs => $2)"
+            " WHERE user_id = $3 AND id = ANY($1::bigint[]) AND status = 'pending'",
+            ids,
+            LEASE_SECONDS,
+            user_id,
+        )
 
 
 def backoff(attempts: int, *, base: float, retry_after: float | None) -> float:
@@ -112,38 +139,58 @@ async def settle(
     max_attempts: int,
 ) -> None:
     """Record what happened to each claimed push (`delay`: seconds before a retry)."""
-    sent = [c.id for c, outcome, _e, _d in results if outcome is Outcome.sent]
-    devices = sorted(
-        {c.subscription_id for c, outcome, _e, _d in results if outcome is Outcome.sent}
-    )
-    if sent:
+    sent = [(c.user_id, c.id) for c, outcome, _e, _d in results if outcome is Outcome.sent]
+    for user_id, ids in _by_person(sent).items():
         await conn.execute(
             "UPDATE push_outbox SET status = 'sent', sent_at = now(), lease_until = NULL"
-            " WHERE id = ANY($1::bigint[])",
-            sent,
+            " WHERE user_id = $2 AND id = ANY($1::bigint[])",
+            ids,
+            user_id,
         )
+    devices = sorted(
+        {
+            (c.user_id, c.subscription_id)
+            for c, outcome, _e, _d in results
+            if outcome is Outcome.sent
+        }
+    )
+    for user_id, ids in _by_person(devices).items():
         await conn.execute(
-            "UPDATE push_subscriptions SET last_sent_at = now() WHERE id = ANY($1::bigint[])",
-            devices,
+            "UPDATE push_subscriptions SET last_sent_at = now()"
+            " WHERE user_id = $2 AND id = ANY($1::bigint[])",
+            ids,
+            user_id,
         )
-    gone = sorted({c.subscription_id for c, outcome, _e, _d in results if outcome is Outcome.gone})
-    if gone:  # its outbox rows go with it (ON DELETE CASCADE)
-        await conn.execute("DELETE FROM push_subscriptions WHERE id = ANY($1::bigint[])", gone)
+    gone = sorted(
+        {
+            (c.user_id, c.subscription_id)
+            for c, outcome, _e, _d in results
+            if outcome is Outcome.gone
+        }
+    )
+    for user_id, ids in _by_person(gone).items():  # their outbox rows go too (CASCADE)
+        await conn.execute(
+            "DELETE FROM push_subscriptions WHERE user_id = $2 AND id = ANY($1::bigint[])",
+            ids,
+            user_id,
+        )
     for claimed, outcome, error, delay in results:
         if outcome is Outcome.retry and claimed.attempts < max_attempts:
             await conn.execute(
                 "UPDATE push_outbox SET lease_until = NULL, last_error = $2,"
-                " next_at = now() + make_interval(secs => $3) WHERE id = $1",
+                " next_at = now() + make_interval(secs => $3) WHERE user_id = $4 AND id = $1",
                 claimed.id,
                 error,
                 delay,
+                claimed.user_id,
             )
         elif outcome in (Outcome.retry, Outcome.failed):
             await conn.execute(
                 "UPDATE push_outbox SET status = 'failed', lease_until = NULL, last_error = $2"
-                " WHERE id = $1",
+                " WHERE user_id = $3 AND id = $1",
                 claimed.id,
                 error,
+                claimed.user_id,
             )
 
 

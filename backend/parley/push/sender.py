@@ -146,7 +146,7 @@ class Sender:
             tried += len(rows)
             # A batch may outlast its lease (a slow push service, many devices): the lease
             # is renewed while this instance works on it, and lapses only if it dies.
-            renewing = asyncio.create_task(self._renew([row.id for row in rows]))
+            renewing = asyncio.create_task(self._renew(rows))
             try:
                 results = await self._send(rows)
             finally:
@@ -156,12 +156,12 @@ class Sender:
             async with self.db.transaction() as conn:
                 await outbox.settle(conn, results, max_attempts=self.settings.push_max_attempts)
 
-    async def _renew(self, ids: list[int]) -> None:
+    async def _renew(self, rows: list[Claimed]) -> None:
         while True:
             await asyncio.sleep(outbox.LEASE_SECONDS / 3)
             try:
                 async with self.db.connection() as conn:
-                    await outbox.renew(conn, ids)
+                    await outbox.renew(conn, rows)
             except Exception:  # the database is away: the lease may lapse, a push may repeat
                 log.warning("push lease renewal failed", exc_info=True)
 

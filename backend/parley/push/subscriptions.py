@@ -360,6 +360,8 @@ async def set_muted(db: Database, *, user_id: str, conversation_id: int, muted: 
             )
         else:
             await conn.execute(
-                "DELETE FROM conversation_mutes WHERE conversation_id = $1", conversation_id
+                "DELETE FROM conversation_mutes WHERE user_id = $2 AND conversation_id = $1",
+                conversation_id,
+                user_id,
             )
     return muted

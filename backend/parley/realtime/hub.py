@@ -45,7 +45,9 @@ from parley.schemas import message_json
 
 log = logging.getLogger(__name__)
 
-Fetch = Callable[[int, int], Awaitable[list[dict[str, Any]]]]
+# (owner, conversation, after id) → the stored messages after it: the owner's id sends the
+# read to the node of their rows on a Citus cluster.
+Fetch = Callable[[str, int, int], Awaitable[list[dict[str, Any]]]]
 PAGE = 500
 
 
@@ -126,10 +128,14 @@ class Subscriber:
         "queued",
         "sink",
         "stalled",
+        "user_id",
     )
 
-    def __init__(self, conversation_id: int, last_id: int, budget: int | None = None) -> None:
+    def __init__(
+        self, conversation_id: int, last_id: int, user_id: str, budget: int | None = None
+    ) -> None:
         self.conversation_id = conversation_id
+        self.user_id = user_id  # the conversation's owner (whoever follows it)
         self.last_id = last_id
         self.live = False  # receives live events only once it has the in-flight snapshot
         self._items: deque[Frame] = deque()
@@ -247,11 +253,14 @@ class Hub:
         self.on_watch: Callable[[int, bool], None] = lambda _conversation_id, _on: None
 
     async def subscribe(
-        self, conversation_id: int, after: int, *, budget: int | None = None
+        self, conversation_id: int, after: int, *, user_id: str, budget: int | None = None
     ) -> Subscriber:
         """Register, catch up on stored messages after `after`, then take the live state.
-        `budget`: the bytes of frames it may hold queued (see the module's docstring)."""
-        sub = Subscriber(conversation_id=conversation_id, last_id=after, budget=budget)
+        `user_id` owns the conversation (the caller checked it). `budget`: the bytes of
+        frames it may hold queued (see the module's docstring)."""
+        sub = Subscriber(
+            conversation_id=conversation_id, last_id=after, user_id=user_id, budget=budget
+        )
         sub.on_room = lambda: self.message_stored(conversation_id)
         subs = self._subscribers.setdefault(conversation_id, set())
         subs.add(sub)
@@ -355,7 +364,8 @@ class Hub:
                 for sub in taking:
                     sub.behind = False
                 floor = min(s.last_id for s in taking)
-                rows = await self._fetch(conversation_id, floor)
+                owner = taking[0].user_id
+                rows = await self._fetch(owner, conversation_id, floor)
                 still = self._subscribers.get(conversation_id, set())
                 present = [s for s in present if s in still]
                 for row in rows:
@@ -481,10 +491,10 @@ class Hub:
 
 def message_fetcher(db: Database) -> Fetch:
     @retry_on_reconnect
-    async def fetch(conversation_id: int, after: int) -> list[dict[str, Any]]:
+    async def fetch(user_id: str, conversation_id: int, after: int) -> list[dict[str, Any]]:
         async with db.connection() as conn:
             rows = await messages_after(
-                conn, conversation_id=conversation_id, after=after, limit=PAGE
+                conn, user_id=user_id, conversation_id=conversation_id, after=after, limit=PAGE
             )
         return [message_json(m) for m in rows]
 

@@ -18,6 +18,10 @@ what it has; every forwarded event carries its place in the reply, so the watche
 takes each part once (`Hub.publish_remote`). Unwatched replies cost no NOTIFY at all, alone
 or beside other instances. Instances find each other by their LISTEN connections'
 application_name.
+
+On a Citus cluster this connection is the coordinator's (live events, stops, wake-ups and
+the peers' count go through it, as on one PostgreSQL), and the reader does not poll it: one
+reader per node holding people's rows does (`realtime.node_readers`), all delivering here.
 """
 
 from __future__ import annotations
@@ -34,9 +38,11 @@ from typing import Any
 import asyncpg
 
 from parley import events
-from parley.db import asyncpg_dsn
+from parley.cluster.nodes import Node, placed
+from parley.db import SERVER_SETTINGS, asyncpg_dsn
 from parley.realtime.hub import Hub, Place
-from parley.realtime.reader import Found, Reader
+from parley.realtime.node_readers import NodeReaders
+from parley.realtime.reader import Counters, Found, Reader
 from parley.realtime.waits import PUSHES, Waits
 
 log = logging.getLogger(__name__)
@@ -90,6 +96,9 @@ class Notifier:
         # Another instance may be watching: forward live events. Wrongly True costs only
         # the NOTIFYs; it is never wrongly False for longer than a hello's trip.
         self.peers = True
+        # On a Citus cluster: the readers of its nodes (None on one PostgreSQL).
+        self.nodes: NodeReaders | None = None
+        self._replace = asyncio.Event()  # a shard left a node: read the placements now
 
     async def start(self) -> None:
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send())]
@@ -97,12 +106,26 @@ class Notifier:
             async with asyncio.timeout(10):
                 await self.connected.wait()
 
+    def nudge(self) -> None:
+        """Something may have been written by this process: its reader(s) poll soon."""
+        if self.nodes is not None:
+            self.nodes.nudge()
+        else:
+            self.reader.nudge()
+
+    @property
+    def counters(self) -> Counters:
+        """What the reader did (every node's, added up, on a cluster)."""
+        return self.nodes.counters if self.nodes is not None else self.reader.counters
+
     async def stop(self) -> None:
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        if self.nodes is not None:
+            await self.nodes.stop()
         if self._conn is not None and not self._conn.is_closed():
             # Dropped, not closed politely: the reader may have been stopped mid-poll, and
             # nothing on this connection needs finishing.
@@ -184,7 +207,8 @@ class Notifier:
             reading: asyncio.Task[None] | None = None
             try:
                 conn = await asyncpg.connect(
-                    self.dsn, server_settings={"application_name": APPLICATION_NAME}
+                    self.dsn,
+                    server_settings={**SERVER_SETTINGS, "application_name": APPLICATION_NAME},
                 )
                 conn.add_termination_listener(lambda _c, closed=closed: closed.set())
                 await conn.add_listener(LIVE_CHANNEL, self._on_live)
@@ -195,7 +219,11 @@ class Notifier:
                 await self._count_peers(conn)
                 hello = json.dumps([{"instance": self.instance, "hello": True}])
                 await conn.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, hello)
-                await self.reader.start(conn)
+                cluster = await placed(conn)
+                if cluster is None:
+                    await self.reader.start(conn)
+                else:
+                    self._follow_nodes(cluster)
                 self._conn = conn
                 if self.peers:  # what this instance watches, anew (a restarted peer forgot)
                     self._announce(self.hub.watching())
@@ -209,20 +237,31 @@ class Notifier:
                     if self.on_reconnect is not None:
                         self.on_reconnect()
                 first = False
-                reading = asyncio.create_task(self.reader.run(conn, self._lock))
-                reading.add_done_callback(_setter(closed))
+                if cluster is None:
+                    reading = asyncio.create_task(self.reader.run(conn, self._lock))
+                    reading.add_done_callback(_setter(closed))
                 while not closed.is_set():
-                    # A dead peer does not always close the socket: probe now and then.
+                    # A dead peer does not always close the socket: probe now and then (on
+                    # a cluster, also for nodes added or shards moved).
+                    self._replace.clear()
                     with contextlib.suppress(TimeoutError):
                         async with asyncio.timeout(5):  # not wait_for: see Reader.run
-                            await closed.wait()
+                            await _first(closed, self._replace)
                     if not closed.is_set():
                         try:
                             async with self._lock:
                                 await asyncio.wait_for(self._count_peers(conn), timeout=5)
+                                if cluster is not None:
+                                    found = await asyncio.wait_for(placed(conn), timeout=5)
+                                    self._follow_nodes(found or {})
                         except Exception:
                             closed.set()
-                if reading.done() and not reading.cancelled() and reading.exception():
+                if (
+                    reading is not None
+                    and reading.done()
+                    and not reading.cancelled()
+                    and reading.exception()
+                ):
                     log.warning("the reader lost its connection", exc_info=reading.exception())
                 with contextlib.suppress(Exception):
                     conn.terminate()
@@ -269,6 +308,27 @@ class Notifier:
         if not self.peers:
             self.watched_elsewhere.clear()  # their watchers went with them
 
+    def _follow_nodes(self, nodes: dict[int, Node]) -> None:
+        """A reader for each node of the cluster; a catch-up when shards moved."""
+        if self.nodes is None:
+            self.nodes = NodeReaders(
+                coordinator_dsn=self.dsn,
+                deliver=self._deliver,
+                send_wake=self._send_wake,
+                on_catch_up=self._catch_up,
+                on_missing_shard=self._replace.set,
+                retry_seconds=self.retry_seconds,
+            )
+        if self.nodes.sync(nodes):
+            log.info("the cluster's shards moved; re-reading what is watched")
+            self._catch_up()
+
+    def _catch_up(self) -> None:
+        """Anything may have been missed: every watcher and wait reads from its own cursor."""
+        self.hub.wake_all()
+        if self.waits is not None:
+            self.waits.wake_all()
+
     def _deliver(self, found: Found) -> None:
         for conversation_id in found.conversations:
             self.hub.message_stored(conversation_id)
@@ -298,7 +358,10 @@ class Notifier:
                     self.peers = True
                     self._announce(self.hub.watching())
                 if "wake" in note:
-                    self.reader.woken()
+                    if self.nodes is not None:
+                        self.nodes.woken()
+                    else:
+                        self.reader.woken()
                 elif "watch" in note or "unwatch" in note:
                     on = "watch" in note
                     ids = [int(i) for i in note["watch" if on else "unwatch"]]
@@ -318,6 +381,16 @@ class Notifier:
                     )
         except (ValueError, KeyError, TypeError):
             log.warning("bad live payload: %r", payload)
+
+
+async def _first(*events: asyncio.Event) -> None:
+    """Until one of the events is set."""
+    waiting = [asyncio.ensure_future(e.wait()) for e in events]
+    try:
+        await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for each in waiting:
+            each.cancel()
 
 
 def _setter(event: asyncio.Event) -> Callable[[asyncio.Task[None]], None]:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import asyncpg
@@ -37,21 +37,33 @@ log = logging.getLogger(__name__)
 
 Snapshot = tuple[int, int, list[int]]  # xmin, xmax, xip
 
-# One statement, so the rows and the snapshot that becomes the next cursor are one view.
-POLL = """
+_NEW = "WHERE xid >= $1::text::xid8 OR xid = ANY ($2::text[]::xid8[])"
+
+
+def poll_statement(relations: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The poll: one statement, so the rows and the snapshot that becomes the next cursor are
+    one view. `relations` names where each table's rows are on the node polled: on a Citus
+    worker, the table's shards there (specs/scale.md, *Delivery per node*); by default the
+    tables themselves."""
+
+    def rows(table: str, columns: str, none: str) -> str:
+        found = [table] if relations is None else relations.get(table, [])
+        if not found:  # no shard of it on this node
+            return f"SELECT {none} WHERE false"
+        return "\n    UNION ALL ".join(f"SELECT {columns} FROM {r} {_NEW}" for r in found)
+
+    messages = rows("messages", "conversation_id", "NULL::bigint AS conversation_id")
+    events = rows(
+        "user_events",
+        "user_id, kind, ref",
+        "NULL::text AS user_id, NULL::text AS kind, NULL::bigint AS ref",
+    )
+    pushes = rows("push_outbox", "1 AS found", "1 AS found")
+    return f"""
 WITH snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
-new_messages AS (
-    SELECT DISTINCT conversation_id FROM messages
-    WHERE xid >= $1::text::xid8 OR xid = ANY ($2::text[]::xid8[])
-),
-new_events AS (
-    SELECT DISTINCT user_id, kind, ref FROM user_events
-    WHERE xid >= $1::text::xid8 OR xid = ANY ($2::text[]::xid8[])
-),
-new_pushes AS (
-    SELECT 1 FROM push_outbox
-    WHERE xid >= $1::text::xid8 OR xid = ANY ($2::text[]::xid8[]) LIMIT 1
-)
+new_messages AS (SELECT DISTINCT conversation_id FROM ({messages}) m),
+new_events AS (SELECT DISTINCT user_id, kind, ref FROM ({events}) e),
+new_pushes AS (SELECT 1 FROM ({pushes}) p LIMIT 1)
 SELECT NULL::pg_snapshot AS snapshot, 'm' AS t, NULL::text AS user_id, NULL::text AS kind,
        conversation_id::bigint AS ref FROM new_messages
 UNION ALL
@@ -61,6 +73,9 @@ SELECT NULL, 'p', NULL, NULL, NULL FROM new_pushes
 UNION ALL
 SELECT s, 's', NULL, NULL, NULL FROM snap
 """
+
+
+POLL = poll_statement()
 SNAPSHOT = "SELECT pg_current_snapshot()"
 
 
@@ -97,10 +112,12 @@ async def current_snapshot(conn: asyncpg.Connection) -> Snapshot:
     return parse_snapshot(await conn.fetchval(SNAPSHOT))
 
 
-async def read_new(conn: asyncpg.Connection, cursor: Snapshot) -> tuple[Found, Snapshot]:
+async def read_new(
+    conn: asyncpg.Connection, cursor: Snapshot, statement: str = POLL
+) -> tuple[Found, Snapshot]:
     """Everything committed since `cursor` was taken, and the cursor to read from next."""
     _xmin, xmax, xip = cursor
-    rows = await conn.fetch(POLL, str(xmax), [str(x) for x in xip])
+    rows = await conn.fetch(statement, str(xmax), [str(x) for x in xip])
     found = Found()
     snapshot = cursor
     for row in rows:
@@ -137,6 +154,10 @@ class Reader:
         self.wake_gap = wake_gap
         self.cursor: Snapshot | None = None
         self.counters = Counters()
+        # What each poll runs (`poll_statement`), and how long one may take before the
+        # connection is given up for dead (None: as long as it takes).
+        self.statement = POLL
+        self.poll_timeout: float | None = None
         # Sends one wake-up to the other instances (False: none to wake); set by the owner
         # of the connection.
         self.send_wake: Callable[[], bool] | None = None
@@ -163,7 +184,7 @@ class Reader:
         await self.start(conn)
         assert self.cursor is not None
         local, self._local = self._local, False
-        found, self.cursor = await read_new(conn, self.cursor)
+        found, self.cursor = await read_new(conn, self.cursor, self.statement)
         self.counters.polls += 1
         if found:
             self.counters.found += 1
@@ -195,7 +216,7 @@ class Reader:
                     await self._asked.wait()
             self._asked.clear()
             began = loop.time()
-            async with lock:
+            async with lock, asyncio.timeout(self.poll_timeout):
                 found = await self.poll(conn)
             if found:
                 interval = self.min_gap

@@ -173,6 +173,7 @@ class FanOutResponse(StallGuard):
         conversation_id: int,
         after: int,
         *,
+        user_id: str,
         ping_seconds: float,
         stall_seconds: float,
         backlog_bytes: int | None,
@@ -181,6 +182,7 @@ class FanOutResponse(StallGuard):
         super().__init__(_never(), stall_seconds=stall_seconds, ping=0)
         self.hub = hub
         self.conversation_id = conversation_id
+        self.user_id = user_id
         self.after = after
         self.ping_seconds = ping_seconds
         self.backlog_bytes = backlog_bytes
@@ -196,7 +198,9 @@ class FanOutResponse(StallGuard):
     async def _stream_response(self, send: Send) -> None:
         # Subscribed before the client hears of the stream: whatever it does once it has
         # the response (start a turn, say) is seen live here.
-        sub = await self.hub.subscribe(self.conversation_id, self.after, budget=self.backlog_bytes)
+        sub = await self.hub.subscribe(
+            self.conversation_id, self.after, user_id=self.user_id, budget=self.backlog_bytes
+        )
         sub.on_drop = lambda: drop_connection(self.server_send)
         try:
             await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
@@ -306,6 +310,7 @@ def conversation_stream(
     conversation_id: int,
     after: int,
     *,
+    user_id: str,
     ping_seconds: float,
     stall_seconds: float,
     backlog_bytes: int | None,
@@ -314,6 +319,7 @@ def conversation_stream(
         hub,
         conversation_id,
         after,
+        user_id=user_id,
         ping_seconds=ping_seconds,
         stall_seconds=stall_seconds,
         backlog_bytes=backlog_bytes,

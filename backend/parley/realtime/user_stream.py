@@ -34,12 +34,15 @@ async def latest_event_id(db: Database, *, user_id: str) -> int:
     return int(latest or 0)
 
 
+EVENTS_AFTER = """SELECT id, kind, action, ref, data FROM user_events
+WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3"""
+
+
 @retry_on_reconnect
 async def events_after(db: Database, *, user_id: str, after: int) -> list[asyncpg.Record]:
     async with db.connection() as conn:
         rows: list[asyncpg.Record] = await conn.fetch(
-            "SELECT id, kind, action, ref, data FROM user_events"
-            " WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3",
+            EVENTS_AFTER,
             user_id,
             after,
             PAGE,

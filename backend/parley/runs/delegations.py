@@ -160,7 +160,8 @@ _OPEN = (
 # wrote checks its foreign keys, a share lock on the conversation) deadlocked with a message
 # posted there, which holds the conversation and waits for the delegation row.
 _FIND = """
-SELECT d.thread_id FROM delegations d JOIN conversations c ON c.id = d.thread_id
+SELECT d.thread_id FROM delegations d
+JOIN conversations c ON c.user_id = d.user_id AND c.id = d.thread_id
 WHERE {where} ORDER BY d.thread_id LIMIT 1 FOR UPDATE OF c SKIP LOCKED
 """
 _LOCK = f"SELECT {COLUMNS} FROM delegations d WHERE {{where}} AND d.thread_id = ${{n}} FOR UPDATE"
@@ -191,9 +192,10 @@ async def claim(
             if mine is not None:
                 row = await conn.fetchrow(
                     "UPDATE delegations SET lease_until = now() + make_interval(secs => $2)"
-                    f" WHERE thread_id = $1 RETURNING {COLUMNS}",
+                    f" WHERE user_id = $3 AND thread_id = $1 RETURNING {COLUMNS}",
                     mine.thread_id,
                     lease_s,
+                    caller.user_id,
                 )
                 return record(row)
         found = await _take(conn, _OPEN, caller.user_id, agent)
@@ -246,10 +248,12 @@ async def get_thread(db: Database, *, caller: Caller, thread_id: int) -> ThreadS
         if row is None or not rules.can_see(caller, record(row).facts):
             raise not_found(thread_id)
         question = await conn.fetchrow(
-            "SELECT m.* FROM questions q JOIN messages m ON m.id = q.message_id"
-            " WHERE q.conversation_id = $1 AND q.status = 'open' AND q.timeout_at > now()"
-            " ORDER BY q.message_id LIMIT 1",
+            "SELECT m.* FROM questions q"
+            " JOIN messages m ON m.user_id = q.user_id AND m.id = q.message_id"
+            " WHERE q.user_id = $2 AND q.conversation_id = $1 AND q.status = 'open'"
+            " AND q.timeout_at > now() ORDER BY q.message_id LIMIT 1",
             thread_id,
+            caller.user_id,
         )
     open_question = StoredMessage(**question) if question is not None else None
     return ThreadState(record(row), open_question)
@@ -264,7 +268,9 @@ async def heard_from(
         await touch(db, caller=caller, run_id=thread.parent_run_id, wait_s=wait_s)
     if caller.agent == thread.child_agent and thread.status == DelegationStatus.claimed:
         async with db.connection() as conn:
-            await conn.execute(_ACK, thread.thread_id, caller.agent, thread.claimed_at)
+            await conn.execute(
+                _ACK, thread.thread_id, caller.agent, caller.user_id, thread.claimed_at
+            )
         if thread.child_run_id is not None:
             await touch(db, caller=caller, run_id=thread.child_run_id, wait_s=wait_s)
 
@@ -272,8 +278,9 @@ async def heard_from(
 # Only the claim that was read: if it lapsed and another process claimed the thread since,
 # that newer claim has not reached anyone yet and must stay re-deliverable.
 _ACK = (
-    "UPDATE delegations SET acked_at = now(), lease_until = NULL WHERE thread_id = $1"
-    " AND child_agent = $2 AND status = 'claimed' AND acked_at IS NULL AND claimed_at = $3"
+    "UPDATE delegations SET acked_at = now(), lease_until = NULL WHERE user_id = $3"
+    " AND thread_id = $1 AND child_agent = $2 AND status = 'claimed' AND acked_at IS NULL"
+    " AND claimed_at = $4"
 )
 
 
@@ -300,7 +307,7 @@ async def wait_for_child(
     await heard_from(db, caller=caller, thread=first.delegation, wait_s=wait_s)
     latest = await latest_message_id(db, user_id=caller.user_id, conversation_id=thread_id)
     # Watch first, then read: whatever is stored after `latest` wakes this wait.
-    watcher = await hub.subscribe(thread_id, latest)
+    watcher = await hub.subscribe(thread_id, latest, user_id=caller.user_id)
     try:
         state = await get_thread(db, caller=caller, thread_id=thread_id)
         while state.delegation.status not in CLOSED and state.open_question is None:
@@ -394,10 +401,15 @@ async def sweep_threads(db: Database) -> list[DelegationRecord]:
     for row in due:
         async with db.transaction() as conn:
             locked = await conn.fetchval(
-                "SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE SKIP LOCKED",
+                "SELECT 1 FROM conversations WHERE user_id = $2 AND id = $1 FOR UPDATE SKIP LOCKED",
                 row["thread_id"],
+                row["user_id"],
             )
-            thread = await lock_thread(conn, row["thread_id"]) if locked else None
+            thread = (
+                await lock_thread(conn, user_id=row["user_id"], thread_id=row["thread_id"])
+                if locked
+                else None
+            )
             if thread is None:
                 continue
             now = await conn.fetchval("SELECT now()")

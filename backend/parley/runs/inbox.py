@@ -1,13 +1,13 @@
 """The inbox (one per person, where agents write first) and read positions.
 
 Read positions are stored per conversation, so unread counts are the same on every device
-and after a reload (see `conversations.UNREAD_SQL`).
+and after a reload (see `conversations.unread_sql`).
 """
 
 from __future__ import annotations
 
 from parley.auth import Caller
-from parley.conversations import UNREAD_SQL, check_id, insert_conversation, not_found
+from parley.conversations import check_id, insert_conversation, not_found, unread_sql
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput
 from parley.models import MAX_BIGINT, ConversationMode
@@ -43,9 +43,10 @@ async def mark_read(db: Database, *, caller: Caller, conversation_id: int, messa
         if owned is None:
             raise not_found(conversation_id)
         present = await conn.fetchval(
-            "SELECT 1 FROM messages WHERE id = $1 AND conversation_id = $2",
+            "SELECT 1 FROM messages WHERE user_id = $3 AND id = $1 AND conversation_id = $2",
             message_id,
             conversation_id,
+            caller.user_id,
         )
         if present is None:
             raise InvalidInput(
@@ -54,8 +55,9 @@ async def mark_read(db: Database, *, caller: Caller, conversation_id: int, messa
             )
         unread: int = await conn.fetchval(
             "UPDATE conversations c SET last_read_id = greatest(c.last_read_id, $2)"
-            f" WHERE c.id = $1 RETURNING {UNREAD_SQL}",
+            f" WHERE c.user_id = $3 AND c.id = $1 RETURNING {unread_sql('$3')}",
             conversation_id,
             message_id,
+            caller.user_id,
         )
     return unread

@@ -38,6 +38,7 @@ class DelegationRecord(DelegationShown):
     claim's lease, which stays inside."""
 
     lease_until: datetime | None
+    user_id: str
 
     @property
     def facts(self) -> ThreadFacts:
@@ -51,26 +52,41 @@ def record(row: Any) -> DelegationRecord:
     return from_row(DelegationRecord, row)
 
 
-async def lock_thread(conn: asyncpg.Connection, thread_id: int) -> DelegationRecord | None:
+async def lock_thread(
+    conn: asyncpg.Connection, *, user_id: str, thread_id: int
+) -> DelegationRecord | None:
     """The delegation whose thread this conversation is (row-locked), if it is one."""
     row = await conn.fetchrow(
-        f"SELECT {COLUMNS} FROM delegations WHERE thread_id = $1 FOR UPDATE", thread_id
+        f"SELECT {COLUMNS} FROM delegations WHERE user_id = $2 AND thread_id = $1 FOR UPDATE",
+        thread_id,
+        user_id,
     )
     return record(row) if row is not None else None
 
 
-_MOVE = f"""
-UPDATE delegations SET
-    status = $2,
-    claimed_at = CASE WHEN $3 = 'claim' THEN now() ELSE claimed_at END,
-    claimer = CASE WHEN $3 = 'claim' THEN $5 WHEN $3 = 'release' THEN NULL ELSE claimer END,
-    lease_until = CASE WHEN $3 = 'claim' THEN now() + make_interval(secs => $6)
-                       WHEN $3 = 'release' THEN NULL ELSE lease_until END,
-    acked_at = CASE WHEN $3 IN ('claim', 'release') THEN NULL ELSE acked_at END,
-    result = coalesce($4, result),
-    closed_at = CASE WHEN $2 IN ('pending', 'claimed') THEN NULL ELSE now() END
-WHERE thread_id = $1 RETURNING {COLUMNS}
-"""
+def _move_sql(event: Event, status: DelegationStatus) -> tuple[str, int]:
+    """The UPDATE that moves a delegation by `event` into `status`, and how many of the
+    parameters (thread, user, status, result, claimer, lease seconds) it takes. Put together
+    here rather than with CASE in SQL: Citus refuses the clock (`now()`) inside a CASE of an
+    UPDATE's SET."""
+    sets = ["status = $3", "result = coalesce($4, result)"]
+    taken = 4
+    if event is Event.claim:
+        sets += [
+            "claimed_at = now()",
+            "claimer = $5",
+            "lease_until = now() + make_interval(secs => $6)",
+            "acked_at = NULL",
+        ]
+        taken = 6
+    elif event is Event.release:
+        sets += ["claimer = NULL", "lease_until = NULL", "acked_at = NULL"]
+    sets.append("closed_at = NULL" if status in OPEN else "closed_at = now()")
+    sql = (
+        f"UPDATE delegations SET {', '.join(sets)}"
+        f" WHERE user_id = $2 AND thread_id = $1 RETURNING {COLUMNS}"
+    )
+    return sql, taken
 
 
 async def move(
@@ -85,33 +101,41 @@ async def move(
     """Move a (row-locked) delegation by `event`; a closed thread also ends its child run
     with the matching status and times out the questions still open in it."""
     status = advance(thread.status, event)
-    row = await conn.fetchrow(
-        _MOVE, thread.thread_id, status.value, event.value, result, claimer, lease_s
-    )
+    sql, taken = _move_sql(event, status)
+    params = (thread.thread_id, thread.user_id, status.value, result, claimer, lease_s)
+    row = await conn.fetchrow(sql, *params[:taken])
     moved = record(row)
     if event is Event.claim:  # the child is heard from as it takes the work
         await conn.execute(
-            "UPDATE agent_runs SET last_activity_at = now() WHERE id = $1", moved.child_run_id
+            "UPDATE agent_runs SET last_activity_at = now() WHERE user_id = $2 AND id = $1",
+            moved.child_run_id,
+            moved.user_id,
         )
     if status not in OPEN:
-        await close_questions(conn, moved.thread_id)
+        await close_questions(conn, user_id=moved.user_id, conversation_id=moved.thread_id)
         await _end_run_row(
-            conn, run_id=moved.child_run_id, status=RUN_STATUS_FOR[status], note=result
+            conn,
+            user_id=moved.user_id,
+            run_id=moved.child_run_id,
+            status=RUN_STATUS_FOR[status],
+            note=result,
         )
     return moved
 
 
-async def close_questions(conn: asyncpg.Connection, conversation_id: int) -> None:
+async def close_questions(conn: asyncpg.Connection, *, user_id: str, conversation_id: int) -> None:
     await conn.execute(
         "UPDATE questions SET status = 'timed_out', closed_at = now()"
-        " WHERE conversation_id = $1 AND status = 'open'",
+        " WHERE user_id = $2 AND conversation_id = $1 AND status = 'open'",
         conversation_id,
+        user_id,
     )
 
 
 async def _end_run_row(
     conn: asyncpg.Connection,
     *,
+    user_id: str,
     run_id: int | None,
     status: str,
     note: str | None,
@@ -125,17 +149,19 @@ async def _end_run_row(
         " ended_at = now(), last_activity_at = now(), waiting_until = NULL,"
         " error = CASE WHEN $2::text IN ('failed', 'timed_out') THEN coalesce($4, $3) END,"
         " progress = CASE WHEN $2::text = 'completed' THEN 100 ELSE progress END"
-        " WHERE id = $1 AND status IN ('running', 'waiting_input')",
+        " WHERE user_id = $5 AND id = $1 AND status IN ('running', 'waiting_input')",
         run_id,
         status,
         note,
         error,
+        user_id,
     )
 
 
 async def end_run(
     conn: asyncpg.Connection,
     *,
+    user_id: str,
     run_id: int,
     conversation_id: int | None,
     status: str,
@@ -145,11 +171,13 @@ async def end_run(
     """End a run (whoever ends it: its agent, the person, the silence sweep). A delegated run
     closes its thread with it: the thread's state is its child run's."""
     thread = await conn.fetchrow(
-        f"SELECT {COLUMNS} FROM delegations WHERE child_run_id = $1 FOR UPDATE", run_id
+        f"SELECT {COLUMNS} FROM delegations WHERE user_id = $2 AND child_run_id = $1 FOR UPDATE",
+        run_id,
+        user_id,
     )
     if conversation_id is not None:
-        await close_questions(conn, conversation_id)
-    await _end_run_row(conn, run_id=run_id, status=status, note=note, error=error)
+        await close_questions(conn, user_id=user_id, conversation_id=conversation_id)
+    await _end_run_row(conn, user_id=user_id, run_id=run_id, status=status, note=note, error=error)
     if thread is not None and thread["status"] in OPEN:
         await move(conn, record(thread), THREAD_EVENT_FOR_RUN[status], result=note)
 
@@ -158,6 +186,8 @@ async def acknowledge(conn: asyncpg.Connection, thread: DelegationRecord) -> Non
     """The child acted in its thread: the claim reached it and no longer lapses."""
     if thread.status == DelegationStatus.claimed and thread.acked_at is None:
         await conn.execute(
-            "UPDATE delegations SET acked_at = now(), lease_until = NULL WHERE thread_id = $1",
+            "UPDATE delegations SET acked_at = now(), lease_until = NULL"
+            " WHERE user_id = $2 AND thread_id = $1",
             thread.thread_id,
+            thread.user_id,
         )

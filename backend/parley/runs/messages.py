@@ -83,8 +83,10 @@ async def lock_target(conn: asyncpg.Connection, *, caller: Caller, conversation_
         raise refusal(exc) from exc
     run_agent: str | None = None
     if run_id is not None:
-        run_agent = await conn.fetchval("SELECT agent FROM agent_runs WHERE id = $1", run_id)
-    thread = await lock_thread(conn, conversation_id)
+        run_agent = await conn.fetchval(
+            "SELECT agent FROM agent_runs WHERE user_id = $2 AND id = $1", run_id, caller.user_id
+        )
+    thread = await lock_thread(conn, user_id=caller.user_id, thread_id=conversation_id)
     return Target(conversation_id, run_id, run_agent, thread)
 
 
@@ -100,9 +102,10 @@ async def _check_agent_answer(
     question = await conn.fetchrow(
         "SELECT asked_by, CASE WHEN status = 'open' AND timeout_at <= now() THEN 'timed_out'"
         " ELSE status END AS status FROM questions"
-        " WHERE message_id = $1 AND conversation_id = $2 FOR UPDATE",
+        " WHERE user_id = $3 AND message_id = $1 AND conversation_id = $2 FOR UPDATE",
         reply_to,
         target.conversation_id,
+        caller.user_id,
     )
     rules.check_answer(
         caller,
@@ -224,7 +227,7 @@ async def wait_for_messages(
     )
     if found or wait_s <= 0:
         return found
-    watcher = await hub.subscribe(conversation_id, after)
+    watcher = await hub.subscribe(conversation_id, after, user_id=user_id)
     try:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(wait_s):

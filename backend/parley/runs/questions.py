@@ -123,8 +123,8 @@ _A_COLUMNS = ", ".join(f"a.{c} AS a_{c}" for c in _FIELDS)
 _SELECT = f"""
 SELECT {_Q_COLUMNS}, {_A_COLUMNS}, s.status, s.timeout_at, s.asked_by, s.run_id,
        greatest(0, extract(epoch FROM s.timeout_at - clock_timestamp()))::float8 AS seconds_left
-FROM questions s JOIN messages q ON q.id = s.message_id
-LEFT JOIN messages a ON a.id = s.answer_id
+FROM questions s JOIN messages q ON q.user_id = s.user_id AND q.id = s.message_id
+LEFT JOIN messages a ON a.user_id = s.user_id AND a.id = s.answer_id
 """
 _READ = _SELECT + "WHERE s.message_id = $1 AND s.user_id = $2"
 _OPEN = (
@@ -140,29 +140,47 @@ def _message(row: Any, prefix: str) -> StoredMessage | None:
     return StoredMessage(**{c: row[prefix + c] for c in _FIELDS})
 
 
-# Overdue questions close as timed_out; their run goes back to `running` once none of its
-# questions is open. SKIP LOCKED: an instance never waits for another doing the same.
+# The people with overdue questions (each node answers from its partial index of them).
+_OVERDUE_PEOPLE = """
+SELECT DISTINCT user_id FROM questions WHERE status = 'open' AND timeout_at <= now() LIMIT 200
+"""
+# A person's overdue questions close as timed_out; their run goes back to `running` once none
+# of its questions is open. SKIP LOCKED: an instance never waits for another doing the same.
+# One person's rows only: on a cluster, one node's statement.
 _EXPIRE = """
 WITH due AS (
     SELECT message_id FROM questions
-    WHERE status = 'open' AND timeout_at <= now() AND ($1::bigint IS NULL OR message_id = $1)
+    WHERE user_id = $2 AND status = 'open' AND timeout_at <= now()
+      AND ($1::bigint IS NULL OR message_id = $1)
       AND NOT EXISTS (SELECT 1 FROM question_escalations e  -- those are decided, not expired
-                      WHERE e.question_id = message_id AND e.on_timeout <> 'expire')
+                      WHERE e.user_id = $2 AND e.question_id = message_id
+                        AND e.on_timeout <> 'expire')
     ORDER BY message_id LIMIT 200 FOR UPDATE SKIP LOCKED
 ), closed AS (
     UPDATE questions s SET status = 'timed_out', closed_at = now()
-    FROM due WHERE s.message_id = due.message_id RETURNING s.run_id, s.message_id
+    FROM due WHERE s.user_id = $2 AND s.message_id = due.message_id
+    RETURNING s.run_id, s.message_id
 )
 UPDATE agent_runs r SET status = 'running', last_activity_at = now()
-WHERE r.id IN (SELECT run_id FROM closed) AND r.status = 'waiting_input'
-  AND NOT EXISTS (SELECT 1 FROM questions q WHERE q.run_id = r.id AND q.status = 'open'
-                  AND q.message_id NOT IN (SELECT message_id FROM closed))
+WHERE r.user_id = $2 AND r.id IN (SELECT run_id FROM closed) AND r.status = 'waiting_input'
+  AND NOT EXISTS (SELECT 1 FROM questions q WHERE q.user_id = $2 AND q.run_id = r.id
+                  AND q.status = 'open' AND q.message_id NOT IN (SELECT message_id FROM closed))
 """
 
 
-async def expire_overdue(conn: asyncpg.Connection, question_id: int | None = None) -> None:
-    await decide_overdue(conn, question_id)
-    await conn.execute(_EXPIRE, question_id)
+async def expire_overdue(
+    conn: asyncpg.Connection, question_id: int | None = None, *, user_id: str | None = None
+) -> None:
+    """Close the overdue questions of `user_id` (`question_id` only, when given), or of
+    everyone: person by person."""
+    await decide_overdue(conn, question_id, user_id=user_id)
+    people = (
+        [user_id]
+        if user_id is not None
+        else [r["user_id"] for r in await conn.fetch(_OVERDUE_PEOPLE)]
+    )
+    for person in people:
+        await conn.execute(_EXPIRE, question_id, person)
 
 
 class OnTimeout(StrEnum):
@@ -175,31 +193,36 @@ class OnTimeout(StrEnum):
 
 _OVERDUE_DEFAULTS = """
 SELECT s.message_id, s.conversation_id, s.user_id FROM questions s
-JOIN question_escalations e ON e.question_id = s.message_id
+JOIN question_escalations e ON e.user_id = s.user_id AND e.question_id = s.message_id
 WHERE s.status = 'open' AND s.timeout_at <= now() AND e.on_timeout <> 'expire'
-  AND ($1::bigint IS NULL OR s.message_id = $1)
+  AND ($1::bigint IS NULL OR s.message_id = $1) AND ($2::text IS NULL OR s.user_id = $2)
 ORDER BY s.message_id LIMIT 50
 """
 _LOCK_OVERDUE = f"""
 SELECT e.on_timeout, {_Q_COLUMNS} FROM questions s
-JOIN question_escalations e ON e.question_id = s.message_id
-JOIN messages q ON q.id = s.message_id
-WHERE s.message_id = $1 AND s.status = 'open' AND s.timeout_at <= now()
+JOIN question_escalations e ON e.user_id = s.user_id AND e.question_id = s.message_id
+JOIN messages q ON q.user_id = s.user_id AND q.id = s.message_id
+WHERE s.user_id = $2 AND s.message_id = $1 AND s.status = 'open' AND s.timeout_at <= now()
 FOR UPDATE OF s SKIP LOCKED
 """
 TIMEOUT_AUTHOR = "parley:timeout"
 
 
-async def decide_overdue(conn: asyncpg.Connection, question_id: int | None = None) -> None:
+async def decide_overdue(
+    conn: asyncpg.Connection, question_id: int | None = None, *, user_id: str | None = None
+) -> None:
     """Answer the overdue questions that asked for a default (`deny` or `allow`) with it,
     each exactly once: the conversation is locked first (as every answer does), then the
     question, skipped when another instance holds it, and only a still-open one moves."""
-    for due in await conn.fetch(_OVERDUE_DEFAULTS, question_id):
+    for due in await conn.fetch(_OVERDUE_DEFAULTS, question_id, user_id):
+        person = due["user_id"]
         async with conn.transaction():
             await conn.execute(
-                "SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE", due["conversation_id"]
+                "SELECT 1 FROM conversations WHERE user_id = $2 AND id = $1 FOR UPDATE",
+                due["conversation_id"],
+                person,
             )
-            row = await conn.fetchrow(_LOCK_OVERDUE, due["message_id"])
+            row = await conn.fetchrow(_LOCK_OVERDUE, due["message_id"], person)
             if row is None:
                 continue  # answered meanwhile, or another instance is deciding it
             question = _message(row, "q_")
@@ -220,13 +243,14 @@ async def decide_overdue(conn: asyncpg.Connection, question_id: int | None = Non
                 if permission
                 else {"by": "timeout"},
             )
-            await _close(conn, question.id, QuestionStatus.answered, answer_id=reply.id)
+            await _close(conn, person, question.id, QuestionStatus.answered, answer_id=reply.id)
             if permission:
                 await conn.execute(
                     "UPDATE messages SET meta = meta || jsonb_build_object('answer', $2::text)"
-                    " WHERE id = $1",
+                    " WHERE user_id = $3 AND id = $1",
                     question.id,
                     chosen.value,
+                    person,
                 )
 
 
@@ -238,7 +262,7 @@ async def get_question(db: Database, *, caller: Caller, question_id: int) -> Que
     async with db.connection() as conn:
         row = await conn.fetchrow(_READ, question_id, caller.user_id)
         if row is not None and row["status"] == "open" and row["seconds_left"] <= 0:
-            await expire_overdue(conn, question_id)
+            await expire_overdue(conn, question_id, user_id=caller.user_id)
             row = await conn.fetchrow(_READ, question_id, caller.user_id)
     if row is None or (caller.agent is not None and row["asked_by"] != caller.agent):
         raise _not_found(question_id)
@@ -302,7 +326,7 @@ class Answered:
 # is locked first (`FOR UPDATE OF c`), as every other writer of a conversation does.
 _LOCK = """
 SELECT q.conversation_id, q.status, c.mode::text AS mode
-FROM questions q JOIN conversations c ON c.id = q.conversation_id
+FROM questions q JOIN conversations c ON c.user_id = q.user_id AND c.id = q.conversation_id
 WHERE q.message_id = $1 AND q.user_id = $2
 """
 
@@ -339,7 +363,9 @@ async def answer(
             raise refusal_for(QuestionStatus(found["status"]), question_id)
         if found["mode"] == "work":
             await conn.execute(
-                "SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE", found["conversation_id"]
+                "SELECT 1 FROM conversations WHERE user_id = $2 AND id = $1 FOR UPDATE",
+                found["conversation_id"],
+                caller.user_id,
             )
         else:  # the checks (and lock) of every other write there: a finished run refuses
             try:
@@ -350,9 +376,10 @@ async def answer(
                 raise refusal(exc) from exc
         row = await conn.fetchrow(
             f"""SELECT s.status, s.timeout_at <= now() AS overdue, {_Q_COLUMNS}
-            FROM questions s JOIN messages q ON q.id = s.message_id
-            WHERE s.message_id = $1 FOR UPDATE OF s""",
+            FROM questions s JOIN messages q ON q.user_id = s.user_id AND q.id = s.message_id
+            WHERE s.user_id = $2 AND s.message_id = $1 FOR UPDATE OF s""",
             question_id,
+            caller.user_id,
         )
         assert row is not None
         status = QuestionStatus(row["status"])
@@ -392,24 +419,28 @@ async def answer(
             )
             or None,
         )
-        await _close(conn, question_id, QuestionStatus.answered, answer_id=reply.id)
+        await _close(conn, caller.user_id, question_id, QuestionStatus.answered, answer_id=reply.id)
         if chosen is not None:
             await conn.execute(
                 "UPDATE messages SET meta = meta || jsonb_build_object('answer', $2::text)"
-                " WHERE id = $1",
+                " WHERE user_id = $3 AND id = $1",
                 question_id,
                 chosen.value,
+                caller.user_id,
             )
         await conn.execute(
-            "UPDATE conversations SET last_read_id = $2 WHERE id = $1 AND last_read_id < $2",
+            "UPDATE conversations SET last_read_id = $2"
+            " WHERE user_id = $3 AND id = $1 AND last_read_id < $2",
             found["conversation_id"],
             reply.id,
+            caller.user_id,
         )
     return Answered(question=question, answer=reply, decision=chosen)
 
 
 async def _close(
     conn: asyncpg.Connection,
+    user_id: str,
     question_id: int,
     status: QuestionStatus,
     *,
@@ -421,15 +452,17 @@ async def _close(
     await conn.execute(
         """WITH closed AS (
             UPDATE questions SET status = $2, answer_id = $3, closed_at = now()
-            WHERE message_id = $1 AND status = 'open' RETURNING run_id
+            WHERE user_id = $4 AND message_id = $1 AND status = 'open' RETURNING run_id
         )
         UPDATE agent_runs r SET status = 'running', last_activity_at = now()
-        FROM closed WHERE r.id = closed.run_id AND r.status = 'waiting_input' AND r.kind <> 'work'
-          AND NOT EXISTS (SELECT 1 FROM questions o WHERE o.run_id = r.id AND o.status = 'open'
-                          AND o.message_id <> $1)""",
+        FROM closed WHERE r.user_id = $4 AND r.id = closed.run_id AND r.status = 'waiting_input'
+          AND r.kind <> 'work'
+          AND NOT EXISTS (SELECT 1 FROM questions o WHERE o.user_id = $4 AND o.run_id = r.id
+                          AND o.status = 'open' AND o.message_id <> $1)""",
         question_id,
         status.value,
         answer_id,
+        user_id,
     )
 
 
@@ -442,13 +475,17 @@ async def withdraw(db: Database, *, caller: Caller, question_id: int) -> Questio
         return state
     async with db.transaction() as conn:  # the conversation first, as every writer locks it
         await conn.execute(
-            "SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE", state.question.conversation_id
+            "SELECT 1 FROM conversations WHERE user_id = $2 AND id = $1 FOR UPDATE",
+            state.question.conversation_id,
+            caller.user_id,
         )
         status = await conn.fetchval(
-            "SELECT status FROM questions WHERE message_id = $1 FOR UPDATE", question_id
+            "SELECT status FROM questions WHERE user_id = $2 AND message_id = $1 FOR UPDATE",
+            question_id,
+            caller.user_id,
         )
         if status == QuestionStatus.open:
-            await _close(conn, question_id, QuestionStatus.closed)
+            await _close(conn, caller.user_id, question_id, QuestionStatus.closed)
     return await get_question(db, caller=caller, question_id=question_id)
 
 
@@ -457,13 +494,13 @@ async def withdraw(db: Database, *, caller: Caller, question_id: int) -> Questio
 _CLOSE_STALE = """
 WITH closed AS (
     UPDATE questions SET status = $3, closed_at = now()
-    WHERE status = 'open' AND ($1::int IS NULL OR run_id = $1)
+    WHERE user_id = $5 AND status = 'open' AND ($1::int IS NULL OR run_id = $1)
       AND ($2::bigint[] IS NULL OR message_id = ANY($2))
       AND NOT (message_id = ANY($4::bigint[]))
     RETURNING message_id
 )
 UPDATE messages m SET meta = m.meta || jsonb_build_object('closed', $3::text)
-FROM closed WHERE m.id = closed.message_id AND m.meta ? 'permission'
+FROM closed WHERE m.user_id = $5 AND m.id = closed.message_id AND m.meta ? 'permission'
 RETURNING m.id
 """
 
@@ -471,6 +508,7 @@ RETURNING m.id
 async def close_unanswered(
     db: Database,
     *,
+    user_id: str,
     run_id: int | None = None,
     question_ids: list[int] | None = None,
     keep: list[int] | None = None,
@@ -481,24 +519,30 @@ async def close_unanswered(
     answer leaves nothing for the person's next message to answer by mistake."""
     move(QuestionStatus.open, status)
     async with db.connection() as conn:
-        rows = await conn.fetch(_CLOSE_STALE, run_id, question_ids, status.value, keep or [])
+        rows = await conn.fetch(
+            _CLOSE_STALE, run_id, question_ids, status.value, keep or [], user_id
+        )
     return [row["id"] for row in rows]
 
 
-async def current_permission(db: Database, *, conversation_id: int) -> StoredMessage | None:
+async def current_permission(
+    db: Database, *, user_id: str, conversation_id: int
+) -> StoredMessage | None:
     """The permission question a plain message in this work conversation answers: the
     oldest open one its live run is waiting on now (in-band or parked), else None."""
     async with db.connection() as conn:
         row = await conn.fetchrow(
             f"""SELECT {_Q_COLUMNS} FROM questions s
-            JOIN messages q ON q.id = s.message_id
-            JOIN work_sessions w ON w.conversation_id = s.conversation_id
-            JOIN agent_runs r ON r.id = w.run_id
-            WHERE s.conversation_id = $1 AND s.status = 'open' AND s.timeout_at > now()
+            JOIN messages q ON q.user_id = s.user_id AND q.id = s.message_id
+            JOIN work_sessions w ON w.user_id = s.user_id AND w.conversation_id = s.conversation_id
+            JOIN agent_runs r ON r.user_id = s.user_id AND r.id = w.run_id
+            WHERE s.user_id = $2 AND s.conversation_id = $1 AND s.status = 'open'
+              AND s.timeout_at > now()
               AND s.run_id = w.run_id AND w.status = 'waiting_permission'
               AND r.status IN ('running', 'waiting_input') AND q.meta ? 'permission'
             ORDER BY s.message_id LIMIT 1""",
             conversation_id,
+            user_id,
         )
     return _message(row, "q_") if row else None
 

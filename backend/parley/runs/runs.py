@@ -178,23 +178,29 @@ async def run_conversation(db: Database, *, caller: Caller, run_id: int) -> int:
     return run.conversation_id
 
 
+_TOUCH = (
+    "UPDATE agent_runs SET last_activity_at = now()"
+    " WHERE id = $1 AND user_id = $2 AND agent = $3 AND status = 'running'"
+)
+_TOUCH_WAITING = (
+    "UPDATE agent_runs SET last_activity_at = now(),"
+    " waiting_until = greatest(waiting_until, now() + make_interval(secs => $4))"
+    " WHERE id = $1 AND user_id = $2 AND agent = $3 AND status = 'running'"
+)
+
+
 async def touch(db: Database, *, caller: Caller, run_id: int, wait_s: float = 0.0) -> None:
     """The run's agent was heard from (reading counts), and waits `wait_s` more seconds:
     until that wait's own deadline the run is not silent, even if the agent's connection
     drops meanwhile."""
     if caller.agent is None:
         return
+    # Two statements, not a CASE: Citus refuses the clock inside a CASE of an UPDATE's SET.
     async with db.connection() as conn:
-        await conn.execute(
-            "UPDATE agent_runs SET last_activity_at = now(), waiting_until = CASE WHEN $4 > 0"
-            " THEN greatest(waiting_until, now() + make_interval(secs => $4))"
-            " ELSE waiting_until END"
-            " WHERE id = $1 AND user_id = $2 AND agent = $3 AND status = 'running'",
-            run_id,
-            caller.user_id,
-            caller.agent,
-            wait_s,
-        )
+        if wait_s > 0:
+            await conn.execute(_TOUCH_WAITING, run_id, caller.user_id, caller.agent, wait_s)
+        else:
+            await conn.execute(_TOUCH, run_id, caller.user_id, caller.agent)
 
 
 async def report_status(
@@ -279,9 +285,18 @@ async def finish_run(
             meta={"run_status": status},
         )
         await end_run(
-            conn, run_id=run_id, conversation_id=run.conversation_id, status=status, note=note
+            conn,
+            user_id=caller.user_id,
+            run_id=run_id,
+            conversation_id=run.conversation_id,
+            status=status,
+            note=note,
         )
-        row = await conn.fetchrow(f"SELECT {COLUMNS} FROM agent_runs WHERE id = $1", run_id)
+        row = await conn.fetchrow(
+            f"SELECT {COLUMNS} FROM agent_runs WHERE user_id = $2 AND id = $1",
+            run_id,
+            caller.user_id,
+        )
     return record(row)
 
 
@@ -291,15 +306,15 @@ _SILENT = """
 SELECT r.id, r.user_id, r.agent, r.conversation_id FROM agent_runs r
 WHERE r.status = 'running' AND r.kind = 'external'
   AND greatest(r.last_activity_at, r.waiting_until) < now() - make_interval(secs => $1)
-  AND NOT EXISTS (SELECT 1 FROM delegations d WHERE d.child_run_id = r.id
-                  AND d.status = 'pending')
+  AND NOT EXISTS (SELECT 1 FROM delegations d WHERE d.user_id = r.user_id
+                  AND d.child_run_id = r.id AND d.status = 'pending')
 ORDER BY r.id LIMIT 200
 """
 _STILL_SILENT = """
-SELECT 1 FROM agent_runs r WHERE r.id = $1 AND r.status = 'running'
+SELECT 1 FROM agent_runs r WHERE r.user_id = $3 AND r.id = $1 AND r.status = 'running'
   AND greatest(r.last_activity_at, r.waiting_until) < now() - make_interval(secs => $2)
-  AND NOT EXISTS (SELECT 1 FROM delegations d WHERE d.child_run_id = r.id
-                  AND d.status = 'pending')
+  AND NOT EXISTS (SELECT 1 FROM delegations d WHERE d.user_id = r.user_id
+                  AND d.child_run_id = r.id AND d.status = 'pending')
 """
 
 
@@ -314,16 +329,20 @@ async def time_out_silent(db: Database, *, silence_seconds: float) -> list[int]:
         async with db.transaction() as conn:
             if row["conversation_id"] is not None:
                 locked = await conn.fetchval(
-                    "SELECT 1 FROM conversations WHERE id = $1 FOR UPDATE SKIP LOCKED",
+                    "SELECT 1 FROM conversations WHERE user_id = $2 AND id = $1"
+                    " FOR UPDATE SKIP LOCKED",
                     row["conversation_id"],
+                    row["user_id"],
                 )
                 if locked is None:
                     continue
-            if await conn.fetchval(_STILL_SILENT, row["id"], silence_seconds) is None:
+            still = await conn.fetchval(_STILL_SILENT, row["id"], silence_seconds, row["user_id"])
+            if still is None:
                 continue
             silent_for = int(silence_seconds)
             await end_run(
                 conn,
+                user_id=row["user_id"],
                 run_id=row["id"],
                 conversation_id=row["conversation_id"],
                 status="timed_out",

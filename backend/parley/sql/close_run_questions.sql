@@ -5,10 +5,11 @@ CREATE OR REPLACE FUNCTION parley_close_run_questions() RETURNS trigger AS $$
 BEGIN
     WITH closed AS (
         UPDATE questions SET status = 'closed', closed_at = now()
-        WHERE run_id = NEW.id AND status = 'open' RETURNING message_id
+        WHERE user_id = NEW.user_id AND run_id = NEW.id AND status = 'open' RETURNING message_id
     )
     UPDATE messages m SET meta = m.meta || jsonb_build_object('closed', 'closed')
-    FROM closed WHERE m.id = closed.message_id AND m.meta ? 'permission';
+    FROM closed
+    WHERE m.user_id = NEW.user_id AND m.id = closed.message_id AND m.meta ? 'permission';
     RETURN NULL;
 END
 $$ LANGUAGE plpgsql;

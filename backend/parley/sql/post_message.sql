@@ -6,7 +6,7 @@
 -- `questions` row and puts its run in waiting_input; an answer puts the run back to running
 -- once none of its questions is open. Returns the message and the question it answered.
 CREATE OR REPLACE FUNCTION parley_post_message(
-    p_user text, p_agent text, p_conversation int, p_content text, p_kind message_kind,
+    p_user text, p_agent text, p_conversation bigint, p_content text, p_kind message_kind,
     p_reply_to bigint, p_timeout float8, p_meta jsonb
 ) RETURNS TABLE (message messages, answered bigint) AS $$
 DECLARE
@@ -15,9 +15,10 @@ DECLARE
     v_message messages;
     v_thread delegations;
 BEGIN
-    SELECT * INTO v_thread FROM delegations WHERE thread_id = p_conversation;
+    SELECT * INTO v_thread FROM delegations WHERE user_id = p_user AND thread_id = p_conversation;
     IF p_reply_to IS NOT NULL AND NOT EXISTS (
-        SELECT 1 FROM messages WHERE id = p_reply_to AND conversation_id = p_conversation
+        SELECT 1 FROM messages
+        WHERE user_id = p_user AND id = p_reply_to AND conversation_id = p_conversation
     ) THEN
         RAISE EXCEPTION 'reply_to % is not a message of conversation %', p_reply_to,
             p_conversation USING ERRCODE = 'PT422';
@@ -29,12 +30,14 @@ BEGIN
     )) THEN
         IF p_reply_to IS NOT NULL THEN
             SELECT message_id INTO v_answered FROM questions
-            WHERE message_id = p_reply_to AND status = 'open' AND timeout_at > now()
+            WHERE user_id = p_user AND message_id = p_reply_to AND status = 'open'
+              AND timeout_at > now()
               AND (p_agent IS NULL OR (asked_by = v_thread.child_agent AND asked_by <> p_agent))
             FOR UPDATE;
         ELSE
             SELECT message_id INTO v_answered FROM questions
-            WHERE conversation_id = p_conversation AND status = 'open' AND timeout_at > now()
+            WHERE user_id = p_user AND conversation_id = p_conversation AND status = 'open'
+              AND timeout_at > now()
             ORDER BY message_id LIMIT 1 FOR UPDATE;
         END IF;
     END IF;
@@ -52,12 +55,14 @@ BEGIN
     );
     IF v_answered IS NOT NULL THEN
         UPDATE questions SET status = 'answered', answer_id = v_message.id, closed_at = now()
-        WHERE message_id = v_answered;
+        WHERE user_id = p_user AND message_id = v_answered;
         -- The run goes back to running once none of its questions is open.
         UPDATE agent_runs r SET status = 'running', last_activity_at = now()
         FROM questions q
-        WHERE q.message_id = v_answered AND r.id = q.run_id AND r.status = 'waiting_input'
-          AND NOT EXISTS (SELECT 1 FROM questions o WHERE o.run_id = r.id AND o.status = 'open');
+        WHERE q.user_id = p_user AND q.message_id = v_answered
+          AND r.user_id = p_user AND r.id = q.run_id AND r.status = 'waiting_input'
+          AND NOT EXISTS (SELECT 1 FROM questions o
+                          WHERE o.user_id = p_user AND o.run_id = r.id AND o.status = 'open');
     END IF;
     IF p_kind = 'question' THEN
         INSERT INTO questions (message_id, user_id, conversation_id, run_id, asked_by, timeout_at)
@@ -67,11 +72,11 @@ BEGIN
     IF v_run IS NOT NULL AND p_agent IS NOT NULL THEN
         UPDATE agent_runs SET last_activity_at = now(),
             status = CASE WHEN p_kind = 'question' THEN 'waiting_input' ELSE status END
-        WHERE id = v_run;
+        WHERE user_id = p_user AND id = v_run;
     END IF;
     IF p_agent IS NULL THEN  -- what the person writes, they have read up to
         UPDATE conversations SET last_read_id = v_message.id
-        WHERE id = p_conversation AND last_read_id < v_message.id;
+        WHERE user_id = p_user AND id = p_conversation AND last_read_id < v_message.id;
     END IF;
     RETURN QUERY SELECT v_message, v_answered;
 END

@@ -10,11 +10,11 @@
 -- Which conversations take a turn is not this function's to say: the caller's mode
 -- (parley.modes) sends only its own conversations here; p_mode is the new one's mode.
 CREATE OR REPLACE FUNCTION parley_start_turn(
-    p_user text, p_conversation int, p_mode conversation_mode, p_title text, p_turn text,
+    p_user text, p_conversation bigint, p_mode conversation_mode, p_title text, p_turn text,
     p_ttl float8, p_role message_role, p_content text, p_history int
 ) RETURNS SETOF messages AS $$
 DECLARE
-    v_conversation int := p_conversation;
+    v_conversation bigint := p_conversation;
     v_holder text;
     v_done boolean := false;  -- this turn started before: a repeat after a lost answer
 BEGIN
@@ -49,15 +49,18 @@ BEGIN
         -- Others (agents) may have written since: the history still ends at this turn's
         -- message, the newest from the person (nobody else's turn can start meanwhile).
         RETURN QUERY
-            SELECT * FROM messages WHERE conversation_id = ANY (ARRAY[v_conversation])
-              AND id <= (SELECT max(id) FROM messages
-                         WHERE conversation_id = v_conversation AND role = p_role)
+            SELECT * FROM messages
+            WHERE user_id = p_user AND conversation_id = ANY (ARRAY[v_conversation])
+              AND id <= (SELECT id FROM messages WHERE user_id = p_user
+                         AND conversation_id = ANY (ARRAY[v_conversation]) AND role = p_role
+                         ORDER BY conversation_id, id DESC LIMIT 1)
             ORDER BY conversation_id, id DESC LIMIT p_history;
         RETURN;
     END IF;
     IF p_content IS NULL THEN
-        IF NOT coalesce((SELECT error FROM messages WHERE conversation_id = v_conversation
-                         ORDER BY id DESC LIMIT 1), false) THEN
+        IF NOT coalesce((SELECT error FROM messages WHERE user_id = p_user
+                         AND conversation_id = ANY (ARRAY[v_conversation])
+                         ORDER BY conversation_id, id DESC LIMIT 1), false) THEN
             RAISE EXCEPTION 'nothing to retry' USING ERRCODE = 'PT422';
         END IF;
     ELSE
@@ -69,7 +72,8 @@ BEGIN
     END IF;
     -- Newest first; ANY keeps to the (conversation_id, id DESC) index whatever the plan.
     RETURN QUERY
-        SELECT * FROM messages WHERE conversation_id = ANY (ARRAY[v_conversation])
+        SELECT * FROM messages
+        WHERE user_id = p_user AND conversation_id = ANY (ARRAY[v_conversation])
         ORDER BY conversation_id, id DESC LIMIT p_history;
 END
 $$ LANGUAGE plpgsql;

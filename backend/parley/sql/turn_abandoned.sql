@@ -19,7 +19,8 @@ BEGIN
                    'Interrupted before it reported back: it may or may not have happened'))
            ) ORDER BY id)
     INTO v_calls
-    FROM turn_tool_calls WHERE turn_id = OLD.turn_id AND conversation_id = OLD.id;
+    FROM turn_tool_calls
+    WHERE user_id = OLD.user_id AND turn_id = OLD.turn_id AND conversation_id = OLD.id;
     PERFORM parley_append_message(
         OLD.id, OLD.user_id, 'assistant', 'assistant', 'message',
         CASE WHEN v_calls IS NULL

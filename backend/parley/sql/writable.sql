@@ -2,7 +2,7 @@
 -- say whether they may: PT404 not the person's, PT409 not an inbox/run/delegation conversation,
 -- PT410 its run has ended or its thread is closed, PT403 another agent's run. Returns the
 -- conversation's run id, if any.
-CREATE OR REPLACE FUNCTION parley_writable(p_user text, p_agent text, p_conversation int)
+CREATE OR REPLACE FUNCTION parley_writable(p_user text, p_agent text, p_conversation bigint)
 RETURNS int AS $$
 DECLARE
     v_mode conversation_mode;
@@ -21,12 +21,12 @@ BEGIN
             USING ERRCODE = 'PT409';
     END IF;
     SELECT id, agent, status INTO v_run, v_run_agent, v_run_status FROM agent_runs
-    WHERE conversation_id = p_conversation ORDER BY id LIMIT 1;
+    WHERE user_id = p_user AND conversation_id = p_conversation ORDER BY id LIMIT 1;
     IF v_run_status IN ('completed', 'failed', 'cancelled', 'timed_out') THEN
         RAISE EXCEPTION 'Run % has ended (%); its conversation is read-only', v_run, v_run_status
             USING ERRCODE = 'PT410';
     END IF;
-    SELECT * INTO v_thread FROM delegations WHERE thread_id = p_conversation;
+    SELECT * INTO v_thread FROM delegations WHERE user_id = p_user AND thread_id = p_conversation;
     IF v_thread.status IN ('completed', 'failed', 'escalated', 'cancelled', 'timed_out') THEN
         RAISE EXCEPTION 'Thread % is closed (%)', p_conversation, v_thread.status
             USING ERRCODE = 'PT410';

@@ -120,6 +120,7 @@ class Helpers:
         )
         await escalation.escalate(
             self.deps.db,
+            user_id=caller.user_id,
             question_id=posted.message.id,
             on_timeout=on_timeout,
             remind_after=remind_after,

@@ -20,14 +20,9 @@ from parley.db import Database
 KEY_MAX = 200
 RETENTION = "1 day"
 
-_CLAIM = f"""
-INSERT INTO mcp_calls AS c (user_id, caller, key, tool) VALUES ($1, $2, $3, $4)
-ON CONFLICT (user_id, caller, key) DO UPDATE
-SET tool = EXCLUDED.tool, result = NULL, wait = NULL, started_at = now(), created_at = now()
-WHERE c.created_at < now() - interval '{RETENTION}'
-   OR (c.result IS NULL AND c.wait IS NULL AND c.started_at < now() - make_interval(secs => $5))
-RETURNING 1
-"""
+# True when this call is the first with the key, or takes over one forgotten (older than
+# RETENTION) or stale (parley/sql/remember_call.sql).
+_CLAIM = "SELECT parley_remember_call($1, $2, $3, $4, $5)"
 _READ = "SELECT tool, result, wait FROM mcp_calls WHERE user_id = $1 AND caller = $2 AND key = $3"
 _FORGET = f"DELETE FROM mcp_calls WHERE created_at < now() - interval '{RETENTION}'"
 

@@ -206,7 +206,7 @@ async def serve(*, database_url: str, identity: Identity, settings: Settings) ->
     db = await Database.connect(database_url, max_connections=POOL_SIZE)
     hub, waits = Hub(message_fetcher(db)), Waits()
     notifier = Notifier(database_url=database_url, hub=hub, waits=waits)
-    db.on_release = notifier.reader.nudge
+    db.on_release = notifier.nudge
     # Nothing remembered: each re-check asks the database.
     credentials = Credentials(db, secret=settings.auth_secret, cache_seconds=0)
     watching: asyncio.Task[None] | None = None

@@ -165,7 +165,9 @@ class WorkManager:
         for conversation_id, session in list(self.sessions.items()):
             if conversation_id in held:
                 continue
-            holder = await ownership.holder(self.db, conversation_id=conversation_id)
+            holder = await ownership.holder(
+                self.db, user_id=session.user_id, conversation_id=conversation_id
+            )
             if holder != self.instance and self.sessions.get(conversation_id) is session:
                 # The reaper freed it, taking this instance for dead: the session is no
                 # longer ours to run (its run is failed already).
@@ -179,16 +181,23 @@ class WorkManager:
         live = {s.run_id: s for s in self.sessions.values() if s.accepting}
         if not live:
             return
-        for run_id in await store.ended_runs(self.db, run_ids=list(live)):
+        runs = [(s.user_id, run_id) for run_id, s in live.items()]
+        for run_id in await store.ended_runs(self.db, runs=runs):
             session = live[run_id]
-            self._spawn(self.end(conversation_id=session.conversation_id, run_id=run_id))
+            self._spawn(
+                self.end(
+                    user_id=session.user_id,
+                    conversation_id=session.conversation_id,
+                    run_id=run_id,
+                )
+            )
 
     async def _catch_up(self) -> None:
         """Prompts sent through another instance whose note never arrived (its listening
         connection was down, say): read from the conversations themselves."""
         if not self.sessions:
             return
-        since = {cid: s.last_message_id for cid, s in self.sessions.items()}
+        since = {(s.user_id, cid): s.last_message_id for cid, s in self.sessions.items()}
         for found in await store.prompts_after(self.db, since=since):
             session = self.sessions.get(found.conversation_id)
             if session is not None and session.missed(found.id):
@@ -229,9 +238,9 @@ class WorkManager:
         if not self.settings.work_enabled:
             raise cli.WorkUnavailable(cli.availability(self.settings).reason or "Work mode is off")
         if conversation_id is not None:
-            if conversation_id in self.sessions or await self._owner(conversation_id):
+            if conversation_id in self.sessions or await self._owner(user_id, conversation_id):
                 return
-            row = await store.get_session(self.db, conversation_id=conversation_id)
+            row = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
             if row is not None and row.pending is not None and not row.pending.get("closed"):
                 return  # parked on a permission question: it resumes, it does not add one
         count = await store.live_run_count(self.db, user_id=user_id)
@@ -276,10 +285,11 @@ class WorkManager:
         yet) is ended now: the prompt came after that End, so it goes to a new session."""
         session = self.sessions.get(conversation_id)
         if session is not None:
-            if session.accepting and not await store.run_live(self.db, run_id=session.run_id):
+            live = await store.run_live(self.db, user_id=user_id, run_id=session.run_id)
+            if session.accepting and not live:
                 await self._end_here(session)
             return session
-        owner = await self._owner(conversation_id)
+        owner = await self._owner(user_id, conversation_id)
         if owner is not None:
             return owner
         started = await self._start(user_id, conversation_id, workspace, answer=None)
@@ -317,7 +327,7 @@ class WorkManager:
         The instance holding the lease instead, if another does; None if there was no
         parked call left to resume. What is parked is taken only under the lease, so a
         resume, a superseding prompt and the reaper never act on one session at once."""
-        row = await store.get_session(self.db, conversation_id=conversation_id)
+        row = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
         stored = row.workspace if row else None
         name = workspace or cli.stored_name(stored, user_id=user_id)
         cwd = await asyncio.to_thread(cli.workspace_dir, self.settings, user_id=user_id, name=name)
@@ -333,61 +343,70 @@ class WorkManager:
             return holder  # another instance started it meanwhile: it serves the prompt
         try:
             if answer is not None:
-                decision = await self._take_answered(conversation_id, *answer)
+                decision = await self._take_answered(user_id, conversation_id, *answer)
                 if decision is None:  # resumed or superseded already
                     return None
                 counted = False  # it was counted when it started
             else:
-                decision, counted = await self._supersede(conversation_id)
+                decision, counted = await self._supersede(user_id, conversation_id)
             return await self._launch(user_id, conversation_id, cwd, decision, counted=counted)
         finally:
             if conversation_id not in self.sessions:  # nothing started (or it failed)
-                await self._let_go(conversation_id)
+                await self._let_go(user_id, conversation_id)
 
-    async def _let_go(self, conversation_id: int) -> None:
+    async def _let_go(self, user_id: str, conversation_id: int) -> None:
         """Release this instance's lease on the session: the one way it lets go of one,
         once the session is over or never started. A release that fails (the database away)
         costs nothing: the lease lapses on its own and the reaper frees it."""
         try:
-            await ownership.release(self.db, owner=self.owner, conversation_id=conversation_id)
+            await ownership.release(
+                self.db, owner=self.owner, user_id=user_id, conversation_id=conversation_id
+            )
         except Exception:
             log.warning("could not release the lease of conversation %s", conversation_id)
 
     async def _take_answered(
-        self, conversation_id: int, question_id: int, decision: Decision
+        self, user_id: str, conversation_id: int, question_id: int, decision: Decision
     ) -> Resume | None:
         """Take the call parked on the answered question, once (see `store.take_pending`);
         None if it is not parked (any more), or its session was ended."""
-        parked = await store.get_session(self.db, conversation_id=conversation_id)
+        parked = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
         if parked is None or parked.pending is None or parked.pending.get("closed"):
             return None
         row = await store.take_pending(
-            self.db, conversation_id=conversation_id, question_id=question_id
+            self.db, user_id=user_id, conversation_id=conversation_id, question_id=question_id
         )
         if row is None or row.pending is None:
             return None
         if decision is Decision.allow_session:
             tools = [*row.allowed_tools, row.pending["tool"]]
-            await store.update_session(self.db, conversation_id, allowed_tools=tools)
+            await store.update_session(self.db, user_id, conversation_id, allowed_tools=tools)
         if row.run_id is not None:
-            await store.end_run(self.db, row.run_id, status=RunStatus.completed, error=None)
+            await store.end_run(
+                self.db, user_id, row.run_id, status=RunStatus.completed, error=None
+            )
         return _resume(row.pending, decision)
 
-    async def _supersede(self, conversation_id: int) -> tuple[Resume | None, bool]:
+    async def _supersede(self, user_id: str, conversation_id: int) -> tuple[Resume | None, bool]:
         """A prompt while a deferred call waits: the person moved on. The call is denied
         when the session resumes, its question closes unanswered and its parked run ends
         (a run left `waiting_input` would wait forever). Also whether the new run counts
         towards the person's limit: not when it carries on a parked session."""
-        row = await store.get_session(self.db, conversation_id=conversation_id)
+        row = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
         if row is None or row.pending is None:
             return None, True
         taken = await store.take_pending(
-            self.db, conversation_id=conversation_id, question_id=int(row.pending["question_id"])
+            self.db,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            question_id=int(row.pending["question_id"]),
         )
         if taken is None or taken.pending is None:
             return None, True
         if taken.run_id is not None:  # ending the run closes its open questions
-            await store.end_run(self.db, taken.run_id, status=RunStatus.completed, error=None)
+            await store.end_run(
+                self.db, user_id, taken.run_id, status=RunStatus.completed, error=None
+            )
         counted = bool(taken.pending.get("closed"))  # ended: the session starts anew
         return _resume(taken.pending, Decision.deny), counted
 
@@ -410,20 +429,23 @@ class WorkManager:
         )
         if run_id is None:
             raise self._too_many()
-        row = await store.get_session(self.db, conversation_id=conversation_id)
+        row = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
         assert row is not None
-        last_message_id = await store.last_message_id(self.db, conversation_id=conversation_id)
+        last_message_id = await store.last_message_id(
+            self.db, user_id=user_id, conversation_id=conversation_id
+        )
         found = await asyncio.to_thread(cli.availability, self.settings)  # may probe bwrap
         if not found.usable or found.cli is None:
             reason = found.reason or "Work mode is not available"
             await store.end_run(
                 self.db,
+                user_id,
                 run_id,
                 status=RunStatus.failed,
                 error=reason,
                 error_message=(conversation_id, user_id),
             )
-            await store.update_session(self.db, conversation_id, status="ended")
+            await store.update_session(self.db, user_id, conversation_id, status="ended")
             raise WorkFailed(reason, conversation_id=conversation_id)
         session = Session(
             self.services,
@@ -466,7 +488,7 @@ class WorkManager:
                     if carried and not self._shutting_down:
                         await self._carry_over(session, carried)
                     else:
-                        await self._let_go(cid)
+                        await self._let_go(session.user_id, cid)
             if carried and self._shutting_down:
                 await self._refuse(cid, session.user_id, carried, UNANSWERED[RunStatus.cancelled])
         if carried:
@@ -526,6 +548,7 @@ class WorkManager:
         if the person ended the session meanwhile (see `store.park`)."""
         await store.park(
             self.db,
+            user_id=session.user_id,
             conversation_id=session.conversation_id,
             run_id=session.run_id,
             deferred=deferred,
@@ -574,19 +597,24 @@ class WorkManager:
                 return
             await self._start(user_id, conversation_id, None, answer=(question_id, decision))
 
-    async def stop(self, conversation_id: int) -> bool:
+    async def stop(self, user_id: str, conversation_id: int) -> bool:
         session = self.sessions.get(conversation_id)
         if session is not None:
             return await session.interrupt()
-        owner = await self._owner(conversation_id)
+        owner = await self._owner(user_id, conversation_id)
         if owner is None:
             return False
-        await self._notify(owner, "stop", conversation_id)
-        row = await store.get_session(self.db, conversation_id=conversation_id)
+        await self._notify(owner, "stop", conversation_id, user_id=user_id)
+        row = await store.get_session(self.db, user_id=user_id, conversation_id=conversation_id)
         return row is not None and row.status == "working"
 
     async def end(
-        self, *, conversation_id: int, run_id: int | None = None, wait: bool = False
+        self,
+        *,
+        user_id: str,
+        conversation_id: int,
+        run_id: int | None = None,
+        wait: bool = False,
     ) -> bool:
         """End by the person, answered at once: the End is recorded (run completed, status
         ended: what every instance shows) and the process tree is sent SIGKILL; the
@@ -604,7 +632,9 @@ class WorkManager:
                     return False  # a newer session than the one that was ended
                 await self._end_here(session)
             elif run_id is None:  # not served here: a parked call, or another instance's
-                ended = await store.end_session(self.db, conversation_id=conversation_id)
+                ended = await store.end_session(
+                    self.db, user_id=user_id, conversation_id=conversation_id
+                )
         if session is not None:
             if wait and session.task is not None:
                 await asyncio.wait({session.task})
@@ -612,7 +642,9 @@ class WorkManager:
         if ended is None:
             return False
         if ended.owner is not None and ended.owner != self.instance:
-            await self._notify(ended.owner, "end", conversation_id, run_id=ended.run_id)
+            await self._notify(
+                ended.owner, "end", conversation_id, user_id=user_id, run_id=ended.run_id
+            )
         return ended.was_live
 
     async def _end_here(self, session: Session) -> None:
@@ -621,15 +653,18 @@ class WorkManager:
         if not session.close(RunStatus.completed):
             return  # being ended already
         await store.end_session(
-            self.db, conversation_id=session.conversation_id, run_id=session.run_id
+            self.db,
+            user_id=session.user_id,
+            conversation_id=session.conversation_id,
+            run_id=session.run_id,
         )
         await session.kill(RunStatus.completed, wait=False)
 
     # -- sessions on other instances ---------------------------------------------------
 
-    async def _owner(self, conversation_id: int) -> str | None:
+    async def _owner(self, user_id: str, conversation_id: int) -> str | None:
         """The other instance holding the session's lease, if one does."""
-        holder = await ownership.holder(self.db, conversation_id=conversation_id)
+        holder = await ownership.holder(self.db, user_id=user_id, conversation_id=conversation_id)
         return holder if holder and holder != self.instance else None
 
     async def _notify(self, to: str, action: str, conversation_id: int, **extra: Any) -> None:
@@ -672,10 +707,11 @@ class WorkManager:
                         hops=int(note.get("hops") or 0) + 1,
                     )
             elif note["action"] == "stop":
-                await self.stop(conversation_id)
+                await self.stop(note["user_id"], conversation_id)
             elif note["action"] == "end":
                 run_id = note.get("run_id")
                 await self.end(
+                    user_id=note["user_id"],
                     conversation_id=conversation_id,
                     run_id=int(run_id) if run_id is not None else None,
                 )
@@ -706,7 +742,11 @@ class WorkManager:
                 try:
                     async with self.db.connection() as conn:
                         found = await conversations.messages_after(
-                            conn, conversation_id=conversation_id, after=after, limit=200
+                            conn,
+                            user_id=user_id,
+                            conversation_id=conversation_id,
+                            after=after,
+                            limit=200,
                         )
                 except DatabaseUnavailable:  # a restart: the session goes on meanwhile
                     await asyncio.sleep(FOLLOW_SECONDS)
@@ -728,7 +768,9 @@ class WorkManager:
                         prompt.future.set_exception(SessionFailed(message.content))
                     return
                 try:
-                    holder = await ownership.holder(self.db, conversation_id=conversation_id)
+                    holder = await ownership.holder(
+                        self.db, user_id=user_id, conversation_id=conversation_id
+                    )
                 except DatabaseUnavailable:
                     holder = owner  # not known to have let go: read again
                 if holder is not None and holder != self.instance:

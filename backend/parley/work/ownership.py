@@ -81,7 +81,7 @@ async def claim(
             """INSERT INTO work_sessions (conversation_id, user_id, workspace, status, owner,
                 lease_expires_at, host, owner_pid, owner_started)
             VALUES ($1, $2, $3, 'starting', $4, now() + make_interval(secs => $5), $6, $7, $8)
-            ON CONFLICT (conversation_id) DO UPDATE SET owner = EXCLUDED.owner,
+            ON CONFLICT (user_id, conversation_id) DO UPDATE SET owner = EXCLUDED.owner,
                 lease_expires_at = EXCLUDED.lease_expires_at, host = EXCLUDED.host,
                 owner_pid = EXCLUDED.owner_pid, owner_started = EXCLUDED.owner_started,
                 workspace = EXCLUDED.workspace, pid = NULL, pid_started = NULL
@@ -98,46 +98,60 @@ async def claim(
         )
         if holder is None:
             holder = await conn.fetchval(
-                "SELECT owner FROM work_sessions WHERE conversation_id = $1", conversation_id
+                "SELECT owner FROM work_sessions WHERE user_id = $2 AND conversation_id = $1",
+                conversation_id,
+                user_id,
             )
     return holder
 
 
-async def release(db: Database, *, owner: Owner, conversation_id: int) -> None:
+async def release(db: Database, *, owner: Owner, user_id: str, conversation_id: int) -> None:
     async with db.connection() as conn:
         await conn.execute(
             """UPDATE work_sessions SET owner = NULL, lease_expires_at = NULL, pid = NULL,
-            pid_started = NULL WHERE conversation_id = $1 AND owner = $2""",
+            pid_started = NULL WHERE user_id = $3 AND conversation_id = $1 AND owner = $2""",
             conversation_id,
             owner.instance,
+            user_id,
         )
 
 
-async def holder(db: Database, *, conversation_id: int) -> str | None:
+async def holder(db: Database, *, user_id: str, conversation_id: int) -> str | None:
     """The instance holding the session's lease, lapsed or not (until the reaper frees it)."""
     async with db.connection() as conn:
         found: str | None = await conn.fetchval(
-            "SELECT owner FROM work_sessions WHERE conversation_id = $1", conversation_id
+            "SELECT owner FROM work_sessions WHERE user_id = $2 AND conversation_id = $1",
+            conversation_id,
+            user_id,
         )
     return found
 
 
 async def set_process(
-    db: Database, *, owner: Owner, conversation_id: int, pid: int | None, started: float | None
+    db: Database,
+    *,
+    owner: Owner,
+    user_id: str,
+    conversation_id: int,
+    pid: int | None,
+    started: float | None,
 ) -> None:
     async with db.connection() as conn:
         await conn.execute(
             """UPDATE work_sessions SET pid = $3, pid_started = $4
-            WHERE conversation_id = $1 AND owner = $2""",
+            WHERE user_id = $5 AND conversation_id = $1 AND owner = $2""",
             conversation_id,
             owner.instance,
             pid,
             started,
+            user_id,
         )
 
 
 async def renew(db: Database, *, owner: Owner) -> set[int]:
-    """Extend every lease this instance holds; returns the sessions it still holds."""
+    """Extend every lease this instance holds; returns the sessions it still holds. One
+    statement over everyone's sessions (on a cluster, every node's): it must find the leases
+    this instance holds without knowing whose they are."""
     async with db.connection() as conn:
         rows = await conn.fetch(
             """UPDATE work_sessions SET lease_expires_at = now() + make_interval(secs => $2)
@@ -190,16 +204,19 @@ async def free(db: Database, found: Lapsed) -> bool:
         freed = await conn.fetchval(
             """UPDATE work_sessions SET owner = NULL, lease_expires_at = NULL, pid = NULL,
             pid_started = NULL, status = 'ended', updated_at = now()
-            WHERE conversation_id = $1 AND owner = $2 AND lease_expires_at < now()
+            WHERE user_id = $3 AND conversation_id = $1 AND owner = $2
+              AND lease_expires_at < now()
             RETURNING conversation_id""",
             found.conversation_id,
             found.owner,
+            found.user_id,
         )
         if freed is None:
             return False
         if found.run_id is not None:
             await store.end_run(
                 db,
+                found.user_id,
                 found.run_id,
                 status=RunStatus.failed,
                 error=OWNER_GONE,

@@ -55,10 +55,10 @@ async def wait(
     return questions.decision_of(state)
 
 
-async def timed_out(db: Database, *, question_id: int) -> None:
+async def timed_out(db: Database, *, user_id: str, question_id: int) -> None:
     """An in-band wait ran out and its call was denied: the question takes no answer now."""
     await questions.close_unanswered(
-        db, question_ids=[question_id], status=QuestionStatus.timed_out
+        db, user_id=user_id, question_ids=[question_id], status=QuestionStatus.timed_out
     )
 
 

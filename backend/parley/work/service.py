@@ -63,18 +63,22 @@ async def require_work(db: Database, *, user_id: str, conversation_id: int) -> N
 
 
 async def _answers(
-    db: Database, *, conversation_id: int, text: str, reply_to: int | None
+    db: Database, *, user_id: str, conversation_id: int, text: str, reply_to: int | None
 ) -> int | None:
     """The permission question this message answers, if any: the one it replies to, or,
     replying to nothing, the question the live session waits on now, when the message
     plainly decides (yes, no, allow...). Anything else is a prompt for Claude Code."""
     if reply_to is not None:
-        target = await store.get_message(db, conversation_id=conversation_id, message_id=reply_to)
+        target = await store.get_message(
+            db, user_id=user_id, conversation_id=conversation_id, message_id=reply_to
+        )
         is_question = target.kind == MessageKind.question.value
         return reply_to if is_question and questions.is_permission(target.meta) else None
     if questions.parse_decision(text) is None:
         return None
-    current = await questions.current_permission(db, conversation_id=conversation_id)
+    current = await questions.current_permission(
+        db, user_id=user_id, conversation_id=conversation_id
+    )
     return current.id if current is not None else None
 
 
@@ -156,7 +160,7 @@ async def send(
     is stored."""
     cleaned = clean_message(text, max_chars=settings.max_message_chars)
     question_id = await _answers(
-        db, conversation_id=conversation_id, text=cleaned, reply_to=reply_to
+        db, user_id=user_id, conversation_id=conversation_id, text=cleaned, reply_to=reply_to
     )
     if question_id is not None:
         answered = await answer(
@@ -212,7 +216,7 @@ async def states(
     async with db.connection() as conn:
         rows = await conn.fetch(
             """SELECT conversation_id, status, cost_usd, run_id, workspace, session_id, pending
-            FROM work_sessions WHERE user_id = $1 AND conversation_id = ANY($2::int[])""",
+            FROM work_sessions WHERE user_id = $1 AND conversation_id = ANY($2::bigint[])""",
             user_id,
             conversation_ids,
         )
@@ -233,11 +237,11 @@ async def states(
 
 async def end(db: Database, manager: WorkManager, *, user_id: str, conversation_id: int) -> bool:
     await require_work(db, user_id=user_id, conversation_id=conversation_id)
-    return await manager.end(conversation_id=conversation_id)
+    return await manager.end(user_id=user_id, conversation_id=conversation_id)
 
 
 def prompt_work(
-    sent: Sent, manager: WorkManager, *, conversation_id: int
+    sent: Sent, manager: WorkManager, *, user_id: str, conversation_id: int
 ) -> Callable[[Emit, asyncio.Event], Awaitable[WorkReply]]:
     """A sent prompt as the turn runner runs it: the session's events go to the runner's
     `emit` (so a streaming caller sees them), Stop interrupts the prompt, and the result is
@@ -253,7 +257,7 @@ def prompt_work(
             waits: set[asyncio.Future[Any]] = {prompt.future, stopped}
             done, _ = await asyncio.wait(waits, return_when=FIRST_COMPLETED)
             if prompt.future not in done:
-                await manager.stop(conversation_id)
+                await manager.stop(user_id, conversation_id)
             result = await asyncio.shield(prompt.future)
         except SessionFailed as failure:
             raise WorkFailed(str(failure), conversation_id=conversation_id) from failure

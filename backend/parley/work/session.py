@@ -376,6 +376,7 @@ class Session:
             failed = outcome is RunStatus.failed and error
             await store.end_run(
                 self.db,
+                self.user_id,
                 self.run_id,
                 status=outcome,
                 error=error,
@@ -437,7 +438,7 @@ class Session:
                 if not (self.session_id and lost):
                     raise SessionFailed(self._start_error(exc)) from exc
             self.session_id, self._stderr = None, []
-            await store.update_session(self.db, self.conversation_id, session_id=None)
+            await store.update_session(self.db, self.user_id, self.conversation_id, session_id=None)
             await self._store(STARTS_AFRESH, {"type": "status"})
 
     async def _launch(self, claude: list[str], *, stdin: bool = True) -> ProcessTransport:
@@ -473,10 +474,11 @@ class Session:
         self.pid = transport.pid
         assert self.pid is not None
         started = await asyncio.to_thread(ownership.started_at, self.pid)
-        await store.set_run(self.db, self.run_id, pid=self.pid, status="running")
+        await store.set_run(self.db, self.user_id, self.run_id, pid=self.pid, status="running")
         await ownership.set_process(
             self.db,
             owner=self.owner,
+            user_id=self.user_id,
             conversation_id=self.conversation_id,
             pid=self.pid,
             started=started,
@@ -589,14 +591,18 @@ class Session:
     async def _on_result(self, message: ResultMessage) -> None:
         self.notifier.publish_live(self.conversation_id, events.TURN_END, {})
         if message.total_cost_usd:
-            await store.add_cost(self.db, self.conversation_id, message.total_cost_usd)
+            await store.add_cost(
+                self.db, self.user_id, self.conversation_id, message.total_cost_usd
+            )
         if message.session_id and message.session_id != self.session_id:
             self.session_id = message.session_id
-            await store.update_session(self.db, self.conversation_id, session_id=self.session_id)
+            await store.update_session(
+                self.db, self.user_id, self.conversation_id, session_id=self.session_id
+            )
         deferred = message.deferred_tool_use
         if not _defers(message) or deferred is None:
             # The prompt is over: whatever it asked and got no answer for takes none now.
-            await questions.close_unanswered(self.db, run_id=self.run_id)
+            await questions.close_unanswered(self.db, user_id=self.user_id, run_id=self.run_id)
         if _defers(message) and deferred is not None:
             question_id = self._questions.get(deferred.id)
             if question_id is None:  # deferred by a resume's hook: nobody was asked yet
@@ -616,7 +622,9 @@ class Session:
                 "input": deferred.input,
                 "session_id": self.session_id,
             }
-            await questions.close_unanswered(self.db, run_id=self.run_id, keep=[question_id])
+            await questions.close_unanswered(
+                self.db, user_id=self.user_id, run_id=self.run_id, keep=[question_id]
+            )
 
     async def _store(
         self,
@@ -643,7 +651,11 @@ class Session:
             log.info("work session %s stays %s", self.conversation_id, self.status)
             return
         await store.set_status(
-            self.db, self.conversation_id, run_id=self.run_id, status=self.status.value
+            self.db,
+            self.user_id,
+            self.conversation_id,
+            run_id=self.run_id,
+            status=self.status.value,
         )
 
     # -- permissions ---------------------------------------------------------------
@@ -672,7 +684,7 @@ class Session:
         if answer is None:
             question_id = self._questions.get(context.tool_use_id or "")
             if question_id is not None:
-                await permissions.timed_out(self.db, question_id=question_id)
+                await permissions.timed_out(self.db, user_id=self.user_id, question_id=question_id)
             return PermissionResultDeny(message="No answer in time")
         if answer is Decision.deny:
             return PermissionResultDeny(message=permissions.DENIED)
@@ -731,7 +743,7 @@ class Session:
         if tool not in self.allowed_tools:
             self.allowed_tools.append(tool)
             await store.update_session(
-                self.db, self.conversation_id, allowed_tools=self.allowed_tools
+                self.db, self.user_id, self.conversation_id, allowed_tools=self.allowed_tools
             )
 
     # -- starting the process ------------------------------------------------------

@@ -48,10 +48,12 @@ _COLUMNS = (
 )
 
 
-async def get_session(db: Database, *, conversation_id: int) -> SessionRow | None:
+async def get_session(db: Database, *, user_id: str, conversation_id: int) -> SessionRow | None:
     async with db.connection() as conn:
         row = await conn.fetchrow(
-            f"SELECT {_COLUMNS} FROM work_sessions WHERE conversation_id = $1", conversation_id
+            f"SELECT {_COLUMNS} FROM work_sessions WHERE user_id = $2 AND conversation_id = $1",
+            conversation_id,
+            user_id,
         )
     return SessionRow(**row) if row else None
 
@@ -63,8 +65,8 @@ async def upsert_session(
         row = await conn.fetchrow(
             f"""INSERT INTO work_sessions (conversation_id, user_id, workspace, run_id, status)
             VALUES ($1, $2, $3, $4, 'starting')
-            ON CONFLICT (conversation_id) DO UPDATE
-            SET run_id = EXCLUDED.run_id, status = 'starting', updated_at = now()
+            ON CONFLICT (user_id, conversation_id) DO UPDATE
+            SET run_id = EXCLUDED.run_id, status = 'starting', updated_at = EXCLUDED.updated_at
             RETURNING {_COLUMNS}""",
             conversation_id,
             user_id,
@@ -75,27 +77,30 @@ async def upsert_session(
     return SessionRow(**row)
 
 
-async def update_session(db: Database, conversation_id: int, **values: Any) -> None:
+async def update_session(db: Database, user_id: str, conversation_id: int, **values: Any) -> None:
     """Set the given columns (names are ours, never from input)."""
     if not values:
         return
     names = list(values)
-    assignments = ", ".join(f"{name} = ${i + 2}" for i, name in enumerate(names))
+    assignments = ", ".join(f"{name} = ${i + 3}" for i, name in enumerate(names))
     async with db.connection() as conn:
         await conn.execute(
             f"UPDATE work_sessions SET {assignments}, updated_at = now()"
-            " WHERE conversation_id = $1",
+            " WHERE user_id = $2 AND conversation_id = $1",
             conversation_id,
+            user_id,
             *values.values(),
         )
 
 
-async def add_cost(db: Database, conversation_id: int, cost: float) -> None:
+async def add_cost(db: Database, user_id: str, conversation_id: int, cost: float) -> None:
     async with db.connection() as conn:
         await conn.execute(
-            "UPDATE work_sessions SET cost_usd = cost_usd + $2 WHERE conversation_id = $1",
+            "UPDATE work_sessions SET cost_usd = cost_usd + $2"
+            " WHERE user_id = $3 AND conversation_id = $1",
             conversation_id,
             cost,
+            user_id,
         )
 
 
@@ -129,23 +134,25 @@ async def start_run(
     return run_id
 
 
-async def set_run(db: Database, run_id: int, **values: Any) -> None:
+async def set_run(db: Database, user_id: str, run_id: int, **values: Any) -> None:
     """Only a live run changes: one ended meanwhile (End through another instance) stays
     ended, whatever its session, not yet told, writes."""
     names = list(values)
-    assignments = ", ".join(f"{name} = ${i + 3}" for i, name in enumerate(names))
+    assignments = ", ".join(f"{name} = ${i + 4}" for i, name in enumerate(names))
     async with db.connection() as conn:
         await conn.execute(
             f"UPDATE agent_runs SET {assignments}, last_activity_at = now()"
-            " WHERE id = $1 AND status = ANY($2::run_status[])",
+            " WHERE user_id = $3 AND id = $1 AND status = ANY($2::run_status[])",
             run_id,
             list(LIVE_RUN),
+            user_id,
             *values.values(),
         )
 
 
 async def end_run(
     db: Database,
+    user_id: str,
     run_id: int,
     *,
     status: RunStatus,
@@ -155,7 +162,7 @@ async def end_run(
     conn: asyncpg.Connection | None = None,
 ) -> bool:
     """Only a live run ends: an ended one keeps how it ended; True if this ended it. With
-    `error_message` (conversation id, owner) the error is stored as a reply in the same
+    `error_message` (conversation id, its owner) the error is stored as a reply in the same
     transaction, so whoever sees the error in the conversation also sees the run failed, and
     the other way round; `prompts`: the person's messages it leaves unanswered (`meta.prompts`).
     On `conn` when given (inside the caller's transaction)."""
@@ -176,11 +183,13 @@ async def end_run(
             )
         done: str = await conn.execute(
             """UPDATE agent_runs SET status = $2, error = $3, ended_at = now(),
-            last_activity_at = now() WHERE id = $1 AND status = ANY($4::run_status[])""",
+            last_activity_at = now()
+            WHERE user_id = $5 AND id = $1 AND status = ANY($4::run_status[])""",
             run_id,
             status.value,
             error,
             list(LIVE_RUN),
+            user_id,
         )
     return done.endswith(" 1")
 
@@ -193,7 +202,7 @@ class EndedSession:
 
 
 async def end_session(
-    db: Database, *, conversation_id: int, run_id: int | None = None
+    db: Database, *, user_id: str, conversation_id: int, run_id: int | None = None
 ) -> EndedSession | None:
     """End the session as the person sees it, in one transaction: its run completed (which
     closes its open questions), its status ended, a parked call kept but marked closed (the
@@ -202,25 +211,35 @@ async def end_session(
     that is still the session's run. None: no such session (never started, or a newer run)."""
     async with db.transaction() as conn:
         row = await conn.fetchrow(
-            """SELECT run_id, status, owner FROM work_sessions WHERE conversation_id = $1
-            FOR UPDATE""",
+            """SELECT run_id, status, owner FROM work_sessions
+            WHERE user_id = $2 AND conversation_id = $1 FOR UPDATE""",
             conversation_id,
+            user_id,
         )
         if row is None or row["run_id"] is None or run_id not in (None, row["run_id"]):
             return None
-        ended = await end_run(db, row["run_id"], status=RunStatus.completed, error=None, conn=conn)
+        ended = await end_run(
+            db, user_id, row["run_id"], status=RunStatus.completed, error=None, conn=conn
+        )
         await conn.execute(
             """UPDATE work_sessions SET status = 'ended', updated_at = now(),
             pending = CASE WHEN pending IS NULL THEN NULL
                            ELSE pending || '{"closed": true}'::jsonb END
-            WHERE conversation_id = $1""",
+            WHERE user_id = $2 AND conversation_id = $1""",
             conversation_id,
+            user_id,
         )
     return EndedSession(row["run_id"], row["owner"], ended or row["status"] != "ended")
 
 
 async def park(
-    db: Database, *, conversation_id: int, run_id: int, deferred: dict[str, Any], ended: bool
+    db: Database,
+    *,
+    user_id: str,
+    conversation_id: int,
+    run_id: int,
+    deferred: dict[str, Any],
+    ended: bool,
 ) -> None:
     """Keep a deferred tool call, with its question, for the person's answer: the run waits
     for input, the session shows it waits for permission. If the session was ended (`ended`,
@@ -228,63 +247,75 @@ async def park(
     the next prompt resumes by denying it. One transaction, on the row `end_session` locks."""
     async with db.transaction() as conn:
         status = await conn.fetchval(
-            """SELECT status FROM work_sessions WHERE conversation_id = $1 AND run_id = $2
-            FOR UPDATE""",
+            """SELECT status FROM work_sessions
+            WHERE user_id = $3 AND conversation_id = $1 AND run_id = $2 FOR UPDATE""",
             conversation_id,
             run_id,
+            user_id,
         )
         waiting = not ended and status is not None and status != "ended"
         if waiting:
             waiting = (
                 await conn.fetchval(
                     """UPDATE agent_runs SET status = 'waiting_input', pid = NULL,
-                    last_activity_at = now() WHERE id = $1 AND status = 'running'
-                    RETURNING id""",
+                    last_activity_at = now()
+                    WHERE user_id = $2 AND id = $1 AND status = 'running' RETURNING id""",
                     run_id,
+                    user_id,
                 )
                 is not None
             )
         await conn.execute(
             """UPDATE work_sessions SET pending = $2, updated_at = now(),
             status = CASE WHEN $3 THEN 'waiting_permission' ELSE status END
-            WHERE conversation_id = $1""",
+            WHERE user_id = $4 AND conversation_id = $1""",
             conversation_id,
             deferred if waiting else {**deferred, "closed": True},
             waiting,
+            user_id,
         )
 
 
-async def set_status(db: Database, conversation_id: int, *, run_id: int, status: str) -> None:
+async def set_status(
+    db: Database, user_id: str, conversation_id: int, *, run_id: int, status: str
+) -> None:
     """The status a live session shows, while `run_id` is its run and that run has not been
     ended: an End recorded by any instance sticks, whatever the session, not yet told (or
     being killed), still writes."""
     async with db.connection() as conn:
         await conn.execute(
             """UPDATE work_sessions SET status = $3, updated_at = now()
-            WHERE conversation_id = $1 AND run_id = $2 AND status <> 'ended'""",
+            WHERE user_id = $4 AND conversation_id = $1 AND run_id = $2 AND status <> 'ended'""",
             conversation_id,
             run_id,
             status,
+            user_id,
         )
 
 
-async def run_live(db: Database, *, run_id: int) -> bool:
+async def run_live(db: Database, *, user_id: str, run_id: int) -> bool:
     async with db.connection() as conn:
         found: bool = await conn.fetchval(
-            "SELECT status = ANY($2::run_status[]) FROM agent_runs WHERE id = $1",
+            "SELECT status = ANY($2::run_status[]) FROM agent_runs WHERE user_id = $3 AND id = $1",
             run_id,
             list(LIVE_RUN),
+            user_id,
         )
     return bool(found)
 
 
-async def ended_runs(db: Database, *, run_ids: list[int]) -> list[int]:
-    """Which of these runs have ended (End recorded through another instance, say)."""
+async def ended_runs(db: Database, *, runs: list[tuple[str, int]]) -> list[int]:
+    """Which of these runs (person, run id) have ended (End recorded through another
+    instance, say). One statement over the people's runs (on a cluster, the nodes of theirs):
+    the person and the id together, as the key holds them."""
     async with db.connection() as conn:
         rows = await conn.fetch(
-            """SELECT id FROM agent_runs WHERE id = ANY($1::bigint[])
-            AND NOT status = ANY($2::run_status[])""",
-            run_ids,
+            """SELECT r.id FROM agent_runs r
+            JOIN unnest($1::text[], $2::bigint[]) AS s(user_id, id)
+              ON r.user_id = s.user_id AND r.id = s.id
+            WHERE r.user_id = ANY($1::text[]) AND NOT r.status = ANY($3::run_status[])""",
+            [user_id for user_id, _ in runs],
+            [run_id for _, run_id in runs],
             list(LIVE_RUN),
         )
     return [row["id"] for row in rows]
@@ -313,9 +344,10 @@ async def start_run_within_limit(
         )
         await conn.execute(
             """UPDATE work_sessions SET run_id = $2, status = 'starting', updated_at = now()
-            WHERE conversation_id = $1""",
+            WHERE user_id = $3 AND conversation_id = $1""",
             conversation_id,
             run_id,
+            user_id,
         )
     return run_id
 
@@ -344,10 +376,12 @@ async def get_run(db: Database, *, user_id: str, run_id: int) -> dict[str, Any] 
 # -- messages --------------------------------------------------------------------------
 
 
-async def last_message_id(db: Database, *, conversation_id: int) -> int:
+async def last_message_id(db: Database, *, user_id: str, conversation_id: int) -> int:
     async with db.connection() as conn:
         found: int | None = await conn.fetchval(
-            "SELECT max(id) FROM messages WHERE conversation_id = $1", conversation_id
+            "SELECT max(id) FROM messages WHERE user_id = $2 AND conversation_id = $1",
+            conversation_id,
+            user_id,
         )
     return found or 0
 
@@ -359,18 +393,27 @@ class PromptMessage:
     content: str
 
 
-async def prompts_after(db: Database, *, since: dict[int, int]) -> list[PromptMessage]:
-    """The person's prompts (not answers) stored after the given id, per conversation."""
+async def prompts_after(db: Database, *, since: dict[tuple[str, int], int]) -> list[PromptMessage]:
+    """The person's prompts (not answers) stored after the given id, per (owner,
+    conversation): one statement per person, each to the node of their rows."""
+    people: dict[str, dict[int, int]] = {}
+    for (user_id, conversation_id), after in since.items():
+        people.setdefault(user_id, {})[conversation_id] = after
+    found: list[PromptMessage] = []
     async with db.connection() as conn:
-        rows = await conn.fetch(
-            """SELECT m.id, m.conversation_id, m.content FROM messages m
-            JOIN unnest($1::int[], $2::bigint[]) AS s(conversation_id, after)
-              ON m.conversation_id = s.conversation_id AND m.id > s.after
-            WHERE m.role = 'user' AND m.kind = 'message' ORDER BY m.id""",
-            list(since),
-            list(since.values()),
-        )
-    return [PromptMessage(**dict(row)) for row in rows]
+        for user_id, theirs in people.items():
+            rows = await conn.fetch(
+                """SELECT m.id, m.conversation_id, m.content FROM messages m
+                JOIN unnest($1::bigint[], $2::bigint[]) AS s(conversation_id, after)
+                  ON m.conversation_id = s.conversation_id AND m.id > s.after
+                WHERE m.user_id = $3 AND m.role = 'user' AND m.kind = 'message'
+                ORDER BY m.id""",
+                list(theirs),
+                list(theirs.values()),
+                user_id,
+            )
+            found += [PromptMessage(**dict(row)) for row in rows]
+    return found
 
 
 async def store(
@@ -408,13 +451,16 @@ async def store(
         )
 
 
-async def get_message(db: Database, *, conversation_id: int, message_id: int) -> StoredMessage:
+async def get_message(
+    db: Database, *, user_id: str, conversation_id: int, message_id: int
+) -> StoredMessage:
     async with db.connection() as conn:
         row = await conn.fetchrow(
             f"SELECT {conversations.MESSAGE_COLUMNS} FROM messages"
-            " WHERE id = $1 AND conversation_id = $2",
+            " WHERE user_id = $3 AND id = $1 AND conversation_id = $2",
             message_id,
             conversation_id,
+            user_id,
         )
     if row is None:
         raise conversations.not_found(conversation_id)
@@ -440,14 +486,18 @@ async def store_question(
             reply_to=None,
             meta=meta,
         )
+        run_id = await conn.fetchval(
+            "SELECT run_id FROM work_sessions WHERE user_id = $1 AND conversation_id = $2",
+            user_id,
+            conversation_id,
+        )
         await conn.execute(
             """INSERT INTO questions (message_id, user_id, conversation_id, run_id, asked_by,
-            timeout_at) VALUES ($1, $2, $3,
-            (SELECT run_id FROM work_sessions WHERE conversation_id = $3), $4,
-            now() + make_interval(secs => $5))""",
+            timeout_at) VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))""",
             message.id,
             user_id,
             conversation_id,
+            run_id,
             RUN_AGENT,
             QUESTION_TIMEOUT,
         )
@@ -463,21 +513,22 @@ async def store_question(
 
 _TAKE = """
 UPDATE work_sessions w SET pending = NULL, updated_at = now()
-FROM (SELECT conversation_id, pending FROM work_sessions
-      WHERE conversation_id = $1 FOR UPDATE) old
-WHERE w.conversation_id = old.conversation_id AND (old.pending ->> 'question_id')::bigint = $2
+FROM (SELECT user_id, conversation_id, pending FROM work_sessions
+      WHERE user_id = $3 AND conversation_id = $1 FOR UPDATE) old
+WHERE w.user_id = $3 AND w.conversation_id = old.conversation_id
+  AND (old.pending ->> 'question_id')::bigint = $2
 RETURNING w.conversation_id, w.user_id, w.run_id, w.session_id, w.workspace, w.status,
     w.cost_usd, w.allowed_tools, old.pending
 """
 
 
 async def take_pending(
-    db: Database, *, conversation_id: int, question_id: int
+    db: Database, *, user_id: str, conversation_id: int, question_id: int
 ) -> SessionRow | None:
     """Take the deferred call waiting on this question, once: of two instances (or two
     tasks) acting on the same answer, only one resumes the session."""
     async with db.connection() as conn:
-        row = await conn.fetchrow(_TAKE, conversation_id, question_id)
+        row = await conn.fetchrow(_TAKE, conversation_id, question_id, user_id)
     return SessionRow(**row) if row else None
 
 
@@ -487,8 +538,8 @@ async def answered_pending(db: Database) -> list[SessionRow]:
         rows = await conn.fetch(
             f"""SELECT {_COLUMNS} FROM work_sessions w
             WHERE w.pending IS NOT NULL AND NOT coalesce((w.pending ->> 'closed')::bool, false)
-            AND EXISTS (SELECT 1 FROM questions q
-                        WHERE q.message_id = (w.pending ->> 'question_id')::bigint
+            AND EXISTS (SELECT 1 FROM questions q WHERE q.user_id = w.user_id
+                        AND q.message_id = (w.pending ->> 'question_id')::bigint
                         AND q.status = 'answered')"""
         )
     return [SessionRow(**row) for row in rows]

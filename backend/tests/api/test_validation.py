@@ -122,10 +122,10 @@ async def test_exactly_the_size_limit_is_accepted_and_stored_whole(server, db):
 async def test_chat_into_an_unknown_conversation_is_404_and_stores_nothing(server, db):
     await server.chat("alice", "add a task to buy milk")
     before = await snapshot(db)
-    for unknown in (999, 2**31 - 1):
+    for unknown in (999, 2**31, 2**63 - 1):  # conversation ids are bigints
         response = await server.chat("alice", "add a task to buy bread", unknown)
         assert _assert_json_error(response, (404,))["code"] == "not_found"
-    huge = await server.chat("alice", "add a task to buy bread", 2**31)
+    huge = await server.chat("alice", "add a task to buy bread", 2**63)
     _assert_json_error(huge, (422,))  # a body field beyond any id: invalid
     assert await snapshot(db) == before
 

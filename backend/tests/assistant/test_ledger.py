@@ -29,7 +29,7 @@ class StandInDb:
         self.log.append(("begin", (conversation_id, args[3])))
         return len(self.log)
 
-    async def execute(self, _sql: str, record: int, result: Any) -> None:
+    async def execute(self, _sql: str, record: int, result: Any, _user_id: str) -> None:
         await self.results_written.wait()
         self.log.append(("result", result))
 

@@ -12,9 +12,11 @@ from parley.conversations import StoredMessage, messages_after
 from tests.conftest import eventually
 
 
-async def _messages(db, conversation_id: int) -> list[StoredMessage]:
+async def _messages(db, conversation_id: int, user_id: str = "alice") -> list[StoredMessage]:
     async with db.connection() as conn:
-        return await messages_after(conn, conversation_id=conversation_id, after=0, limit=10_000)
+        return await messages_after(
+            conn, user_id=user_id, conversation_id=conversation_id, after=0, limit=10_000
+        )
 
 
 async def _conversation(db, conversation_id: int) -> SimpleNamespace:

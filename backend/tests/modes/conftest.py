@@ -75,11 +75,11 @@ class RecordingManager:
     running: set[int] = field(default_factory=set)
     calls: list[tuple[str, int]] = field(default_factory=list)
 
-    async def stop(self, conversation_id: int) -> bool:
+    async def stop(self, user_id: str, conversation_id: int) -> bool:
         self.calls.append(("stop", conversation_id))
         return conversation_id in self.running
 
-    async def end(self, *, conversation_id: int, wait: bool = False) -> bool:
+    async def end(self, *, user_id: str, conversation_id: int, wait: bool = False) -> bool:
         self.calls.append(("end", conversation_id))
         return conversation_id in self.running
 

@@ -74,7 +74,7 @@ async def test_a_chat_has_no_session_to_end(world: World) -> None:
     with pytest.raises(InvalidInput) as refused:
         await world.modes.of("chat").end(user_id="alice", conversation_id=2)
     assert refused.value.code == "not_a_work_conversation"
-    await world.modes.of("chat").forget(conversation_id=2)
+    await world.modes.of("chat").forget(user_id="alice", conversation_id=2)
     assert world.work.calls == []
 
 

@@ -58,7 +58,7 @@ async def test_a_conversations_mode_is_found_with_one_read(world: World, mode: s
     assert len(world.db.statements) == 1
 
 
-@pytest.mark.parametrize("conversation_id", [0, -1, 2**31])
+@pytest.mark.parametrize("conversation_id", [0, -1, 2**63])
 async def test_an_id_no_row_can_have_is_not_found_without_asking(
     world: World, conversation_id: int
 ) -> None:

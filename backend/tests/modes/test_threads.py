@@ -54,7 +54,7 @@ async def test_a_thread_cannot_be_forked(world: World, mode: str) -> None:
 
 
 async def test_deleting_one_lets_go_of_nothing(world: World) -> None:
-    await world.modes.of("run").forget(conversation_id=4)
+    await world.modes.of("run").forget(user_id="alice", conversation_id=4)
     assert world.work.calls == [] and world.db.statements == []
 
 

@@ -70,7 +70,7 @@ async def test_end_ends_the_session(world: World) -> None:
 
 
 async def test_deleting_a_work_conversation_ends_its_session_first(world: World) -> None:
-    await world.modes.of("work").forget(conversation_id=6)
+    await world.modes.of("work").forget(user_id="alice", conversation_id=6)
     assert world.work.calls == [("end", 6)]
 
 

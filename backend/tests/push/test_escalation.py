@@ -80,6 +80,7 @@ async def test_overdue_defaults_are_decided_once_however_many_deciders_race(
         for i, question in enumerate(asked):
             await escalation.escalate(
                 db,
+                user_id="alice",
                 question_id=question,
                 on_timeout="allow" if i % 2 else "deny",
                 remind_after=None,
@@ -101,7 +102,9 @@ async def test_on_timeout_deny_survives_a_restart_and_is_applied_once(
     async with push_server(**FAST) as first:
         agent = Actor(first, "alice", "ops")
         question = await agent.ask("/inbox/messages", "Force-push main?", timeout_s=1.5)
-        await escalation.escalate(db, question_id=question, on_timeout="deny", remind_after=None)
+        await escalation.escalate(
+            db, user_id="alice", question_id=question, on_timeout="deny", remind_after=None
+        )
     # Nobody runs while the deadline passes.
     while True:
         async with db.connection() as conn:

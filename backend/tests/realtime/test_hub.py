@@ -20,7 +20,7 @@ class Store:
     def add(self, text: str) -> None:
         self.rows.append({"id": len(self.rows) + 1, "content": text})
 
-    async def fetch(self, _conversation_id: int, after: int) -> list[dict[str, Any]]:
+    async def fetch(self, _user_id: str, _conversation_id: int, after: int) -> list[dict[str, Any]]:
         return [r for r in self.rows if r["id"] > after]
 
 
@@ -28,7 +28,7 @@ async def test_a_subscriber_catches_up_then_gets_new_messages_once():
     store = Store()
     store.add("one")
     hub = Hub(store.fetch)
-    sub = await hub.subscribe(1, after=0)
+    sub = await hub.subscribe(1, after=0, user_id="alice")
     assert await sub.get() == ("message", json.dumps(store.rows[0]), 1)
     store.add("two")
     hub.message_stored(1)
@@ -43,11 +43,11 @@ async def test_joining_mid_reply_starts_with_the_text_so_far():
     hub.publish_live(1, "tool_call", {"call_id": "c", "tool": "add_task"})
     hub.publish_live(1, "delta", {"text": "Hel"})
     hub.publish_live(1, "delta", {"text": "lo"})
-    sub = await hub.subscribe(1, after=0)
+    sub = await hub.subscribe(1, after=0, user_id="alice")
     assert await sub.get() == ("tool_call", json.dumps({"call_id": "c", "tool": "add_task"}), None)
     assert await sub.get() == ("delta", json.dumps({"text": "Hello"}), None)
     hub.publish_live(1, "turn_end", {})
-    late = await hub.subscribe(1, after=0)
+    late = await hub.subscribe(1, after=0, user_id="alice")
     hub.publish_live(1, "delta", {"text": "new"})
     assert await late.get() == ("delta", json.dumps({"text": "new"}), None)
 
@@ -58,7 +58,7 @@ async def test_a_message_stored_as_the_last_pump_ends_is_still_delivered():
     for the next one in the conversation (the reader's late-commit test caught this)."""
     store = Store()
     hub = Hub(store.fetch)
-    sub = await hub.subscribe(1, after=0)
+    sub = await hub.subscribe(1, after=0, user_id="alice")
     loop = asyncio.get_running_loop()
     plain_fetch = store.fetch
 
@@ -66,11 +66,13 @@ async def test_a_message_stored_as_the_last_pump_ends_is_still_delivered():
         store.add("late")
         hub.message_stored(1)
 
-    async def fetch_then_wake(conversation_id: int, after: int) -> list[dict[str, Any]]:
+    async def fetch_then_wake(
+        user_id: str, conversation_id: int, after: int
+    ) -> list[dict[str, Any]]:
         # Queued before the pump task's done-callback, which its return queues next.
         loop.call_soon(late_message)
         hub._fetch = plain_fetch
-        return await plain_fetch(conversation_id, after)
+        return await plain_fetch(user_id, conversation_id, after)
 
     store.add("first")
     hub._fetch = fetch_then_wake
@@ -102,7 +104,7 @@ async def test_a_reply_from_another_instance_is_applied_at_its_place_once():
     for word in ("Adding ", "the ", "task"):
         write("delta", {"text": word})
     write("tool_call", {"call_id": "c1", "tool": "add_task"})
-    sub = await watcher.subscribe(7, after=0)
+    sub = await watcher.subscribe(7, after=0, user_id="alice")
     # Live events from past the watcher's start (it asked mid-reply) wait for the replay.
     write("delta", {"text": ": milk"})
     watcher.publish_remote(7, *sent[-1][:2], _elsewhere(sent[-1][2]))
@@ -133,8 +135,8 @@ async def test_a_watcher_that_leaves_forgets_the_other_instances_reply():
     hub = Hub(Store().fetch)
     watching: list[tuple[int, bool]] = []
     hub.on_watch = lambda conversation_id, on: watching.append((conversation_id, on))
-    first = await hub.subscribe(3, after=0)
-    second = await hub.subscribe(3, after=0)
+    first = await hub.subscribe(3, after=0, user_id="alice")
+    second = await hub.subscribe(3, after=0, user_id="alice")
     hub.publish_remote(3, "delta", {"text": "half a rep"}, _elsewhere(Place("1", 0)))
     hub.unsubscribe(first)
     hub.unsubscribe(second)
@@ -142,7 +144,7 @@ async def test_a_watcher_that_leaves_forgets_the_other_instances_reply():
     assert watching == [(3, True), (3, False)]
     assert hub.text_so_far(3) == ""
     hub.publish_live(4, "delta", {"text": "mine"})  # a reply written here is kept unwatched
-    late = await hub.subscribe(4, after=0)
+    late = await hub.subscribe(4, after=0, user_id="alice")
     assert _text(_queued(late)) == "mine"
 
 
@@ -157,7 +159,7 @@ async def test_a_replys_end_names_its_stored_message_once_and_only_when_one_was_
     new reply; an end with nothing in flight (a turn's last word after its stored reply)
     sends nothing."""
     hub = Hub(Store().fetch)
-    sub = await hub.subscribe(1, after=0)
+    sub = await hub.subscribe(1, after=0, user_id="alice")
     hub.publish_live(1, "delta", {"text": "Step one."})
     hub.publish_live(1, "turn_end", {"message_id": 41})
     hub.publish_live(1, "turn_end", {"message_id": None})  # the runner's own end: nothing live
@@ -169,7 +171,7 @@ async def test_a_replys_end_names_its_stored_message_once_and_only_when_one_was_
         ("delta", {"text": "Step two"}),
         ("reply_end", {"message_id": None}),
     ]
-    late = await hub.subscribe(1, after=0)
+    late = await hub.subscribe(1, after=0, user_id="alice")
     assert _queued(late) == []  # nothing in flight: no snapshot, no end
 
 
@@ -178,7 +180,7 @@ async def test_a_remote_replys_end_reaches_the_watchers_and_a_lost_end_is_made_u
     effort) and the next reply begins, the watchers are told the old one ended first, so
     the next reply's text never runs on from the last one's."""
     hub = Hub(Store().fetch)
-    sub = await hub.subscribe(7, after=0)
+    sub = await hub.subscribe(7, after=0, user_id="alice")
     hub.publish_remote(7, "delta", {"text": "One"}, Place("w/1", 0))
     hub.publish_remote(7, "turn_end", {"message_id": 5}, None)
     hub.publish_remote(7, "delta", {"text": "Two"}, Place("w/2", 0))
@@ -196,7 +198,7 @@ async def test_a_remote_replys_end_reaches_the_watchers_and_a_lost_end_is_made_u
 
 
 class PagedStore(Store):
-    async def fetch(self, _conversation_id: int, after: int) -> list[dict[str, Any]]:
+    async def fetch(self, _user_id: str, _conversation_id: int, after: int) -> list[dict[str, Any]]:
         return [r for r in self.rows if r["id"] > after][:PAGE]
 
 
@@ -208,7 +210,7 @@ async def test_a_slow_subscriber_holds_its_budget_at_most_and_still_gets_everyth
     for i in range(2000):
         store.add(f"message {i:04} " + "x" * 100)
     hub = Hub(store.fetch)
-    sub = await hub.subscribe(1, after=0, budget=4096)
+    sub = await hub.subscribe(1, after=0, user_id="alice", budget=4096)
     frame_size = len(json.dumps(store.rows[0]))
     got: list[int] = []
     most = 0
@@ -225,8 +227,8 @@ async def test_a_slow_subscriber_holds_its_budget_at_most_and_still_gets_everyth
 async def test_a_full_subscriber_is_dropped_by_a_live_event_and_the_others_keep_it():
     store = Store()
     hub = Hub(store.fetch)
-    stuck = await hub.subscribe(1, after=0, budget=200)
-    reader = await hub.subscribe(1, after=0)
+    stuck = await hub.subscribe(1, after=0, user_id="alice", budget=200)
+    reader = await hub.subscribe(1, after=0, user_id="alice")
     dropped: list[bool] = []
     stuck.on_drop = lambda: dropped.append(True)
     for i in range(5):  # nobody reads `stuck`: its queue fills, then it is handed nothing

@@ -109,7 +109,7 @@ async def test_a_reply_crosses_to_another_instance_only_while_it_watches(migrate
             await probe.flushed(writer, conversation_id)
             assert probe.live(conversation_id) == []
 
-            sub = await other.hub.subscribe(conversation_id, 0)
+            sub = await other.hub.subscribe(conversation_id, 0, user_id="alice")
             await _known(writer, conversation_id, True)
             for word in ("Watched ", "at ", "last"):
                 writer.publish_live(conversation_id, "delta", {"text": word})
@@ -145,10 +145,12 @@ async def test_a_watcher_that_comes_mid_reply_gets_the_whole_reply_once(migrated
             publish(conversation_id, "delta", {"text": "END"})
 
         writing = asyncio.create_task(keep_writing())
-        first = await other.hub.subscribe(conversation_id, 0)
+        first = await other.hub.subscribe(conversation_id, 0, user_id="alice")
         text, tools = await _text_until(first, "END")
         await writing
-        second = await other.hub.subscribe(conversation_id, 0)  # watching already: its copy
+        second = await other.hub.subscribe(
+            conversation_id, 0, user_id="alice"
+        )  # watching already: its copy
         text2, tools2 = await _text_until(second, "END")
     expected = "".join(words) + "END"
     assert text == text2 == expected
@@ -170,7 +172,7 @@ async def test_a_long_delta_crosses_in_pieces(migrated, db):
         conversation_id = await conversations.create_conversation(db, user_id="alice")
         before = "\U0001f600" * 3000 + 'é"\n\x01' * 1000  # written before anyone watched
         writer.publish_live(conversation_id, "delta", {"text": before})
-        sub = await other.hub.subscribe(conversation_id, 0)
+        sub = await other.hub.subscribe(conversation_id, 0, user_id="alice")
         await _known(writer, conversation_id, True)
         long = "\U0001f600" * 5000 + 'é"\n\x01' * 2000 + "END"
         writer.publish_live(conversation_id, "delta", {"text": long})
@@ -184,7 +186,7 @@ async def test_a_new_instance_hears_what_the_others_watch(migrated, db):
     await alone.start()
     try:
         conversation_id = await conversations.create_conversation(db, user_id="alice")
-        sub = await hub.subscribe(conversation_id, 0)
+        sub = await hub.subscribe(conversation_id, 0, user_id="alice")
         async with _instances(migrated, db, count=1) as (newcomer,):
             await _known(newcomer, conversation_id, True)
             newcomer.publish_live(conversation_id, "delta", {"text": "to the old one"})

@@ -73,7 +73,10 @@ async def test_a_late_commit_with_a_lower_id_is_delivered_once_and_in_order(db, 
             hub.message_stored(conversation_id)
 
     reader = Reader(deliver)
-    watch_first, watch_second = await hub.subscribe(first, 0), await hub.subscribe(second, 0)
+    watch_first, watch_second = (
+        await hub.subscribe(first, 0, user_id="alice"),
+        await hub.subscribe(second, 0, user_id="alice"),
+    )
     await reader.start(reader_conn)
 
     # Across conversations: the long transaction holds the lower id.
@@ -146,7 +149,7 @@ async def test_the_reader_survives_a_database_restart_and_resumes_from_its_curso
     try:
         await notifier.start()
         conversation_id = await conversations.create_conversation(db, user_id="alice")
-        sub = await hub.subscribe(conversation_id, 0)
+        sub = await hub.subscribe(conversation_id, 0, user_id="alice")
         async with db.transaction() as conn:
             before = await _append(conn, conversation_id, "before")
         assert await _drain(sub, 1) == [before]
@@ -226,7 +229,7 @@ async def test_writers_send_no_notify_and_wake_ups_are_paced(migrated, db):
         await notifier.start()
         assert notifier.peers
         conversation_id = await conversations.create_conversation(db, user_id="alice")
-        sub = await hub.subscribe(conversation_id, 0)
+        sub = await hub.subscribe(conversation_id, 0, user_id="alice")
         writes = 200
         began = time.monotonic()
         ids = []

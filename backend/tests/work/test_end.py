@@ -178,12 +178,12 @@ async def test_an_end_whose_note_never_came_still_ends_the_owners_process(
         assert (await a.chat("ann", "p01 hello", conversation)).status_code == 200
         (old,) = await runs(db, conversation)
         # Another instance recorded the End, and its note to A was lost.
-        ended = await store.end_session(db, conversation_id=conversation)
+        ended = await store.end_session(db, user_id="ann", conversation_id=conversation)
         assert ended is not None and ended.was_live and ended.owner is not None
         await tree_gone(old)
 
         async def let_go() -> bool:
-            return await ownership.holder(db, conversation_id=conversation) is None
+            return await ownership.holder(db, user_id="ann", conversation_id=conversation) is None
 
         await eventually(let_go, within=30)
         reply = await a.chat("ann", "p02 still there?", conversation)
@@ -201,14 +201,14 @@ async def test_a_session_whose_transcript_is_gone_starts_afresh_instead_of_faili
         conversation = await new_work(server, "ann")
         assert (await server.chat("ann", "p01 hello", conversation)).status_code == 200
         assert (await end(server, conversation)).json() == {"ended": True}
-        await store.update_session(db, conversation, session_id=str(uuid.uuid4()))
+        await store.update_session(db, "ann", conversation, session_id=str(uuid.uuid4()))
         reply = await server.chat("ann", "p02 are you there?", conversation)
         assert reply.status_code == 200, reply.text
         assert reply.json()["response"] == "echo p02"
         found = await messages(server, "ann", conversation)
         assert STARTS_AFRESH in [m["content"] for m in found if of_type(m) == "status"]
         assert "p01 hello" not in fake_api.texts_sent(-1)  # afresh: nothing to resume
-        row = await store.get_session(db, conversation_id=conversation)
+        row = await store.get_session(db, user_id="ann", conversation_id=conversation)
         assert row is not None and row.session_id is not None  # the new session's own id
         assert unanswered(found) == []
 
@@ -225,7 +225,7 @@ async def test_a_prompt_whose_holder_lets_go_without_it_is_taken_over(
         assert (await end(a, conversation)).json() == {"ended": True}
 
         async def let_go() -> bool:
-            return await ownership.holder(db, conversation_id=conversation) is None
+            return await ownership.holder(db, user_id="ann", conversation_id=conversation) is None
 
         await eventually(let_go, within=30)
         async with db.connection() as conn:  # an instance elsewhere that never acts on notes
@@ -252,5 +252,8 @@ async def test_a_prompt_whose_holder_lets_go_without_it_is_taken_over(
         assert answered.status_code == 200, answered.text
         assert answered.json()["response"] == "echo p02"
         assert "the code word is fig" in fake_api.texts_sent(-1)
-        assert await ownership.holder(db, conversation_id=conversation) == b.app.state.work.instance
+        assert (
+            await ownership.holder(db, user_id="ann", conversation_id=conversation)
+            == b.app.state.work.instance
+        )
         assert unanswered(await messages(a, "ann", conversation)) == []

@@ -172,7 +172,7 @@ async def test_a_prompt_is_answered_and_end_returns_ended_with_the_process_gone(
     assert (await session.submit("more", message_id=2).future).result == "Again"
     assert made[0].prompts == ["hi", "more"]
     assert "--permission-mode" in made[0].argv_asked and "PARLEY_AUTH_SECRET" not in made[0].env
-    row = await store.get_session(db, conversation_id=session.conversation_id)
+    row = await store.get_session(db, user_id="ann", conversation_id=session.conversation_id)
     assert row is not None and row.session_id == SESSION and row.status == "idle"
     pid = made[0].pid
     assert pid is not None and psutil.pid_exists(pid)
