@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Parley needs, idempotently: the Python venv with the backend, the frontend's
 # node modules, Debian's bubblewrap (every work session runs in a `bwrap` sandbox; the work
-# tests need it too), and (with --browser) Debian's Chromium for the end-to-end tests.
+# tests need it too), and (with --browser, as ./test.sh runs it) Debian's Chromium for the
+# end-to-end tests and a C compiler and make, which build Citus once for the cluster tests.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -74,4 +75,12 @@ if [ "${1:-}" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
+fi
+
+if [ "${1:-}" = "--browser" ] && ! { command -v gcc && command -v make; } >/dev/null 2>&1; then
+  echo "==> installing gcc and make (Debian packages) to build Citus for the cluster tests"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq gcc make libc6-dev >/dev/null
 fi
