@@ -24,7 +24,7 @@ from typing import Any
 from lib import pct, pg_connection
 
 USER = "bench-history"
-INDEX = "ix_messages_conversation_id_id"
+INDEX = "ix_messages_user_id_conversation_id_id"  # the hot paths lead with the person
 OTHER_CONVERSATIONS = 100
 OTHER_MESSAGES = 100_000
 
@@ -110,17 +110,20 @@ async def measure_history(
     def by_backend(cid: int) -> Callable[[], Awaitable[list[Any]]]:
         async def load() -> list[Any]:
             async with db.connection() as conn:
-                return await conversations.last_messages(conn, conversation_id=cid, limit=limit)
+                return await conversations.last_messages(
+                    conn, user_id=USER, conversation_id=cid, limit=limit
+                )
 
         return load
 
     def by_alternative(cid: int) -> Callable[[], Awaitable[list[Any]]]:
         async def load() -> list[Any]:
             async with db.connection() as conn:
+                person = [USER] if "$3" in alternative else []
                 rows = await conn.fetch(
-                    alternative, [cid] if _takes_array(alternative) else cid, limit
+                    alternative, [cid] if _takes_array(alternative) else cid, limit, *person
                 )
-            return [StoredMessage(*row) for row in reversed(rows)]
+            return [StoredMessage(**row) for row in reversed(rows)]
 
         return load
 
@@ -140,12 +143,15 @@ async def measure_history(
         return {n: {"p50": pct(t, 50), "p99": pct(t, 99), "reps": len(t)} for n, t in times.items()}
 
     async def plans(cids: dict[int, int], sql: str) -> dict[int, str]:
-        """EXPLAIN ANALYZE of `sql` (parameters: the conversation, and the limit), prepared and
+        """EXPLAIN ANALYZE of `sql` (parameters: the conversation, the limit and, as the
+        backend's statement has since every statement names its person, the person), prepared and
         executed a few times first: past the plan cache's custom-plan warm-up, as asyncpg's
         statement cache would be."""
         array = _takes_array(sql)
         args = {
-            n: (f"ARRAY[{cid}]" if array else str(cid)) + (f", {limit}" if "$2" in sql else "")
+            n: (f"ARRAY[{cid}]" if array else str(cid))
+            + (f", {limit}" if "$2" in sql else "")
+            + (f", '{USER}'" if "$3" in sql else "")
             for n, cid in cids.items()
         }
         result = {}
