@@ -158,7 +158,12 @@ async def confirm(db: Database, *, user_id: str, code: str) -> list[str]:
         )
     step = _matching_step(secret, code.strip())
     if step is None:
-        raise InvalidCode("That code is not right: type the code your app shows now")
+        # 422, not 401: the session that asked is fine, only the code is wrong
+        raise InvalidCode(
+            "That code is not right: type the code your app shows now",
+            status=422,
+            details=[{"field": "code"}],
+        )
     codes = [_new_recovery_code() for _ in range(RECOVERY_CODES)]
     async with db.connection() as conn:
         done = await conn.execute(

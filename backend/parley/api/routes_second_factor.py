@@ -51,7 +51,7 @@ async def begin(person: RecentPerson, db: DbDep) -> SecondFactorSetupOut:
 )
 async def confirm(body: SecondFactorCode, person: RecentPerson, db: DbDep) -> RecoveryCodesOut:
     """Turns the app on with a code it shows; answers the ten recovery codes, shown only
-    now. 401 `invalid_code` for a wrong code."""
+    now. 422 `invalid_code` for a wrong code."""
     codes = await second_factor.confirm(db, user_id=person.caller.user_id, code=body.code)
     return RecoveryCodesOut(recovery_codes=codes)
 

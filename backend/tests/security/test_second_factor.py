@@ -90,7 +90,7 @@ async def test_with_the_app_on_a_password_alone_signs_nobody_in(make_server, db)
         assert pending.status_code == 201
         assert (await web.get("/api/auth/second-factor")).json()["pending"] is True
         bad = await web.post("/api/auth/second-factor/confirm", json={"code": "000000x"})
-        assert bad.status_code == 401 and bad.json()["error"]["code"] == "invalid_code"
+        assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_code"
         secret, _ = await enrol(web)
         shown = (await web.get("/api/auth/second-factor")).json()
         assert shown == {"enabled": True, "pending": False, "recovery_codes_left": 10}
