@@ -1508,7 +1508,7 @@ export interface paths {
         /**
          * Confirm
          * @description Turns the app on with a code it shows; answers the ten recovery codes, shown only
-         *     now. 401 `invalid_code` for a wrong code.
+         *     now. 422 `invalid_code` for a wrong code.
          */
         post: operations["confirm_api_auth_second_factor_confirm_post"];
         delete?: never;
