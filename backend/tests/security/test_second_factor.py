@@ -15,7 +15,8 @@ import pyotp
 
 from parley.db import Database
 from tests.accounts.helpers import PASSWORD, bearer, browser, make_key, signup
-from tests.security.test_sessions_and_reauth import _age_sessions
+from tests.accounts.soft_authenticator import SoftAuthenticator
+from tests.security.test_sessions_and_reauth import PASSKEY_ORIGIN, _age_sessions, _passkey_sign_in
 
 FAST = {"PARLEY_CREDENTIAL_CACHE_SECONDS": 0, "PARLEY_SIGNUP": "open"}
 FREE = 5  # PARLEY_LOGIN_FREE_ATTEMPTS' default
@@ -251,3 +252,21 @@ async def test_an_agent_key_cannot_touch_it(make_server) -> None:
             ):
                 r = await agent.request(method, path, headers=headers)
                 assert r.status_code == 403, (path, r.text)
+
+
+async def test_a_passkey_signs_in_without_the_code(make_server, db):
+    """A passkey is two factors already (user verification is required): not asked for a code."""
+    async with (
+        make_server(**FAST) as server,
+        browser(server.base_url) as web,
+        browser(server.base_url) as phone,
+    ):
+        await signup(web, "alice")
+        secret, _ = await enrol(web)
+        assert secret
+        phone.headers["Origin"] = PASSKEY_ORIGIN
+        await _passkey_sign_in(phone, SoftAuthenticator(PASSKEY_ORIGIN), register_first=True)
+        me = await phone.get("/api/auth/me")
+        assert me.status_code == 200 and me.json()["user_id"] == "alice"
+        # while the password still needs the code
+        await password_step(web)
