@@ -100,7 +100,10 @@ async def is_on(db: Database, *, user_id: str) -> bool:
 
 async def begin(db: Database, *, user_id: str) -> Setup:
     """A new secret for the app, pending until `confirm` (a pending one is replaced). 409
-    `second_factor_on` when the app is already on: it is turned off first."""
+    `second_factor_on` when the app is already on: it is turned off first; 404 `no_account`
+    for a person signed in by a token who has no account."""
+    if await store.get(db, user_id=user_id) is None:  # a token's person may have none
+        raise ParleyError("This user has no account", code="no_account", status=404)
     secret = pyotp.random_base32()
     async with db.connection() as conn:
         done = await conn.execute(

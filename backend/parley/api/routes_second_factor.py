@@ -34,7 +34,7 @@ async def status(person: SignedInPerson, db: DbDep) -> SecondFactorStatusOut:
     "/second-factor",
     status_code=201,
     response_model=SecondFactorSetupOut,
-    responses=ERRORS(401, 403, 409),
+    responses=ERRORS(401, 403, 404, 409),
 )
 async def begin(person: RecentPerson, db: DbDep) -> SecondFactorSetupOut:
     """A new secret for an authenticator app: its otpauth:// URI and the base32 secret,
