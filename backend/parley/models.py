@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from pydantic import BaseModel
-from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.dialects.postgresql import ARRAY, JSONB
 from sqlalchemy.dialects.postgresql.base import ischema_names
 from sqlmodel import Field, SQLModel
 
@@ -757,6 +757,29 @@ class AuthChallenge(SQLModel, table=True):
     user_id: str | None = Field(default=None, max_length=USER_ID_MAX, nullable=True)
     data: dict[str, Any] = Field(sa_column=sa.Column(JSONB, nullable=False))
     expires_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+
+
+class SecondFactor(SQLModel, table=True):
+    """An account's authenticator app (TOTP): pending until a first code confirms it. The
+    secret never leaves the server after setup; recovery codes are kept as digests only."""
+
+    __tablename__ = "second_factors"
+
+    user_id: str = Field(
+        sa_column=sa.Column(
+            sa.String(USER_ID_MAX),
+            sa.ForeignKey("accounts.user_id", ondelete="CASCADE"),
+            primary_key=True,
+        )
+    )
+    secret: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    enabled_at: datetime | None = _when()
+    last_step: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    recovery_hashes: list[bytes] = Field(
+        default_factory=list,
+        sa_column=sa.Column(ARRAY(sa.LargeBinary), nullable=False, server_default="{}"),
+    )
+    created_at: datetime = _created()
 
 
 class LoginThrottle(SQLModel, table=True):

@@ -36,6 +36,7 @@ TABLES = {
     "oauth_tokens",
     "invites",
     "passkeys",
+    "second_factors",
     "auth_challenges",
     "login_throttle",
     "push_subscriptions",

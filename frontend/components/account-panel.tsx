@@ -9,6 +9,7 @@ import { AccountConnectedApps } from "./account-connected-apps";
 import { AccountEmail } from "./account-email";
 import { AccountNotifications } from "./account-notifications";
 import { AccountPasskeys } from "./account-passkeys";
+import { AccountSecondFactor } from "./account-second-factor";
 import { AccountPassword } from "./account-password";
 import { AccountSessions } from "./account-sessions";
 import { AccountSso } from "./account-sso";
@@ -55,6 +56,7 @@ export function AccountPanel({ session, open, onOpenChange, ssoResult = null }: 
               <AccountEmail session={session} config={config} />
               {config?.oidc && <AccountSso session={session} config={config} result={ssoResult} />}
               <AccountPassword onChanged={refreshSessions} />
+              <AccountSecondFactor session={session} />
               <AccountSessions session={session} onEndedCurrent={() => void signOut()} />
               <AccountNotifications session={session} />
               <AccountPasskeys session={session} />

@@ -4,7 +4,9 @@ import { useState, type FormEvent } from "react";
 import { describeAuthError } from "@/lib/auth-api";
 import type { Session } from "@/lib/auth-store";
 import { cancelledByPerson, passkeysSupported } from "@/lib/passkeys";
+import { secondFactorChallenge } from "@/lib/second-factor";
 import {
+  confirmWithCode,
   confirmWithDevSignIn,
   confirmWithPasskey,
   confirmWithPassword,
@@ -12,6 +14,7 @@ import {
   type ReauthMethod,
 } from "@/lib/reauth";
 import { useAuthConfig } from "@/lib/use-auth-config";
+import { SecondFactorForm } from "./second-factor-form";
 
 interface Props {
   session: Session;
@@ -30,6 +33,8 @@ export function ReauthForm({ session, methods, onConfirmed }: Props) {
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** The password was right; the account's authenticator app code comes next. */
+  const [challenge, setChallenge] = useState<string | null>(null);
 
   async function confirm(action: () => Promise<void>) {
     setBusy(true);
@@ -38,7 +43,11 @@ export function ReauthForm({ session, methods, onConfirmed }: Props) {
       await action();
       onConfirmed();
     } catch (err) {
-      setError(cancelledByPerson(err) ? "The passkey prompt was closed." : describeAuthError(err));
+      const next = secondFactorChallenge(err);
+      if (next) {
+        setChallenge(next);
+        setPassword("");
+      } else setError(cancelledByPerson(err) ? "The passkey prompt was closed." : describeAuthError(err));
     } finally {
       setBusy(false);
     }
@@ -51,6 +60,24 @@ export function ReauthForm({ session, methods, onConfirmed }: Props) {
       return;
     }
     void confirm(() => confirmWithPassword(session, password));
+  }
+
+  if (challenge) {
+    return (
+      <div className="stack" data-testid="reauth-form">
+        <SecondFactorForm
+          idPrefix="reauth"
+          onSubmit={async (code) => {
+            await confirmWithCode(session, challenge, code);
+            onConfirmed();
+          }}
+          onRestart={(reason) => {
+            setChallenge(null);
+            setError(reason ?? null);
+          }}
+        />
+      </div>
+    );
   }
 
   return (

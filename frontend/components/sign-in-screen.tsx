@@ -1,11 +1,13 @@
 "use client";
 
 import { useEffect, useState, type FormEvent } from "react";
-import { authErrorFromUrl, clearAuthErrorFromUrl, describeAuthError, logIn, oidcLoginUrl } from "@/lib/auth-api";
+import { authErrorFromUrl, clearAuthErrorFromUrl, describeAuthError, logIn, logInWithCode, oidcLoginUrl } from "@/lib/auth-api";
 import { lastUserName } from "@/lib/auth-store";
 import { cancelledByPerson, passkeysSupported, signInWithPasskey } from "@/lib/passkeys";
+import { secondFactorChallenge } from "@/lib/second-factor";
 import { useAuthConfig } from "@/lib/use-auth-config";
 import { DevSignIn } from "./dev-sign-in";
+import { SecondFactorForm } from "./second-factor-form";
 import { SignUpForm } from "./sign-up-form";
 
 /** Sign-in (name or email + password, a passkey, the team's identity provider) and open sign-up. */
@@ -17,6 +19,8 @@ export function SignInScreen() {
   // Only rendered in the browser (after the auth state is read), so the address is there.
   const [error, setError] = useState<string | null>(authErrorFromUrl);
   const [busy, setBusy] = useState(false);
+  /** The password was right and the account has an authenticator app: its code comes next. */
+  const [challenge, setChallenge] = useState<string | null>(null);
   useEffect(clearAuthErrorFromUrl, []);
 
   async function attempt(action: () => Promise<void>) {
@@ -25,7 +29,11 @@ export function SignInScreen() {
     try {
       await action();
     } catch (err) {
-      if (!cancelledByPerson(err)) setError(describeAuthError(err));
+      const next = secondFactorChallenge(err);
+      if (next) {
+        setChallenge(next);
+        setPassword("");
+      } else if (!cancelledByPerson(err)) setError(describeAuthError(err));
       setBusy(false);
     }
   }
@@ -41,6 +49,24 @@ export function SignInScreen() {
 
   const here = typeof window === "undefined" ? "/" : window.location.pathname + window.location.search;
   const open = config?.signup === "open";
+
+  if (challenge) {
+    return (
+      <main className="center-screen">
+        <section className="card sign-in" aria-labelledby="sign-in-code-title" data-testid="sign-in-code-screen">
+          <h1 id="sign-in-code-title">Enter your code</h1>
+          <SecondFactorForm
+            idPrefix="sign-in"
+            onSubmit={(code) => logInWithCode(challenge, code)}
+            onRestart={(reason) => {
+              setChallenge(null);
+              setError(reason ?? null);
+            }}
+          />
+        </section>
+      </main>
+    );
+  }
 
   if (mode === "sign-up" && open) {
     return (

@@ -2,6 +2,7 @@ import { apiJson } from "./api-client";
 import { ApiError, describeError } from "./api-error";
 import type { AuthConfig, Invite, Me } from "./account-types";
 import { signedIn, type Session } from "./auth-store";
+import { describeCodeError } from "./second-factor";
 
 /** What this server's sign-in screen offers (`GET /api/auth/config`). */
 export function fetchAuthConfig(): Promise<AuthConfig> {
@@ -19,6 +20,11 @@ async function signInWith(path: string, body: unknown): Promise<void> {
 
 export function logIn(login: string, password: string): Promise<void> {
   return signInWith("/auth/login", { login, password });
+}
+
+/** The second step when the account has an authenticator app on (lib/second-factor.ts). */
+export function logInWithCode(challenge: string, code: string): Promise<void> {
+  return signInWith("/auth/login/second-factor", { challenge, code });
 }
 
 export function signUp(fields: { user_id: string; password: string; email?: string; invite?: string }): Promise<void> {
@@ -111,6 +117,8 @@ export const USER_NAME_RULE = "Use 1 to 64 letters, digits, dots, dashes or unde
 export function describeAuthError(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 429) return `Too many attempts, try again in ${error.retryAfter ?? 60} s.`;
+    const code = describeCodeError(error);
+    if (code) return code;
     if (error.code === "invalid_credentials" || error.status === 401) return "Wrong user name, email or password.";
   }
   return describeError(error);

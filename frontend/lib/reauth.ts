@@ -3,6 +3,7 @@ import { apiJson } from "./api-client";
 import type { Me } from "./account-types";
 import { signedInAgain, type Session } from "./auth-store";
 import { passkeySignIn } from "./passkeys";
+import { sendSecondFactor } from "./second-factor";
 
 /** How a person can sign in again to confirm it is them (the API's `methods`). */
 export type ReauthMethod = "password" | "passkey" | "sso" | "dev";
@@ -32,6 +33,12 @@ async function confirmed(session: Session): Promise<void> {
 export async function confirmWithPassword(session: Session, password: string): Promise<void> {
   // No session here: a wrong password (401) must not read as this session ending.
   await apiJson<unknown>(null, "/auth/login", { method: "POST", body: { login: session.userId, password } });
+  await confirmed(session);
+}
+
+/** The password was right and an authenticator app is on: its code (or a recovery code) too. */
+export async function confirmWithCode(session: Session, challenge: string, code: string): Promise<void> {
+  await sendSecondFactor(challenge, code);
   await confirmed(session);
 }
 

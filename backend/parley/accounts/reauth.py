@@ -1,10 +1,11 @@
 """Recent authentication (OWASP ASVS 5, V7.5): what an attacker holding a stolen or
 left-open session could turn into lasting access or a locked-out owner needs a sign-in from
 the last PARLEY_REAUTH_MINUTES: changing the email or setting a first password, adding or
-removing a passkey, linking single sign-on, creating an agent key, connecting an app (OAuth
-consent), ending other sessions.
+removing a passkey, turning the authenticator app on or off, linking single sign-on, creating an
+agent key, connecting an app (OAuth consent), ending other sessions.
 
-Confirming is signing in again, by any way the account has (its password, a passkey, single
+Confirming is signing in again, by any way the account has (its password, with the
+authenticator app's code when it is on; a passkey, single
 sign-on with the provider asked to authenticate afresh, or dev sign-in where it is on): every
 sign-in makes a new session and ends the browser's old one, so a session's start is when its
 person last proved who they are (`Principal.authenticated_at`), and a `parley token` JWT's is

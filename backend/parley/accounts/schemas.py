@@ -189,3 +189,27 @@ class PasskeyVerify(RequestBody):
 
 class PasskeyLogin(RequestBody):
     credential: Credential
+
+
+class SecondFactorStatusOut(BaseModel):
+    enabled: bool
+    pending: bool = Field(description="set up but not confirmed with a code yet")
+    recovery_codes_left: int
+
+
+class SecondFactorSetupOut(BaseModel):
+    secret: str = Field(description="base32, to type into the app; shown only now")
+    otpauth_uri: str = Field(description="otpauth://totp/... for a QR code")
+
+
+class SecondFactorCode(RequestBody):
+    code: Text = Field(max_length=64, description="the 6 digits the app shows now")
+
+
+class RecoveryCodesOut(BaseModel):
+    recovery_codes: list[str] = Field(description="each works once; shown only now")
+
+
+class SecondFactorLogin(RequestBody):
+    challenge: Text = Field(max_length=200, description="from the 401 second_factor_required")
+    code: Text = Field(max_length=64, description="the app's 6 digits, or a recovery code")

@@ -7,7 +7,7 @@ from parley.config import Settings
 from parley.db import Database
 from parley.errors import Forbidden, ParleyError, Unauthorized
 
-from . import invites, passwords, reauth, store, throttle
+from . import invites, passwords, reauth, second_factor, store, throttle
 from .hashing import hash_password, verify_password
 from .store import AccountRecord, UserIdTaken, clean_email
 
@@ -95,13 +95,18 @@ async def login(
 ) -> AccountRecord:
     """The account whose user id or email is `login`, if `password` is its password. Every
     failure is the same 401 after the same work. The attempt is counted before the password
-    is looked at (throttle.reserve), so concurrent guesses are limited like sequential ones."""
+    is looked at (throttle.reserve), so concurrent guesses are limited like sequential ones.
+    With an authenticator app on, a right password is 401 `second_factor_required` with a
+    one-time challenge (accounts/second_factor.py), and no session yet."""
     reservation = await throttle.reserve(db, settings=settings, login=login, address=address)
     account = await store.find_by_login(db, login=login.strip()) if login.strip() else None
     ok = await verify_password(password, account.password_hash if account else None)
     if account is None or not ok or account.disabled:
         await throttle.failed(db, reservation)
         raise InvalidCredentials("Wrong user name, email or password")
+    if await second_factor.is_on(db, user_id=account.user_id):
+        await throttle.taken_back(db, reservation)
+        raise await second_factor.challenge(db, user_id=account.user_id)
     await throttle.succeeded(db, reservation)
     return account
 

@@ -115,3 +115,23 @@ async def succeeded(db: Database, reservation: Reservation) -> None:
             reservation.address,
             reservation.address_free,
         )
+
+
+async def taken_back(db: Database, reservation: Reservation) -> None:
+    """The password was right but a second factor is still to come: this attempt is taken
+    back from both keys, and what earlier failures (wrong codes among them) counted stays, so
+    the right password never resets the limit on guessing the code. One row at a time."""
+    async with db.connection() as conn:
+        for key, free in sorted(
+            [
+                (reservation.account, reservation.account_free),
+                (reservation.address, reservation.address_free),
+            ]
+        ):
+            await conn.execute(
+                "UPDATE login_throttle SET failures = greatest(failures - 1, 0),"
+                " locked_until = CASE WHEN failures - 1 < $2 THEN NULL ELSE locked_until END"
+                " WHERE key = $1",
+                key,
+                free,
+            )

@@ -53,6 +53,7 @@ ON_COORDINATOR = (
     "web_sessions",
     "agent_keys",
     "passkeys",
+    "second_factors",
     "invites",
     "oauth_clients",
     "oauth_grants",

@@ -26,6 +26,7 @@ NOT_SHAPE: list[tuple[str, str]] = [
     (r"^At most \d+ agent keys", "how many keys are stored"),
     (r"^expires_at is in the past", "the clock"),
     (r"^The passkey was not accepted", "the challenge the server stored"),
+    (r"^That code is not right", "the authenticator app's stored secret and the clock"),
     (
         r"^credential is not a WebAuthn credential",
         "base64url-encoded JSON: JSON Schema only annotates encoded content",
