@@ -337,7 +337,10 @@ class _StalledReader(asyncio.Protocol):
         self.data += data
 
     def ids(self) -> list[int]:
-        return [int(line[4:]) for line in bytes(self.data).split(b"\n") if line.startswith(b"id: ")]
+        """The ids of the events read so far; a line still arriving (after the last newline,
+        `id: ` with its digits yet to come) is not one yet."""
+        whole = bytes(self.data).split(b"\n")[:-1]
+        return [int(line[4:]) for line in whole if line.startswith(b"id: ")]
 
 
 def _send_buffer_max() -> int:
