@@ -100,6 +100,9 @@ export class Stack {
         PARLEY_DATA_DIR: this.dataDir,
         // Cookie-authenticated writes must come from the UI's own origins.
         PARLEY_WEB_ORIGINS: `${this.localhostUrl},${this.webUrl}`,
+        // What a test changes in the database (a sign-in made eleven minutes ago, say) is what
+        // the next request sees: no half second of a cached credential on a fast machine.
+        PARLEY_CREDENTIAL_CACHE_SECONDS: "0",
         ...this.apiEnv,
       },
       logFile,
