@@ -44,7 +44,8 @@ router = APIRouter(prefix="/api", tags=["auth"])
 _ACCOUNT_OUT = set(AccountOut.model_fields)
 
 
-def _account(account: AccountRecord) -> AccountOut:
+def account_out(account: AccountRecord) -> AccountOut:
+    """What every sign-in route answers: the account's public fields."""
     return AccountOut(**account.model_dump(include=_ACCOUNT_OUT))
 
 
@@ -102,7 +103,7 @@ async def signup(
         invite=body.invite,
     )
     await sign_in(response, request=request, db=db, settings=settings, user_id=account.user_id)
-    return _account(account)
+    return account_out(account)
 
 
 @router.post("/auth/login", response_model=AccountOut, responses=ERRORS(401, 403, 422, 429))
@@ -121,7 +122,7 @@ async def login(
         address=client_address(request, settings),
     )
     await sign_in(response, request=request, db=db, settings=settings, user_id=account.user_id)
-    return _account(account)
+    return account_out(account)
 
 
 @router.post("/auth/logout", status_code=204, responses=ERRORS(403))

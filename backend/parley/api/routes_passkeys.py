@@ -11,7 +11,7 @@ from parley.accounts import passkeys, store
 from parley.accounts.schemas import AccountOut, PasskeyLogin, PasskeyOut, PasskeyVerify
 from parley.api.deps import DbDep, RecentPerson, SettingsDep, SignedInPerson
 from parley.api.errors import ERRORS
-from parley.api.routes_auth import sign_in
+from parley.api.routes_auth import account_out, sign_in
 from parley.api.web_session import check_origin
 from parley.errors import Unauthorized
 
@@ -70,4 +70,4 @@ async def login_verify(
     if account is None or account.disabled:
         raise Unauthorized("This account cannot sign in", code="invalid_credentials")
     await sign_in(response, request=request, db=db, settings=settings, user_id=user_id)
-    return AccountOut(user_id=account.user_id, email=account.email, is_admin=account.is_admin)
+    return account_out(account)

@@ -16,7 +16,7 @@ from parley.accounts.schemas import (
 )
 from parley.api.deps import DbDep, RecentPerson, SettingsDep, SignedInPerson
 from parley.api.errors import ERRORS
-from parley.api.routes_auth import sign_in
+from parley.api.routes_auth import account_out, sign_in
 from parley.api.web_session import check_origin, client_address
 
 router = APIRouter(prefix="/api/auth", tags=["auth"])
@@ -87,4 +87,4 @@ async def login_second_factor(
         address=client_address(request, settings),
     )
     await sign_in(response, request=request, db=db, settings=settings, user_id=account.user_id)
-    return AccountOut(user_id=account.user_id, email=account.email, is_admin=account.is_admin)
+    return account_out(account)
