@@ -9,7 +9,9 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from parley.auth import Caller
 from parley.db import Database
+from parley.runs import delegations
 from tests.conftest import eventually
 from tests.runs.helpers import Actor, delegate
 
@@ -123,9 +125,6 @@ async def test_a_read_under_a_lapsed_claim_leaves_the_next_claim_unacknowledged(
     process claims it before that read's acknowledgement is written. The late acknowledgement
     is for the old claim only: the new one has reached no one yet, so it still lapses and is
     re-delivered, instead of sitting acknowledged with no one working on it."""
-    from parley.auth import Caller
-    from parley.runs import delegations
-
     async with make_server(**LAPSING) as server:
         architect = Actor(server, "alice", "architect")
         coder = Actor(server, "alice", "coder")
