@@ -19,8 +19,8 @@ from parley.conversations import summaries_of
 from parley.db import Database
 from parley.errors import NotFound
 from parley.modes import Modes
+from parley.questions.ask import get_question
 from parley.realtime.user_stream import Render, Rendered
-from parley.runs.questions import get_question
 from parley.runs.runs import runs_by_id
 from parley.runs.schemas import question_json, run_json
 from parley.schemas import conversation_out, task_json

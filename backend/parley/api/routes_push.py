@@ -9,7 +9,7 @@ from fastapi.responses import RedirectResponse
 
 from parley.api.deps import DbDep, PersonUser, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
-from parley.push import escalation, subscriptions
+from parley.push import subscriptions
 from parley.push.schemas import (
     MuteIn,
     MuteOut,
@@ -19,6 +19,7 @@ from parley.push.schemas import (
     PushSubscriptionOut,
     VapidKeyOut,
 )
+from parley.questions import escalation
 
 router = APIRouter(tags=["push"])
 

@@ -12,11 +12,13 @@ from parley.api.deps import CurrentCaller, DbDep, SettingsDep, WaitsDep, WorkDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.errors import InvalidInput
 from parley.push import subscriptions
-from parley.runs import questions
+from parley.questions import answer as answering
+from parley.questions.ask import wait_for_answer
+from parley.questions.store import open_questions
+from parley.questions.words import Decision
 from parley.runs.schemas import PostedOut, QuestionAnswer, QuestionOut, question_json
 from parley.schemas import message_json
 from parley.stated import LONG_POLL_LIMIT
-from parley.work import service as work_service
 
 router = APIRouter(prefix="/api/{user_id}", tags=["agents"])
 
@@ -37,7 +39,7 @@ async def list_open_questions(caller: CurrentCaller, db: DbDep) -> list[Question
     """What waits on the person: their open questions wherever they were asked (inbox, runs,
     threads, work sessions' permission requests), oldest first, at most 100. An agent's
     token lists only the questions that agent asked."""
-    found = await questions.open_questions(db, caller=caller)
+    found = await open_questions(db, caller=caller)
     return [QuestionOut.model_validate(question_json(state)) for state in found]
 
 
@@ -52,7 +54,7 @@ async def get_question(
 ) -> QuestionOut:
     """The question and its answer. With `wait`, returns as soon as it is answered, timed
     out or closed, else after `wait` seconds with `status: "open"` (ask again)."""
-    state = await questions.wait_for_answer(
+    state = await wait_for_answer(
         db,
         waits,
         caller=caller,
@@ -94,14 +96,14 @@ async def answer_question(
         device = await subscriptions.owned_subscription(
             db, user_id=caller.user_id, subscription_id=x_parley_device
         )
-    answered = await work_service.answer(
+    answered = await answering.answer(
         db,
-        work,
-        settings,
         caller=caller,
         question_id=question_id,
         text=body.text,
-        decision=questions.Decision(body.decision) if body.decision else None,
+        decision=Decision(body.decision) if body.decision else None,
+        max_chars=settings.max_message_chars,
         device=device,
+        sessions=work,
     )
     return PostedOut(**message_json(answered.answer), answered=question_id)

@@ -238,3 +238,25 @@ async def wait_for_messages(
     return await list_messages(
         db, user_id=user_id, conversation_id=conversation_id, after=after, limit=limit
     )
+
+
+async def post_question(
+    conn: asyncpg.Connection,
+    *,
+    caller: Caller,
+    conversation_id: int,
+    content: str,
+    timeout_s: float,
+) -> StoredMessage:
+    """Where an agent's question goes (`questions.ask.Place`): posted by the rules and the
+    statement of any post here, which open its `questions` row and put its run in
+    `waiting_input`."""
+    posted = await post_in(
+        conn,
+        caller=caller,
+        conversation_id=conversation_id,
+        content=content,
+        kind="question",
+        timeout_s=timeout_s,
+    )
+    return posted.message

@@ -9,8 +9,8 @@ import logging
 
 from parley.config import Settings
 from parley.db import Database
+from parley.questions.expiry import expire_overdue
 from parley.runs.delegations import sweep_threads
-from parley.runs.questions import expire_overdue
 from parley.runs.runs import time_out_silent
 
 log = logging.getLogger(__name__)

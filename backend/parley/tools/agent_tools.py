@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -17,12 +18,14 @@ from parley.auth import Caller
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import ParleyError
-from parley.push import escalation
+from parley.questions import ask as asking
+from parley.questions import escalation
+from parley.questions.store import QuestionState
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
-from parley.runs import delegations, inbox, questions, runs
+from parley.runs import delegations, inbox, runs
 from parley.runs.messages import post_message as post_to_conversation
-from parley.runs.messages import wait_for_messages
+from parley.runs.messages import post_question, wait_for_messages
 from parley.runs.schemas import run_json
 from parley.schemas import message_json
 from parley.tools.waiting import WaitKind, WaitRef, current_slot
@@ -39,7 +42,7 @@ class AgentToolDeps:
     resolve_caller: CallerResolver
 
 
-def answer_view(state: questions.QuestionState) -> dict[str, Any]:
+def answer_view(state: QuestionState) -> dict[str, Any]:
     view: dict[str, Any] = {"question_id": state.question.id}
     if state.status == "answered" and state.answer is not None:
         view.update(status="answered", answer=state.answer.content, answered_by=state.answer.author)
@@ -101,41 +104,30 @@ class Helpers:
         conversation_id: int,
         question: str,
         timeout_s: float | None,
-        *,
-        on_timeout: str | None = None,
-        remind_after: float | None = None,
+        chosen: escalation.Escalation = escalation.Escalation(),
     ) -> dict[str, Any]:
-        """Post a question as the caller's agent, then wait for it in-band (capped)."""
+        """Ask as the caller's agent (`questions.ask`), then wait for the answer in-band
+        (capped), or leave the wait to the layer around the call."""
         agent_of(caller)
         settings = self.deps.settings
-        posted = await post_to_conversation(
-            self.deps.db,
-            caller=caller,
-            conversation_id=conversation_id,
-            text=question,
-            kind="question",
-            timeout_s=timeout_s,
-            max_chars=settings.max_message_chars,
-            default_timeout=settings.question_timeout,
-        )
-        await escalation.escalate(
+        asked = await asking.ask(
             self.deps.db,
             user_id=caller.user_id,
-            question_id=posted.message.id,
-            on_timeout=on_timeout,
-            remind_after=remind_after,
+            conversation_id=conversation_id,
+            place=partial(post_question, caller=caller),
+            text=question,
+            max_chars=settings.max_message_chars,
+            timeout_s=timeout_s,
+            default_timeout=settings.question_timeout,
+            escalation=chosen,
         )
         wait_s = self.wait_cap(settings.tool_wait_max)
         slot = current_slot()
         if slot is not None:  # the layer around the call waits (in-band, or as a task)
-            slot.wait, slot.wait_s = WaitRef(WaitKind.question, posted.message.id), wait_s
-            return {"status": "waiting", "question_id": posted.message.id}
-        state = await questions.wait_for_answer(
-            self.deps.db,
-            self.deps.waits,
-            caller=caller,
-            question_id=posted.message.id,
-            wait_s=wait_s,
+            slot.wait, slot.wait_s = WaitRef(WaitKind.question, asked.id), wait_s
+            return {"status": "waiting", "question_id": asked.id}
+        state = await asking.wait_for_answer(
+            self.deps.db, self.deps.waits, caller=caller, question_id=asked.id, wait_s=wait_s
         )
         return answer_view(state)
 
@@ -308,16 +300,9 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
         """
 
         async def op(caller: Caller) -> dict[str, Any]:
-            escalation.check(on_timeout, remind_after)  # bad input stores nothing
+            chosen = escalation.check(on_timeout, remind_after)  # bad input stores nothing
             conversation_id = await conversation_of(caller, run_id)
-            return await helpers.ask(
-                caller,
-                conversation_id,
-                question,
-                timeout_s,
-                on_timeout=on_timeout,
-                remind_after=remind_after,
-            )
+            return await helpers.ask(caller, conversation_id, question, timeout_s, chosen)
 
         return await guarded(ctx, op)
 
@@ -333,11 +318,11 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
             agent_of(caller)
             slot = current_slot()
             if slot is not None:  # the layer around the call waits (in-band, or as a task)
-                found = await questions.get_question(db, caller=caller, question_id=question_id)
+                found = await asking.get_question(db, caller=caller, question_id=question_id)
                 slot.wait = WaitRef(WaitKind.question, found.question.id)
                 slot.wait_s = wait_cap(wait_s)
                 return answer_view(found)
-            state = await questions.wait_for_answer(
+            state = await asking.wait_for_answer(
                 db,
                 deps.waits,
                 caller=caller,

@@ -48,7 +48,9 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from parley.auth import Caller
 from parley.errors import ParleyError
-from parley.runs import delegations, questions
+from parley.questions.ask import get_question, wait_for_answer, withdraw
+from parley.questions.status import QuestionStatus
+from parley.runs import delegations
 from parley.runs.schemas import delegation_json
 from parley.text import unstorable
 from parley.tools import call_memory
@@ -180,7 +182,7 @@ class WaitingCalls(Extension):
         settings = self.deps.settings
         try:
             if wait.kind is WaitKind.question:
-                await questions.withdraw(self.deps.db, caller=caller, question_id=wait.ref)
+                await withdraw(self.deps.db, caller=caller, question_id=wait.ref)
             else:
                 state = await delegations.get_thread(
                     self.deps.db, caller=caller, thread_id=wait.ref
@@ -219,7 +221,7 @@ class WaitingCalls(Extension):
             raise MCPError(code=INVALID_PARAMS, message="Task not found") from exc
 
     async def _question_task(self, caller: Caller, wait: WaitRef, task_id: str) -> dict[str, Any]:
-        state = await questions.get_question(self.deps.db, caller=caller, question_id=wait.ref)
+        state = await get_question(self.deps.db, caller=caller, question_id=wait.ref)
         created = state.question.created_at
         task: dict[str, Any] = {
             "taskId": task_id,
@@ -228,14 +230,14 @@ class WaitingCalls(Extension):
             "ttlMs": int((state.timeout_at - created).total_seconds() * 1000),
             "pollIntervalMs": self.poll_ms,
         }
-        if state.status == questions.QuestionStatus.answered and state.answer is not None:
+        if state.status == QuestionStatus.answered and state.answer is not None:
             task.update(
                 status="completed",
                 statusMessage=f"answered by {state.answer.author}",
                 lastUpdatedAt=iso(state.answer.created_at),
                 result=dumped(tool_result(answer_view(state))),
             )
-        elif state.status == questions.QuestionStatus.timed_out:
+        elif state.status == QuestionStatus.timed_out:
             task.update(
                 status="failed",
                 statusMessage="Nobody answered in time; do not assume an answer.",
@@ -246,7 +248,7 @@ class WaitingCalls(Extension):
                     "data": {"question_id": wait.ref, "status": "timed_out"},
                 },
             )
-        elif state.status == questions.QuestionStatus.closed:
+        elif state.status == QuestionStatus.closed:
             task.update(status="cancelled", statusMessage="The question was withdrawn")
         else:
             task.update(status="working", statusMessage=f"waiting for {caller.user_id}")
@@ -418,7 +420,7 @@ class WaitingCalls(Extension):
             return {"resultType": "task", **task}
         if wait.kind is WaitKind.question:
             try:
-                state = await questions.wait_for_answer(
+                state = await wait_for_answer(
                     self.deps.db,
                     self.deps.waits,
                     caller=caller,

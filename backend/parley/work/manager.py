@@ -23,10 +23,10 @@ from parley.conversations import StoredMessage
 from parley.db import Database
 from parley.errors import DatabaseUnavailable, ParleyError
 from parley.models import RunStatus
+from parley.questions.ask import decision_of, get_question
+from parley.questions.words import Decision
 from parley.realtime.notifier import Notifier
 from parley.realtime.waits import Waits
-from parley.runs import questions
-from parley.runs.questions import Decision
 from parley.schemas import message_json
 from parley.work import cli, ownership, proctree, store
 from parley.work.ownership import Owner
@@ -571,10 +571,8 @@ class WorkManager:
     ) -> None:
         """The question may have been answered while its call was being parked."""
         question_id = int(deferred["question_id"])
-        state = await questions.get_question(
-            self.db, caller=Caller(user_id), question_id=question_id
-        )
-        decision = questions.decision_of(state)
+        state = await get_question(self.db, caller=Caller(user_id), question_id=question_id)
+        decision = decision_of(state)
         if decision is not None:
             await self.answered(
                 user_id=user_id,

@@ -1,23 +1,29 @@
-"""Permission requests as questions in the conversation, and the person's answers.
+"""Which tool calls a work session asks the person about, in what words, and how a stored
+decision reaches Claude Code (its hooks).
 
-A request waits in-band (inside Claude Code's own call) for at most the configured few
-seconds; past that the tool call is deferred and the question, the exact call and the
-session stay in PostgreSQL until the answer comes, however late (see session.py).
+A request is a question like any other (`questions.ask`, answered through
+`questions.answer`). It waits in-band (inside Claude Code's own call) for at most the
+configured few seconds; past that the tool call is deferred and the question, the exact call
+and the session stay in PostgreSQL until the answer comes, however late (see session.py).
 """
 
 from __future__ import annotations
 
 import json
 import shlex
+from functools import partial
 from typing import Any
 
 from parley.auth import Caller
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database
+from parley.questions import ask as asking
+from parley.questions import store as questions
+from parley.questions.escalation import Escalation, OnTimeout
+from parley.questions.status import QuestionStatus
+from parley.questions.words import Decision
 from parley.realtime.waits import Waits
-from parley.runs import questions
-from parley.runs.questions import Decision, QuestionStatus
 from parley.work import store
 from parley.work.events import describe_tool
 
@@ -45,14 +51,14 @@ async def wait(
 ) -> Decision | None:
     """The person's decision, waited for the way an agent waits for its answer (woken by
     the question's event from any instance); None if none came within `seconds`."""
-    state = await questions.wait_for_answer(
+    state = await asking.wait_for_answer(
         db,
         waits,
         caller=Caller(user_id, store.RUN_AGENT),
         question_id=question_id,
         wait_s=seconds,
     )
-    return questions.decision_of(state)
+    return asking.decision_of(state)
 
 
 async def timed_out(db: Database, *, user_id: str, question_id: int) -> None:
@@ -71,14 +77,25 @@ async def ask(
     tool_input: dict[str, Any],
     tool_use_id: str | None,
 ) -> StoredMessage:
-    """Store the question; the UI shows Allow / Deny under it."""
+    """Ask the person; the UI shows Allow / Deny under the question. Nobody answering
+    means no: it is then answered "deny"."""
     permission = {"tool": tool, "input": tool_input, "tool_use_id": tool_use_id}
-    return await store.store_question(
+    return await asking.ask(
         db,
-        conversation_id=conversation_id,
         user_id=user_id,
-        content=question_text(tool, tool_input)[:4000],
-        meta={"type": "permission", "permission": permission},
+        conversation_id=conversation_id,
+        place=partial(
+            questions.open_permission,
+            user_id=user_id,
+            asked_by=store.RUN_AGENT,
+            author=store.AUTHOR,
+            meta={"type": "permission", "permission": permission},
+        ),
+        text=question_text(tool, tool_input)[:4000],
+        max_chars=None,
+        timeout_s=store.QUESTION_TIMEOUT,
+        default_timeout=store.QUESTION_TIMEOUT,
+        escalation=Escalation(OnTimeout.deny),
     )
 
 

@@ -16,7 +16,8 @@ from parley.db import Database
 from parley.errors import InvalidInput
 from parley.events import Emit
 from parley.models import ConversationMode, MessageKind, Role
-from parley.runs import questions
+from parley.questions import answer as answering
+from parley.questions.words import Decision
 from parley.schemas import IDLE_WORK
 from parley.text import clean_message
 from parley.work import store
@@ -65,21 +66,10 @@ async def require_work(db: Database, *, user_id: str, conversation_id: int) -> N
 async def _answers(
     db: Database, *, user_id: str, conversation_id: int, text: str, reply_to: int | None
 ) -> int | None:
-    """The permission question this message answers, if any: the one it replies to, or,
-    replying to nothing, the question the live session waits on now, when the message
-    plainly decides (yes, no, allow...). Anything else is a prompt for Claude Code."""
-    if reply_to is not None:
-        target = await store.get_message(
-            db, user_id=user_id, conversation_id=conversation_id, message_id=reply_to
-        )
-        is_question = target.kind == MessageKind.question.value
-        return reply_to if is_question and questions.is_permission(target.meta) else None
-    if questions.parse_decision(text) is None:
-        return None
-    current = await questions.current_permission(
-        db, user_id=user_id, conversation_id=conversation_id
+    """The permission question this message answers, if any (`questions.answer`)."""
+    return await answering.answered_by(
+        db, user_id=user_id, conversation_id=conversation_id, text=text, reply_to=reply_to
     )
-    return current.id if current is not None else None
 
 
 async def answer(
@@ -90,14 +80,11 @@ async def answer(
     caller: Caller,
     question_id: int,
     text: str | None = None,
-    decision: questions.Decision | None = None,
+    decision: Decision | None = None,
     device: int | None = None,
-) -> questions.Answered:
-    """Answer one of the person's questions (`POST /questions/{id}/answer`, a reply in the
-    conversation): stored exactly once, then, for a permission request, handed to its
-    session, live here, live elsewhere or parked. `device`: the person's push subscription
-    it was answered from (a notification's button), kept with the answer."""
-    answered = await questions.answer(
+) -> answering.Answered:
+    """`questions.answer.answer` with this instance's sessions taking a decision."""
+    return await answering.answer(
         db,
         caller=caller,
         question_id=question_id,
@@ -105,15 +92,8 @@ async def answer(
         decision=decision,
         max_chars=settings.max_message_chars,
         device=device,
+        sessions=manager,
     )
-    if answered.decision is not None:
-        await manager.answered(
-            user_id=caller.user_id,
-            conversation_id=answered.question.conversation_id,
-            question_id=question_id,
-            decision=answered.decision,
-        )
-    return answered
 
 
 async def send_to_work(

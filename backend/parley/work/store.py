@@ -467,50 +467,6 @@ async def get_message(
     return StoredMessage(**row)
 
 
-async def store_question(
-    db: Database, *, conversation_id: int, user_id: str, content: str, meta: dict[str, Any]
-) -> StoredMessage:
-    """A permission question: its message and its row among the person's questions (the
-    table agents' questions use too, so the person's event stream announces it and
-    `GET /questions/{id}` reads it), in one transaction."""
-    async with db.transaction() as conn:
-        message = await conversations.append_message(
-            conn,
-            conversation_id=conversation_id,
-            user_id=user_id,
-            role=Role.assistant,
-            author=AUTHOR,
-            kind=MessageKind.question,
-            content=content,
-            error=False,
-            reply_to=None,
-            meta=meta,
-        )
-        run_id = await conn.fetchval(
-            "SELECT run_id FROM work_sessions WHERE user_id = $1 AND conversation_id = $2",
-            user_id,
-            conversation_id,
-        )
-        await conn.execute(
-            """INSERT INTO questions (message_id, user_id, conversation_id, run_id, asked_by,
-            timeout_at) VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6))""",
-            message.id,
-            user_id,
-            conversation_id,
-            run_id,
-            RUN_AGENT,
-            QUESTION_TIMEOUT,
-        )
-        # Nobody answering a permission request means no: recorded as a "deny" answer.
-        await conn.execute(
-            "INSERT INTO question_escalations (question_id, user_id, on_timeout)"
-            " VALUES ($1, $2, 'deny')",
-            message.id,
-            user_id,
-        )
-    return message
-
-
 _TAKE = """
 UPDATE work_sessions w SET pending = NULL, updated_at = now()
 FROM (SELECT user_id, conversation_id, pending FROM work_sessions

@@ -11,7 +11,7 @@ import pytest
 
 from parley.chat import lease, store
 from parley.db import Database
-from parley.runs import questions
+from parley.questions.expiry import expire_overdue
 from parley.work import ownership
 from tests.cluster.helpers import Placement
 from tests.conftest import Server, eventually
@@ -269,7 +269,7 @@ async def test_an_overdue_question_times_out_once_whichever_sweeps_reach_it(
 
         async def sweep() -> None:
             async with cluster_db.connection() as conn:
-                await questions.expire_overdue(conn)
+                await expire_overdue(conn)
 
         await asyncio.gather(sweep(), sweep(), sweep())
         got = await waiting

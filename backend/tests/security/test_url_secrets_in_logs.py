@@ -16,7 +16,7 @@ from pathlib import Path
 import httpx
 
 from parley.db import Database
-from parley.push import escalation
+from parley.questions import escalation
 from tests.conftest import spawn_server, token_for
 
 

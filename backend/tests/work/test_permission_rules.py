@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from parley.runs.questions import Decision
+from parley.questions.words import Decision
 from parley.work import permissions
 from parley.work.permissions import needs_asking, resume_settings
 from tests.conftest import settings_for

@@ -13,7 +13,8 @@ import pytest
 
 from parley.auth import Caller
 from parley.db import Database
-from parley.runs import questions
+from parley.questions import answer as answering
+from parley.questions.words import Decision
 from parley.work.ownership import OWNER_GONE, started_at
 from tests.conftest import eventually
 from tests.work.conftest import (
@@ -53,12 +54,12 @@ async def test_an_answer_no_instance_acted_on_resumes_once_the_reaper_frees_the_
     # The answer is stored while no server acts on it, and the session's lease is still held
     # by a server that died (killed as it parked the call): nobody may resume it until the
     # reaper has freed that lease.
-    answered = await questions.answer(
+    answered = await answering.answer(
         db,
         caller=Caller("ann"),
         question_id=question["id"],
         text=None,
-        decision=questions.Decision.allow,
+        decision=Decision.allow,
         max_chars=16000,
     )
     dead = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")

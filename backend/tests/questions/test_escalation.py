@@ -9,8 +9,8 @@ import time
 from typing import Any
 
 from parley.db import Database
-from parley.push import escalation
-from parley.runs import questions
+from parley.questions import escalation
+from parley.questions.expiry import expire_overdue
 from tests.conftest import token_for
 from tests.fakes.smtp import smtp_server
 from tests.push.fake_push import FakePushService
@@ -66,7 +66,7 @@ async def _race_deciders(db: Database, n: int = 4) -> None:
 
     async def one() -> None:
         async with db.connection() as conn:
-            await questions.expire_overdue(conn)
+            await expire_overdue(conn)
 
     await asyncio.gather(*(one() for _ in range(n)))
 
