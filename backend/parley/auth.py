@@ -23,6 +23,12 @@ USER_ID_RE = re.compile(USER_ID_PATTERN)
 # the account whose verified email is x@y, never an account someone named so to block it.
 NEW_USER_ID_PATTERN = r"^(?!\.+$)[A-Za-z0-9_.-]{1,64}$"
 NEW_USER_ID_RE = re.compile(NEW_USER_ID_PATTERN)
+# The in-process assistant names the turn's user in an MCP request's `_meta` under this key
+# (`parley.assistant.mcp_bridge` writes it, `parley.tools.identity` reads it). Only the
+# in-process tool server reads it: reachable from this process alone, so the key cannot be
+# set by a remote caller. Here, beside the rest of "who is calling", so that neither side
+# imports the other.
+USER_META_KEY = "parley.dev/user_id"
 
 
 def validate_user_id(user_id: str) -> str:

@@ -285,7 +285,7 @@ class ConversationOut(ConversationShown):
 def conversation_out(summary: Any, work: dict[str, Any] | None = None) -> ConversationOut:
     """A `conversations.ConversationSummary` as the wire shape, its record mapped by field
     name; `work` is the state its mode shows (`parley.modes`: a work conversation's session,
-    `parley.work.service.states`), None for a mode without one."""
+    `parley.work.store.states`), None for a mode without one."""
     c = summary.conversation
     state = None if work is None else WorkState.model_validate(work)
     stored = c.model_dump(include=_SHOWN)

@@ -119,7 +119,7 @@ def create_app(
                 build_server(
                     db=db,
                     resolve_user=from_request_meta,
-                    work=lambda: getattr(app.state, "work", None),
+                    modes=lambda: getattr(app.state, "modes", None),
                     with_work=settings.work_enabled,
                 ),
                 ledger=Ledger(db),
@@ -158,7 +158,7 @@ def create_app(
                     limiter=app.state.limiter,
                     hub=app.state.hub,
                     waits=waits,
-                    work=lambda: getattr(app.state, "work", None),
+                    modes=lambda: app.state.modes,
                 ).run()
             )
             app.state.push = await push_service.start(db, settings, waits)

@@ -10,7 +10,7 @@ from parley.api.errors import AUTHED, ERRORS
 from parley.auth import Caller
 from parley.conversations import get_conversation
 from parley.models import ConversationMode
-from parley.modes import Mode
+from parley.modes import Mode, Posted
 from parley.runs import inbox
 from parley.runs.schemas import (
     MessageCreate,
@@ -23,8 +23,12 @@ from parley.schemas import ConversationOut, conversation_out, message_json
 router = APIRouter(prefix="/api/{user_id}", tags=["agents"])
 
 
+def posted_out(posted: Posted) -> PostedOut:
+    return PostedOut(**message_json(posted.message), answered=posted.answered)
+
+
 async def post(mode: Mode, body: MessageCreate, caller: Caller, conversation_id: int) -> PostedOut:
-    """`body` written into the conversation, as its mode takes a posted message."""
+    """`body` written into a conversation whose mode the route knows (the inbox, a run's)."""
     posted = await mode.post(
         caller=caller,
         conversation_id=conversation_id,
@@ -33,7 +37,7 @@ async def post(mode: Mode, body: MessageCreate, caller: Caller, conversation_id:
         reply_to=body.reply_to,
         timeout_s=body.timeout_s,
     )
-    return PostedOut(**message_json(posted.message), answered=posted.answered)
+    return posted_out(posted)
 
 
 @router.post(
@@ -51,8 +55,16 @@ async def post_to_conversation(
     In a work conversation the person's message goes to its Claude Code session without
     waiting: a prompt, or the answer to the permission question it replies to.
     A chat conversation takes `POST /chat` instead (409)."""
-    mode = await modes.for_conversation(user_id=caller.user_id, conversation_id=conversation_id)
-    return await post(mode, body, caller, conversation_id)
+    return posted_out(
+        await modes.post(
+            caller=caller,
+            conversation_id=conversation_id,
+            text=body.text,
+            kind=body.kind,
+            reply_to=body.reply_to,
+            timeout_s=body.timeout_s,
+        )
+    )
 
 
 @router.post(

@@ -25,7 +25,7 @@ from mcp.types import (
 from mcp.types import Tool as MCPTool
 
 from parley.assistant.ledger import Ledger, TurnKey
-from parley.tools.identity import USER_META_KEY
+from parley.auth import USER_META_KEY
 
 # The turn a call belongs to, next to the user in `_meta`; read here, never by a tool.
 TURN_META_KEY = "parley.dev/turn"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from parley import events
@@ -24,6 +25,23 @@ PublishLive = Callable[[int, str, dict[str, Any]], None]
 
 class Result(Protocol):
     def body(self) -> dict[str, Any]: ...
+
+
+@dataclass(slots=True)
+class TurnResult:
+    """What a person's turn answers, whichever mode ran it: the assistant's reply in a chat,
+    the prompt's final text in a work session (`POST /chat`'s JSON body)."""
+
+    conversation_id: int
+    response: str
+    tool_calls: list[dict[str, Any]] = field(default_factory=list)
+
+    def body(self) -> dict[str, Any]:
+        return {
+            "conversation_id": self.conversation_id,
+            "response": self.response,
+            "tool_calls": self.tool_calls,
+        }
 
 
 Work = Callable[[Emit, asyncio.Event], Awaitable[Result]]

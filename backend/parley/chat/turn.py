@@ -13,32 +13,18 @@ from parley import conversations, events
 from parley.assistant.agent import TurnContext
 from parley.assistant.runner import Assistant, AssistantFailed, Reply
 from parley.chat import lease, store
-from parley.chat.runner import TurnRunner
+from parley.chat.runner import TurnResult, TurnRunner
 from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database, retry_on_reconnect
-from parley.errors import DatabaseUnavailable, InvalidInput, ModelFailed
+from parley.errors import DatabaseUnavailable, ModelFailed
 from parley.events import Emit
 from parley.models import Role
 from parley.schemas import message_json
-from parley.text import clean_message, scrub
+from parley.text import scrub
 
 log = logging.getLogger(__name__)
 STOPPED_TEXT = "(Stopped.)"
-
-
-@dataclass
-class TurnResult:
-    conversation_id: int
-    response: str
-    tool_calls: list[dict[str, Any]]
-
-    def body(self) -> dict[str, Any]:
-        return {
-            "conversation_id": self.conversation_id,
-            "response": self.response,
-            "tool_calls": self.tool_calls,
-        }
 
 
 @dataclass
@@ -59,21 +45,13 @@ async def start_turn(
     settings: Settings,
     user_id: str,
     conversation_id: int | None,
-    message: str | None,
+    text: str | None,
     retry: bool = False,
 ) -> StartedTurn:
-    """Validate, claim and store the user's message (a retry stores nothing: it re-runs the
-    failed last turn on its stored message). Every refusal happens here, before anything is
-    stored and before any model or tool runs."""
-    if retry:
-        if conversation_id is None or message is not None:
-            raise InvalidInput(
-                "A retry names the conversation and carries no message",
-                details=[{"field": "retry"}],
-            )
-        text = None
-    else:
-        text = clean_message(message, max_chars=settings.max_message_chars)
+    """Claim the conversation and store the person's message (`text`, already checked by
+    the modes registry; None for a retry, which stores nothing: it re-runs the failed last
+    turn on its stored message). The database's refusals (404, 409) happen here, before
+    anything is stored and before any model or tool runs."""
     turn_id = store.new_turn_id()
 
     @retry_on_reconnect  # keyed by the turn id: a start that did commit is not stored again

@@ -13,28 +13,86 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from parley.assistant.runner import Assistant
 from parley.auth import Caller
-from parley.chat.runner import Event, TurnRunner, Work
+from parley.chat.runner import Event, Work
 from parley.config import Settings
-from parley.conversations import StoredMessage
 from parley.db import Database
 from parley.errors import InvalidInput, ParleyError, WrongMode
 from parley.models import ConversationMode
-from parley.work.manager import WorkManager
+from parley.runs.messages import Posted, clean_text
+from parley.text import clean_message
+
+if TYPE_CHECKING:  # loaded where turns run (the API), not by `parley mcp`, which posts only
+    from parley.assistant.runner import Assistant
+    from parley.chat.runner import TurnRunner
+    from parley.work.manager import WorkManager
+
+__all__ = ["Limits", "Mode", "Parts", "Posted", "Turn", "not_work", "of_modes"]
+
+# Where this process runs no turns and no sessions (`parley mcp`): what a turn or a session
+# needs is not here.
+NOT_HERE = (
+    "Work sessions and chat turns run inside the Parley API server; this process cannot"
+    " reach them. Use the server's /mcp endpoint."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What every message written into a conversation is held to: read from the settings
+    once, when the modes are made, and checked by the mode that takes the message (nothing
+    below a mode is handed a limit)."""
+
+    message_chars: int
+    question_timeout: float
+
+    @classmethod
+    def of(cls, settings: Settings) -> Limits:
+        return cls(settings.max_message_chars, settings.question_timeout)
+
+    def message(self, text: object) -> str:
+        """A turn's text (`POST /chat`, a prompt): refused as `message`."""
+        return clean_message(text, max_chars=self.message_chars)
+
+    def posted(self, text: str) -> str:
+        """A posted message's text (`POST .../messages`, `post_message`): refused as `text`."""
+        return clean_text(text, max_chars=self.message_chars)
 
 
 @dataclass(frozen=True, slots=True)
 class Parts:
-    """The process-wide objects the modes act with (made once by the app's lifespan)."""
+    """The process-wide objects the modes act with (made once by the app's lifespan). A
+    process that only posts (`parley mcp`) has no runner, sessions or assistant."""
 
     db: Database
     settings: Settings
-    runner: TurnRunner
-    work: WorkManager
-    assistant: Assistant
+    runner: TurnRunner | None = None
+    work: WorkManager | None = None
+    assistant: Assistant | None = None
+    limits: Limits = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "limits", Limits.of(self.settings))
+
+    @property
+    def turns(self) -> TurnRunner:
+        if self.runner is None:
+            raise ParleyError(NOT_HERE, code="not_here", status=503)
+        return self.runner
+
+    @property
+    def sessions(self) -> WorkManager:
+        if self.work is None:
+            raise ParleyError(NOT_HERE, code="not_here", status=503)
+        return self.work
+
+    @property
+    def model(self) -> Assistant:
+        if self.assistant is None:
+            raise ParleyError(NOT_HERE, code="not_here", status=503)
+        return self.assistant
 
 
 @dataclass(slots=True)
@@ -50,14 +108,6 @@ class Turn:
     work: Work
     first: list[Event] = field(default_factory=list)
     finishes_at_shutdown: bool = True
-
-
-@dataclass(slots=True)
-class Posted:
-    """A message written with `POST .../messages`, and the question it answered, if any."""
-
-    message: StoredMessage
-    answered: int | None
 
 
 class Mode:
@@ -107,10 +157,7 @@ class Mode:
 
     async def end(self, *, user_id: str, conversation_id: int) -> bool:
         """End the conversation's session (work's End button)."""
-        raise InvalidInput(
-            f"Conversation {conversation_id} is not a work conversation",
-            code="not_a_work_conversation",
-        )
+        raise not_work(conversation_id)
 
     async def forget(self, *, user_id: str, conversation_id: int) -> None:
         """Let go of what the conversation holds outside its rows, before it is deleted."""
@@ -128,6 +175,13 @@ class Mode:
             mode=self.mode.value,
             conversation_id=conversation_id,
         )
+
+
+def not_work(conversation_id: int) -> InvalidInput:
+    return InvalidInput(
+        f"Conversation {conversation_id} is not a work conversation",
+        code="not_a_work_conversation",
+    )
 
 
 def of_modes(modes: Iterable[Mode]) -> dict[ConversationMode, Mode]:

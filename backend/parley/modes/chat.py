@@ -9,7 +9,6 @@ from typing import ClassVar
 from parley import events
 from parley.auth import Caller
 from parley.chat import edits
-from parley.chat.turn import chat_work, start_turn, stop_turn
 from parley.errors import ParleyError
 from parley.models import ConversationMode
 from parley.modes.base import Mode, Posted, Turn
@@ -24,18 +23,22 @@ class ChatMode(Mode):
     async def turn(
         self, *, user_id: str, conversation_id: int | None, text: str | None, retry: bool
     ) -> Turn:
+        # Imported where a turn runs: the chat turn loads the assistant (the Agents SDK), which
+        # a process that only posts (`parley mcp`) never needs.
+        from parley.chat.turn import chat_work, start_turn
+
         p = self.parts
         started = await start_turn(
             db=p.db,
             settings=p.settings,
             user_id=user_id,
             conversation_id=conversation_id,
-            message=text,
+            text=text,
             retry=retry,
         )
         return Turn(
             started.conversation_id,
-            chat_work(started, db=p.db, assistant=p.assistant, settings=p.settings),
+            chat_work(started, db=p.db, assistant=p.model, settings=p.settings),
             first=[] if retry else [(events.MESSAGE, message_json(started.user_message))],
             finishes_at_shutdown=True,
         )
@@ -58,9 +61,11 @@ class ChatMode(Mode):
         )
 
     async def stop(self, *, user_id: str, conversation_id: int) -> bool:
+        from parley.chat.turn import stop_turn
+
         p = self.parts
         return await stop_turn(
-            db=p.db, runner=p.runner, user_id=user_id, conversation_id=conversation_id
+            db=p.db, runner=p.turns, user_id=user_id, conversation_id=conversation_id
         )
 
     async def fork_before(self, *, user_id: str, conversation_id: int, message_id: int) -> int:

@@ -1,5 +1,8 @@
 """The registry: every conversation mode's class, and the one place a request finds the mode
-of the conversation it names. Adding a mode is a class here plus a `ConversationMode` value
+of the conversation it names. It is the one writer's front door: a person's turn
+(`POST /chat`) and every message posted into a conversation, from the REST routes and the MCP
+tools alike, come through `turn` and `post` here (or through `of(mode)` when the door already
+knows the mode, as the inbox does). Adding a mode is a class here plus a `ConversationMode` value
 (and the database enum's value, and its UI)."""
 
 from __future__ import annotations
@@ -9,13 +12,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from parley import conversations
+from parley.auth import Caller
 from parley.errors import InvalidInput
 from parley.models import ConversationMode
-from parley.modes.base import Mode, Parts, Turn, of_modes
+from parley.modes.base import Limits, Mode, Parts, Posted, Turn, not_work, of_modes
 from parley.modes.chat import ChatMode
 from parley.modes.threads import DelegationMode, InboxMode, RunMode
 from parley.modes.work import WorkMode
-from parley.text import clean_message
 
 MODES: tuple[type[Mode], ...] = (ChatMode, WorkMode, InboxMode, RunMode, DelegationMode)
 # What `POST /chat` without a conversation makes.
@@ -60,15 +63,47 @@ class Modes:
         """A person's `POST /chat`: the request's own shape is checked first (no database
         trip for a bad one), then its conversation's mode takes it."""
         text = checked_message(
-            conversation_id=conversation_id,
-            message=message,
-            retry=retry,
-            max_chars=self.parts.settings.max_message_chars,
+            conversation_id=conversation_id, message=message, retry=retry, limits=self.parts.limits
         )
         mode = await self.turn_mode(user_id=user_id, conversation_id=conversation_id)
         return await mode.turn(
             user_id=user_id, conversation_id=conversation_id, text=text, retry=retry
         )
+
+    async def post(
+        self,
+        *,
+        caller: Caller,
+        conversation_id: int,
+        text: str,
+        kind: str = "message",
+        reply_to: int | None = None,
+        timeout_s: float | None = None,
+    ) -> Posted:
+        """A message written into the caller's conversation (`POST .../messages`, an agent's
+        `post_message` tool, a person's `send_to_work_session`), as its mode takes one."""
+        mode = await self.for_conversation(user_id=caller.user_id, conversation_id=conversation_id)
+        return await mode.post(
+            caller=caller,
+            conversation_id=conversation_id,
+            text=text,
+            kind=kind,
+            reply_to=reply_to,
+            timeout_s=timeout_s,
+        )
+
+    async def work(self, *, user_id: str, conversation_id: int) -> WorkMode:
+        """The work mode, for a door that acts on work conversations only (the work-session
+        tools): 404 if the conversation is not the user's, refused if it is not a work one."""
+        mode = await self.for_conversation(user_id=user_id, conversation_id=conversation_id)
+        if mode is not self.work_mode():
+            raise not_work(conversation_id)
+        return self.work_mode()
+
+    def work_mode(self) -> WorkMode:
+        mode = self.of(ConversationMode.work)
+        assert isinstance(mode, WorkMode)
+        return mode
 
     async def turn_mode(self, *, user_id: str, conversation_id: int | None) -> Mode:
         """`for_conversation` for a turn: read once per conversation and process, when the
@@ -103,11 +138,11 @@ class Modes:
 
 
 def checked_message(
-    *, conversation_id: int | None, message: str | None, retry: bool, max_chars: int
+    *, conversation_id: int | None, message: str | None, retry: bool, limits: Limits
 ) -> str | None:
-    """The text of a `POST /chat` (None for a retry), refused as every mode would refuse it:
-    a retry names its conversation and carries no message; a message is never empty and
-    at most `max_chars` long."""
+    """The text of a `POST /chat` (None for a retry), refused as every mode would refuse it,
+    and checked nowhere else: a retry names its conversation and carries no message; a
+    message is never empty and at most `limits.message_chars` long."""
     if retry:
         if conversation_id is None or message is not None:
             raise InvalidInput(
@@ -115,4 +150,4 @@ def checked_message(
                 details=[{"field": "retry"}],
             )
         return None
-    return clean_message(message, max_chars=max_chars)
+    return limits.message(message)

@@ -1,8 +1,9 @@
 """The conversations no assistant or session answers: people and agents write into them with
-`POST .../messages` (`parley.runs.messages`), a person's message answering the open question
-it replies to. They take no `POST /chat`, have nothing to stop or end, and show no state
-beyond their messages (a run's and a thread's own state are their own resources). Whether
-one still takes writes (a finished run, a closed thread) is the database's check."""
+`POST .../messages` or an agent's `post_message` tool (stored by `parley.runs.messages`), a
+person's message answering the open question it replies to. They take no `POST /chat`, have
+nothing to stop or end, and show no state beyond their messages (a run's and a thread's own
+state are their own resources). Whether one still takes writes (a finished run, a closed
+thread) is the database's check."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import ClassVar
 from parley.auth import Caller
 from parley.models import ConversationMode
 from parley.modes.base import Mode, Posted
-from parley.runs.messages import post_message
+from parley.runs import messages
 
 
 class ThreadMode(Mode):
@@ -28,18 +29,16 @@ class ThreadMode(Mode):
         timeout_s: float | None,
     ) -> Posted:
         p = self.parts
-        posted = await post_message(
+        return await messages.post(
             p.db,
             caller=caller,
             conversation_id=conversation_id,
-            text=text,
+            content=p.limits.posted(text),
             kind=kind,
             reply_to=reply_to,
             timeout_s=timeout_s,
-            max_chars=p.settings.max_message_chars,
-            default_timeout=p.settings.question_timeout,
+            default_timeout=p.limits.question_timeout,
         )
-        return Posted(posted.message, posted.answered)
 
 
 class InboxMode(ThreadMode):

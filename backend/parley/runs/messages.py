@@ -132,7 +132,36 @@ async def post_message(
     default_timeout: float = 3600.0,
     meta: dict[str, Any] | None = None,
 ) -> Posted:
-    """Store a message as the caller (`role=agent, author=<agent>` or `role=user`).
+    """`post` of a text not yet checked, for the writers outside the modes (a question an
+    agent asks, an escalation): the conversations' own writers are the modes, which check
+    the text against their limits first (`parley.modes`)."""
+    return await post(
+        db,
+        caller=caller,
+        conversation_id=conversation_id,
+        content=clean_text(text, max_chars=max_chars),
+        kind=kind,
+        reply_to=reply_to,
+        timeout_s=timeout_s,
+        default_timeout=default_timeout,
+        meta=meta,
+    )
+
+
+async def post(
+    db: Database,
+    *,
+    caller: Caller,
+    conversation_id: int,
+    content: str,
+    kind: str = "message",
+    reply_to: int | None = None,
+    timeout_s: float | None = None,
+    default_timeout: float = 3600.0,
+    meta: dict[str, Any] | None = None,
+) -> Posted:
+    """Store a message as the caller (`role=agent, author=<agent>` or `role=user`);
+    `content` is already cleaned (`clean_text`).
 
     A question (agents only) opens a wait that the person answers. A person's message
     answers the question it replies to, or, if it replies to nothing, the oldest open
@@ -140,7 +169,6 @@ async def post_message(
     One statement (`parley_post_message`): every check, the message, the question's state,
     the run's and the read position commit together or not at all.
     """
-    content = clean_text(text, max_chars=max_chars)
     if kind not in POSTABLE:
         raise InvalidInput(f"kind must be one of {sorted(POSTABLE)}", details=[{"field": "kind"}])
     if kind == "question" and caller.agent is None:

@@ -18,13 +18,14 @@ from parley.auth import Caller
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import ParleyError
+from parley.models import ConversationMode
+from parley.modes import Modes
 from parley.questions import ask as asking
 from parley.questions import escalation
 from parley.questions.store import QuestionState
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
 from parley.runs import delegations, inbox, runs
-from parley.runs.messages import post_message as post_to_conversation
 from parley.runs.messages import post_question, wait_for_messages
 from parley.runs.schemas import run_json
 from parley.schemas import message_json
@@ -40,6 +41,9 @@ class AgentToolDeps:
     waits: Waits
     settings: Settings
     resolve_caller: CallerResolver
+    # The process's modes, every write into a conversation goes through (a getter: the API
+    # makes them after the MCP app).
+    modes: Callable[[], Modes]
 
 
 def answer_view(state: QuestionState) -> dict[str, Any]:
@@ -161,14 +165,18 @@ def register_agent_tools(server: MCPServer, deps: AgentToolDeps) -> None:
 
         async def op(caller: Caller) -> dict[str, Any]:
             conversation_id = await conversation_of(caller, run_id)
-            posted = await post_to_conversation(
-                db,
-                caller=caller,
-                conversation_id=conversation_id,
-                text=text,
-                kind=kind,
-                reply_to=reply_to,
-                max_chars=settings.max_message_chars,
+            mode = ConversationMode.inbox if run_id is None else ConversationMode.run
+            posted = (
+                await deps.modes()
+                .of(mode)
+                .post(
+                    caller=caller,
+                    conversation_id=conversation_id,
+                    text=text,
+                    kind=kind,
+                    reply_to=reply_to,
+                    timeout_s=None,
+                )
             )
             return message_json(posted.message)
 

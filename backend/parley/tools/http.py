@@ -17,7 +17,7 @@ load balancer can answer any request and an expired token stops working at once.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit
@@ -41,11 +41,11 @@ from parley.config import Settings
 from parley.db import Database
 from parley.errors import ParleyError, RateLimited
 from parley.limits import RateLimiter
+from parley.modes import Modes
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
 from parley.tools.agent_tools import AgentToolDeps
 from parley.tools.server import build_server
-from parley.tools.work_tools import WorkGetter
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +137,7 @@ class McpHttp:
         hub: Hub,
         waits: Waits,
         limiter: RateLimiter | None = None,
-        work: WorkGetter = lambda: None,
+        modes: Callable[[], Modes],
     ) -> None:
         self.settings = settings
         self.limiter = limiter
@@ -147,9 +147,14 @@ class McpHttp:
         self.server: MCPServer = build_server(
             db=db,
             resolve_user=from_verified_request,
-            work=work,
+            modes=modes,
             agent_tools=AgentToolDeps(
-                db=db, hub=hub, waits=waits, settings=settings, resolve_caller=tokens.caller
+                db=db,
+                hub=hub,
+                waits=waits,
+                settings=settings,
+                resolve_caller=tokens.caller,
+                modes=modes,
             ),
             token_verifier=tokens,
             auth=AuthSettings(

@@ -8,10 +8,9 @@ from typing import Any
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
-# The in-process assistant names the turn's user in the request `_meta` under this key.
-# Only the in-process server instance reads it: that instance is reachable from this
-# process alone, so the key cannot be set by a remote caller.
-USER_META_KEY = "parley.dev/user_id"
+from parley.auth import USER_META_KEY
+
+__all__ = ["USER_META_KEY", "UserResolver", "fixed_user", "from_request_meta"]
 
 UserResolver = Callable[[Context[Any]], str]
 

@@ -19,7 +19,7 @@ from parley.tools.delegation_tools import register_delegation_tools
 from parley.tools.identity import UserResolver
 from parley.tools.mcp_tasks import WaitingCalls
 from parley.tools.waiting import derive_key
-from parley.tools.work_tools import WorkGetter
+from parley.tools.work_tools import ModesGetter
 
 INSTRUCTIONS = (
     "Parley keeps a person's to-do list. Each task has a task_id: the person's own task "
@@ -74,13 +74,13 @@ def build_server(
     db: Database,
     resolve_user: UserResolver,
     name: str = "parley",
-    work: WorkGetter = lambda: None,
+    modes: ModesGetter = lambda: None,
     with_work: bool = True,
     agent_tools: AgentToolDeps | None = None,
     **options: Any,
 ) -> MCPServer:
-    """A server whose tools act for the user `resolve_user` finds in each request; `work`
-    gives the process's work-session manager, if sessions can run in it; with
+    """A server whose tools act for the user `resolve_user` finds in each request; `modes`
+    gives the process's conversation modes (the work tools reach sessions through them); with
     `agent_tools`, also the tools agents use to talk to the person (remote transports);
     `options` go to the SDK's MCPServer (its auth, for the HTTP transport)."""
     if agent_tools is not None:
@@ -186,7 +186,7 @@ def build_server(
             server,
             db=db,
             user_of=resolve_user,
-            work=work,
+            modes=modes,
             caller_of=agent_tools.resolve_caller if agent_tools is not None else None,
         )
     return server

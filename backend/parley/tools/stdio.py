@@ -32,6 +32,7 @@ from parley.auth import Caller, validate_agent_name, validate_user_id, verify_ca
 from parley.config import Settings
 from parley.db import Database, EmbeddedPostgres
 from parley.errors import ParleyError
+from parley.modes import Modes, Parts
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
 from parley.realtime.waits import Waits
@@ -215,14 +216,23 @@ async def serve(*, database_url: str, identity: Identity, settings: Settings) ->
         if watch is not None:
             watching = asyncio.create_task(watch.recheck_forever())
         await notifier.start()
+        # Only posting here: no turns, no sessions (those live in the API server).
+        modes = Modes(Parts(db=db, settings=settings))
         agent_tools = AgentToolDeps(
-            db=db, hub=hub, waits=waits, settings=settings, resolve_caller=resolve_caller
+            db=db,
+            hub=hub,
+            waits=waits,
+            settings=settings,
+            resolve_caller=resolve_caller,
+            modes=lambda: modes,
         )
 
         def resolve_user(ctx: Context[Any]) -> str:
             return resolve_caller(ctx).user_id
 
-        server = build_server(db=db, resolve_user=resolve_user, agent_tools=agent_tools)
+        server = build_server(
+            db=db, resolve_user=resolve_user, modes=lambda: modes, agent_tools=agent_tools
+        )
         who = caller.user_id + (f" as agent {caller.agent}" if caller.agent else "")
         log.info("parley mcp: serving tools over stdio for user %s", who)
         await server.run_stdio_async()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -12,26 +12,17 @@ from parley import conversations
 from parley.auth import Caller
 from parley.db import Database
 from parley.errors import ParleyError
-from parley.models import ConversationMode
+from parley.modes import Modes
 
-if TYPE_CHECKING:  # the work package (and the Claude SDK) load only where sessions run
-    from parley.work.manager import WorkManager
-
-# The manager of the server process the tools run in; None where no sessions can live
-# (the stdio server is a separate process).
-WorkGetter = Callable[[], "WorkManager | None"]
+# The modes of the server process the tools run in: sessions are reached through its work
+# mode, which has sessions only where they can live (not in the stdio server, a separate
+# process; None before the API has made them).
+ModesGetter = Callable[[], "Modes | None"]
 NOT_HERE = (
     "Work sessions run inside the Parley API server; this MCP connection cannot reach them. "
     "Use the server's /mcp endpoint."
 )
 READ_LIMIT = 20
-
-
-def _service() -> Any:
-    """The work service, imported on first use: `parley mcp` (stdio) never loads it."""
-    from parley.work import service
-
-    return service
 
 
 AGENT_REFUSED = (
@@ -46,7 +37,7 @@ def register(
     *,
     db: Database,
     user_of: Callable[[Context[Any]], str],
-    work: WorkGetter,
+    modes: ModesGetter,
     caller_of: Callable[[Context[Any]], Caller] | None = None,
 ) -> None:
     """`caller_of` tells a person's token from their agent's where tokens can be either
@@ -55,13 +46,13 @@ def register(
     async def call(
         ctx: Context[Any], op: Callable[..., Awaitable[Any]], *, writes: bool = True, **kwargs: Any
     ) -> Any:
-        manager = work()
-        if manager is None:
+        found = modes()
+        if found is None or found.parts.work is None:
             raise ToolError(NOT_HERE)
         if writes and caller_of is not None and caller_of(ctx).agent is not None:
             raise ToolError(AGENT_REFUSED)
         try:
-            return await op(manager, user_of(ctx), **kwargs)
+            return await op(found, user_of(ctx), **kwargs)
         except ParleyError as exc:
             raise ToolError(exc.message) from exc
 
@@ -119,23 +110,10 @@ def register(
         return await call(ctx, _end, conversation_id=conversation_id)
 
     async def _start(
-        manager: WorkManager, user_id: str, *, prompt: str, title: str | None, workspace: str | None
+        modes: Modes, user_id: str, *, prompt: str, title: str | None, workspace: str | None
     ) -> dict[str, Any]:
-        await manager.admit(user_id=user_id, conversation_id=None)
-        conversation_id = await conversations.create_conversation(
-            db,
-            user_id=user_id,
-            mode=ConversationMode.work,
-            title=title or conversations.title_from(prompt or "Work session"),
-        )
-        await _service().send_to_work(
-            db,
-            manager,
-            manager.settings,
-            user_id=user_id,
-            conversation_id=conversation_id,
-            text=prompt,
-            workspace=workspace,
+        conversation_id = await modes.work_mode().start(
+            user_id=user_id, prompt=prompt, title=title, workspace=workspace
         )
         found = await conversations.get_conversation(
             db, user_id=user_id, conversation_id=conversation_id
@@ -147,31 +125,34 @@ def register(
         }
 
     async def _send(
-        manager: WorkManager, user_id: str, *, conversation_id: int, text: str
+        modes: Modes, user_id: str, *, conversation_id: int, text: str
     ) -> dict[str, Any]:
-        sent = await _service().send_to_work(
-            db,
-            manager,
-            manager.settings,
-            user_id=user_id,
+        work = await modes.work(user_id=user_id, conversation_id=conversation_id)
+        posted = await work.post(
+            caller=Caller(user_id),
             conversation_id=conversation_id,
             text=text,
+            kind="message",
+            reply_to=None,
+            timeout_s=None,
         )
-        if sent.prompt is not None:  # nobody waits here: its failure is in the conversation
-            sent.prompt.future.add_done_callback(lambda f: f.cancelled() or f.exception())
-        return {"conversation_id": conversation_id, "message_id": sent.message.id, "status": "sent"}
+        return {
+            "conversation_id": conversation_id,
+            "message_id": posted.message.id,
+            "status": "sent",
+        }
 
     async def _get(
-        manager: WorkManager, user_id: str, *, conversation_id: int, after: int | None
+        modes: Modes, user_id: str, *, conversation_id: int, after: int | None
     ) -> dict[str, Any]:
-        await _service().require_work(db, user_id=user_id, conversation_id=conversation_id)
-        state = await _service().state(db, user_id=user_id, conversation_id=conversation_id) or {}
+        work = await modes.work(user_id=user_id, conversation_id=conversation_id)
+        state = await work.states(user_id=user_id, conversation_ids=[conversation_id])
         found = await conversations.list_messages(
             db, user_id=user_id, conversation_id=conversation_id, after=after, limit=READ_LIMIT
         )
         return {
             "conversation_id": conversation_id,
-            **state,
+            **state[conversation_id],
             "messages": [
                 {
                     "id": m.id,
@@ -184,6 +165,7 @@ def register(
             ],
         }
 
-    async def _end(manager: WorkManager, user_id: str, *, conversation_id: int) -> dict[str, Any]:
-        ended = await _service().end(db, manager, user_id=user_id, conversation_id=conversation_id)
+    async def _end(modes: Modes, user_id: str, *, conversation_id: int) -> dict[str, Any]:
+        work = await modes.work(user_id=user_id, conversation_id=conversation_id)
+        ended = await work.end(user_id=user_id, conversation_id=conversation_id)
         return {"conversation_id": conversation_id, "ended": ended}

@@ -22,7 +22,7 @@ from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database
 from parley.errors import DatabaseUnavailable, ParleyError
-from parley.models import RunStatus
+from parley.models import MessageKind, Role, RunStatus
 from parley.questions.ask import decision_of, get_question
 from parley.questions.words import Decision
 from parley.realtime.notifier import Notifier
@@ -246,6 +246,45 @@ class WorkManager:
         count = await store.live_run_count(self.db, user_id=user_id)
         if count >= self.settings.work_max_sessions:
             raise self._too_many()
+
+    async def prompt(
+        self,
+        *,
+        user_id: str,
+        conversation_id: int,
+        text: str,
+        reply_to: int | None = None,
+        workspace: str | None = None,
+    ) -> tuple[StoredMessage, Prompt]:
+        """The person's prompt (`text` already checked by the work mode): refused before
+        anything is stored (`admit`), then stored as their message (naming the conversation
+        after its first, like a chat) and handed to the session without waiting."""
+        await self.admit(user_id=user_id, conversation_id=conversation_id)
+        message = await store.store(
+            self.db,
+            conversation_id=conversation_id,
+            user_id=user_id,
+            content=text,
+            meta={},
+            kind=MessageKind.message,
+            role=Role.user,
+            reply_to=reply_to,
+        )
+        await conversations.title_untitled(
+            self.db,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            first_message_id=message.id,
+            text=text,
+        )
+        prompt = await self.submit(
+            user_id=user_id,
+            conversation_id=conversation_id,
+            text=text,
+            after=message.id,
+            workspace=workspace,
+        )
+        return message, prompt
 
     def _too_many(self) -> cli.TooManySessions:
         return cli.TooManySessions(

@@ -19,6 +19,7 @@ from parley.db import Database
 from parley.models import RUN_TITLE_MAX, MessageKind, Role, RunKind, RunStatus
 from parley.runs.messages import MAX_TIMEOUT
 from parley.runs.runs import insert_run
+from parley.schemas import IDLE_WORK
 from parley.work.transport import scrub
 
 AUTHOR = "claude"
@@ -449,6 +450,33 @@ async def store(
             meta=meta,
             tool_calls=scrub(tool_calls) if tool_calls else None,
         )
+
+
+async def states(
+    db: Database, *, user_id: str, conversation_ids: list[int]
+) -> dict[int, dict[str, Any]]:
+    """The sessions of these work conversations as the API shows them, by id; one never
+    started is idle."""
+    async with db.connection() as conn:
+        rows = await conn.fetch(
+            """SELECT conversation_id, status, cost_usd, run_id, workspace, session_id, pending
+            FROM work_sessions WHERE user_id = $1 AND conversation_id = ANY($2::bigint[])""",
+            user_id,
+            conversation_ids,
+        )
+    found = {
+        row["conversation_id"]: {
+            "status": row["status"],
+            "cost_usd": row["cost_usd"],
+            "run_id": row["run_id"],
+            "workspace": row["workspace"],
+            "pending_question_id": None
+            if (row["pending"] or {}).get("closed")
+            else (row["pending"] or {}).get("question_id"),
+        }
+        for row in rows
+    }
+    return {i: found.get(i) or dict(IDLE_WORK) for i in conversation_ids}
 
 
 async def get_message(
