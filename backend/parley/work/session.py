@@ -20,12 +20,11 @@ from typing import Any, Protocol
 from claude_agent_sdk import (
     ClaudeAgentOptions,
     ClaudeSDKClient,
+    ClaudeSDKError,
     HookMatcher,
-    ProcessError,
     ResultMessage,
     SystemMessage,
 )
-from claude_agent_sdk._internal.message_parser import parse_message
 from claude_agent_sdk.types import (
     PermissionResultAllow,
     PermissionResultDeny,
@@ -796,18 +795,19 @@ class Session:
         await self._set_status(WorkStatus.working)
         if decision.tool:  # its tool_use was stored before it parked; its result comes now
             self._calls.use(decision.tool_use_id, decision.tool, decision.tool_input)
-        transport = await self._launch(command, stdin=False)
-        await transport.connect()
+        transport = await self._launch(command)
+        # No callbacks: the settings' command hook answers the call, as no live client could
+        # once the process has been left to finish on its own.
+        client = ClaudeSDKClient(ClaudeAgentOptions(cwd=str(self.cwd)), transport=transport)
         try:
+            async with asyncio.timeout(CONNECT_SECONDS):
+                await client.connect()
             await self._started(transport)
-            async for data in transport.read_messages():
-                try:
-                    message = parse_message(data)
-                except Exception:  # a message the SDK does not know: not ours to store
-                    continue
-                if message is not None:
-                    await self.handle(message)
-        except ProcessError as exc:
+            # Nothing more to say: it runs the kept call, finishes the turn and exits.
+            await transport.end_input()
+            async for message in client.receive_messages():
+                await self.handle(message)
+        except (ClaudeSDKError, TimeoutError) as exc:
             if self._deferred is None:
                 detail = " ".join(self._stderr[-3:])[-500:]
                 raise SessionFailed(
@@ -815,4 +815,5 @@ class Session:
                 ) from exc
         finally:
             self.pid = None
-            await transport.close()
+            with contextlib.suppress(Exception):
+                await client.disconnect()
