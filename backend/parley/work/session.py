@@ -51,9 +51,6 @@ from parley.work.status import IllegalMove, WorkStatus, move
 from parley.work.transport import ProcessTransport
 
 log = logging.getLogger(__name__)
-# The SDK logs an error whenever its process dies, Parley's own End and shutdown included;
-# the session sees the same failure through its client and reports real ones itself.
-logging.getLogger("claude_agent_sdk._internal.query").setLevel(logging.CRITICAL)
 
 CONNECT_SECONDS = 30.0
 # What Claude Code says when it is asked to resume a session it has no transcript of.
@@ -312,11 +309,8 @@ class Session:
         then the task sees it through (kills and waits for the rest of the tree, stores how
         it ended); with `wait`, until it has."""
         self.close(status, error)
-        pid = self._live_pid()
-        if pid is not None:
-            proctree.kill_group(pid)
         if self._transport is not None:
-            await self._transport.clean_up()  # its relay token is refused from now on
+            await self._transport.kill()
         task = self.task
         if task is None or task.done() or task is asyncio.current_task():
             return
@@ -327,13 +321,6 @@ class Session:
             task.cancel()
         if wait:
             await asyncio.wait({task})
-
-    def _live_pid(self) -> int | None:
-        """The process's pid while it is there to be signalled: once the event loop has
-        collected its exit the pid may be another process's (the tag still finds what it
-        left)."""
-        transport = self._transport
-        return transport.pid if transport is not None and transport.is_ready() else None
 
     # -- the owner task ------------------------------------------------------------
 
@@ -360,8 +347,11 @@ class Session:
 
     async def _finish(self, outcome: RunStatus, error: str | None) -> Outcome:
         # Everything is gone before the lease is: a session started next cannot meet it.
-        started = self._transport.pid if self._transport is not None else None
-        await asyncio.to_thread(proctree.kill_tree, self._live_pid(), self.tag, spare=started)
+        # Past the pid the event loop has collected, the tag still finds what it left.
+        started, live = (
+            (self._transport.pid, self._transport.live_pid) if self._transport else (None, None)
+        )
+        await asyncio.to_thread(proctree.kill_tree, live, self.tag, spare=started)
         reason = error or UNANSWERED.get(outcome, "The work session ended before answering.")
         waiting = self._take_waiting()
         try:

@@ -26,6 +26,7 @@ from claude_agent_sdk import ProcessError, Transport
 # A command's output may well hold a NUL, which PostgreSQL refuses: shown as ␀ (`parley.text`).
 from parley.text import NUL_SHOWN_AS as NUL_SHOWN_AS
 from parley.text import scrub
+from parley.work import proctree
 
 log = logging.getLogger(__name__)
 
@@ -112,10 +113,18 @@ class ProcessTransport(Transport):
         self._write_lock = asyncio.Lock()
         # Run once the process is gone (or could not start), whoever notices first.
         self.cleanups: list[Callable[[], Awaitable[None]]] = []
+        # Set when Parley itself ends the process: its exit is then no failure to report.
+        self.ending = False
 
     @property
     def pid(self) -> int | None:
         return self.process.pid if self.process is not None else None
+
+    @property
+    def live_pid(self) -> int | None:
+        """The pid while the process is there to be signalled: once the event loop has
+        collected its exit the pid may be another process's."""
+        return self.pid if self.is_ready() else None
 
     async def connect(self) -> None:
         if self.process is not None:
@@ -184,7 +193,9 @@ class ProcessTransport(Transport):
             if message is not None:
                 yield message
         code = await self.process.wait()
-        if code != 0:
+        # An exit Parley caused ends the stream like any other: the SDK's client would log
+        # an error for what is no failure (Parley's End, a shutdown).
+        if code != 0 and not self.ending:
             raise ProcessError(f"Claude Code exited with code {code}", exit_code=code)
 
     def _dropped(self, length: int) -> None:
@@ -201,9 +212,19 @@ class ProcessTransport(Transport):
                 with contextlib.suppress(Exception):
                     self.process.stdin.close()
 
+    async def kill(self) -> None:
+        """SIGKILL the whole group now and run the cleanups (its relay token is refused
+        from now on, not once the kill lands)."""
+        self.ending = True
+        pid = self.live_pid
+        if pid is not None:
+            proctree.kill_group(pid)
+        await self.clean_up()
+
     async def close(self) -> None:
         """Stdin closes, the CLI gets a moment to save its session, then its whole group is
         killed; every wait is bounded."""
+        self.ending = True
         process = self.process
         if process is None:
             await self.clean_up()
