@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -21,14 +21,8 @@ from claude_agent_sdk import (
     ClaudeAgentOptions,
     ClaudeSDKClient,
     ClaudeSDKError,
-    HookMatcher,
     ResultMessage,
     SystemMessage,
-)
-from claude_agent_sdk.types import (
-    PermissionResultAllow,
-    PermissionResultDeny,
-    ToolPermissionContext,
 )
 
 from parley import events
@@ -36,16 +30,24 @@ from parley.config import Settings
 from parley.conversations import StoredMessage
 from parley.db import Database
 from parley.errors import ParleyError
-from parley.events import Emit
 from parley.models import RunStatus
 from parley.realtime.notifier import Notifier
 from parley.realtime.waits import Waits
 from parley.runs import questions
-from parley.runs.questions import Decision
 from parley.schemas import message_json
 from parley.work import cli, jail, ownership, permissions, proctree, sandbox, store
+from parley.work.asking import Asking
 from parley.work.events import CallLog, delta_text, outputs
 from parley.work.ownership import Owner
+
+# What a session takes and returns, importable from here as from their own module.
+from parley.work.prompts import UNANSWERED as UNANSWERED
+from parley.work.prompts import Ended as Ended
+from parley.work.prompts import Outcome as Outcome
+from parley.work.prompts import Parked as Parked
+from parley.work.prompts import Prompt as Prompt
+from parley.work.prompts import Resume as Resume
+from parley.work.prompts import SessionFailed as SessionFailed
 from parley.work.relay import Relay
 from parley.work.status import IllegalMove, WorkStatus, move
 from parley.work.transport import ProcessTransport
@@ -60,13 +62,6 @@ STARTS_AFRESH = (
     " them, or they were kept elsewhere before sessions had homes of their own), so this"
     " session starts afresh: it does not remember what was said before."
 )
-# Stored, with `meta.prompts`, for the person's prompts a session ends without answering
-# (when no error of its own says why), by how it ended.
-UNANSWERED = {
-    RunStatus.completed: "Ended before answering: the work session was ended.",
-    RunStatus.cancelled: "The server shut down before answering; send the message again.",
-    RunStatus.timed_out: "The work session ended after being idle before answering.",
-}
 # After a failed read, how long the process gets to show it has exited (and with what code).
 EXIT_SEEN_SECONDS = 2.0
 
@@ -78,92 +73,6 @@ def _defers(result: ResultMessage) -> bool:
 
 def session_tag(instance: str, run_id: int) -> str:
     return f"{instance}/{run_id}"
-
-
-class SessionFailed(Exception):
-    """The process could not start, or died: the run fails with this message."""
-
-
-@dataclass(frozen=True)
-class Ended:
-    """The session is over: its process is gone and its run ended as `status`."""
-
-    status: RunStatus
-    error: str | None
-
-
-@dataclass(frozen=True)
-class Parked:
-    """A tool call waits for the person's answer: the process is gone, the call is kept."""
-
-    deferred: dict[str, Any]
-
-
-Outcome = Ended | Parked
-
-
-@dataclass
-class Prompt:
-    """One prompt and whoever follows it: the turn runner attaches its `emit` to see the
-    prompt's events; events from before it attached wait in the backlog (stored messages
-    only: live text before that reached the watchers, and is stored anyway)."""
-
-    text: str
-    # The person's stored message this prompt is (None: a prompt of no stored message).
-    message_id: int | None = None
-    future: asyncio.Future[ResultMessage] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future()
-    )
-    listener: Emit | None = None
-    backlog: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    # Set by Stop: the interrupted prompt's result is a stop the person asked for, not a failure.
-    stopped: bool = False
-    # An error of this prompt is stored already: its failed result must not repeat it.
-    reported: bool = False
-    # The tool calls it ran (chat's shape), set with its result.
-    tool_calls: list[dict[str, Any]] = field(default_factory=list)
-
-    def publish(self, event: str, data: dict[str, Any]) -> None:
-        if self.listener is not None:
-            self.listener(event, data)
-        else:
-            self.backlog.append((event, data))
-
-    def attach(self, emit: Emit) -> None:
-        for event, data in self.backlog:
-            emit(event, data)
-        self.backlog.clear()
-        self.listener = emit
-
-    def echo(self, other: Prompt) -> None:
-        """`other` is the same message, answered as this prompt: its events (unless someone
-        follows this one already) and its outcome."""
-        if self.listener is None:
-            self.attach(other.publish)
-
-        def done(future: asyncio.Future[ResultMessage]) -> None:
-            if other.future.done():
-                return
-            if future.cancelled():
-                other.future.cancel()
-            elif (error := future.exception()) is not None:
-                other.future.set_exception(error)
-            else:
-                other.tool_calls = self.tool_calls
-                other.future.set_result(future.result())
-
-        self.future.add_done_callback(done)
-
-
-@dataclass
-class Resume:
-    """A stored decision to apply to a deferred tool call when the session resumes; the
-    call's tool and input go on the reply's list of tool calls with the result it gets."""
-
-    tool_use_id: str
-    answer: Decision
-    tool: str = ""
-    tool_input: dict[str, Any] = field(default_factory=dict)
 
 
 class Launch(Protocol):
@@ -219,7 +128,6 @@ class Session:
         self.cwd = cwd
         self.cli = cli
         self.session_id = resume
-        self.allowed_tools = list(allowed_tools)
         self.decision = decision
         self.queue: asyncio.Queue[Prompt] = asyncio.Queue()
         # Prompts that came once it had stopped taking them: for the session after it.
@@ -233,15 +141,22 @@ class Session:
         self.ending: RunStatus | None = None  # set when Parley itself ends the session
         self.end_error: str | None = None
         self.last_activity = time.monotonic()
-        self._questions: dict[str, int] = {}  # tool_use_id -> question id
         self._calls = CallLog()  # the tool calls since the last result
         self._deferred: dict[str, Any] | None = None
-        self._parking = asyncio.Event()  # set at shutdown: defer the call being asked about
         self.current: Prompt | None = None
         self._finishing = False
         self._stderr: list[str] = []
         self.task: asyncio.Task[None] | None = None
         self._transport: ProcessTransport | None = None
+        self.asking = Asking(
+            db=self.db,
+            settings=self.settings,
+            waits=self.waits,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            allowed_tools=allowed_tools,
+            set_status=self._set_status,
+        )
 
     # -- control from other tasks --------------------------------------------------
 
@@ -414,7 +329,9 @@ class Session:
             transport = await self._launch(
                 cli.command(self.settings, self.cli, resume=self.session_id)
             )
-            client = self.client = ClaudeSDKClient(self._options(), transport=transport)
+            client = self.client = ClaudeSDKClient(
+                self.asking.options(str(self.cwd)), transport=transport
+            )
             try:
                 async with asyncio.timeout(CONNECT_SECONDS):
                     await client.connect()
@@ -593,7 +510,7 @@ class Session:
             # The prompt is over: whatever it asked and got no answer for takes none now.
             await questions.close_unanswered(self.db, user_id=self.user_id, run_id=self.run_id)
         if _defers(message) and deferred is not None:
-            question_id = self._questions.get(deferred.id)
+            question_id = self.asking.questions.get(deferred.id)
             if question_id is None:  # deferred by a resume's hook: nobody was asked yet
                 question = await permissions.ask(
                     self.db,
@@ -647,112 +564,15 @@ class Session:
             status=self.status.value,
         )
 
-    # -- permissions ---------------------------------------------------------------
-
-    async def _pre_tool_use(self, data: Any, tool_use_id: str | None, _ctx: Any) -> Any:
-        tool = str(data.get("tool_name", ""))
-        tool_input = data.get("tool_input") or {}
-        tool_use_id = tool_use_id or data.get("tool_use_id")
-        if not permissions.needs_asking(self.settings, tool, self.allowed_tools):
-            return {}
-        answer = await self._ask(tool, tool_input, tool_use_id)
-        if answer is None:
-            return permissions.hook_output("defer", "Waiting for the person to answer")
-        if answer is Decision.deny:
-            return permissions.hook_output("deny", permissions.DENIED)
-        return permissions.hook_output("allow")
-
-    async def _can_use_tool(
-        self, tool: str, tool_input: dict[str, Any], context: ToolPermissionContext
-    ) -> PermissionResultAllow | PermissionResultDeny:
-        """What Claude Code itself asks about (the hook asked about the rest): answered
-        in-band only; no answer in time is a denial, and its question closes."""
-        if tool in self.allowed_tools or self.settings.work_permission_mode == "none":
-            return PermissionResultAllow()
-        answer = await self._ask(tool, tool_input, context.tool_use_id)
-        if answer is None:
-            question_id = self._questions.get(context.tool_use_id or "")
-            if question_id is not None:
-                await permissions.timed_out(self.db, user_id=self.user_id, question_id=question_id)
-            return PermissionResultDeny(message="No answer in time")
-        if answer is Decision.deny:
-            return PermissionResultDeny(message=permissions.DENIED)
-        return PermissionResultAllow()
-
     def park(self) -> bool:
-        """At shutdown: a call waiting in-band for the person is deferred now (parked with
-        its question, as after a long wait) instead of dying with the process, so an answer
-        after the restart still runs it. True if the session was waiting."""
+        """At shutdown: a call waiting in-band for the person is deferred now instead of
+        dying with the process (see `Asking.park`). True if the session was waiting."""
         if self.status is not WorkStatus.waiting_permission:
             return False
-        self._parking.set()
+        self.asking.park()
         return True
 
-    async def _ask(
-        self, tool: str, tool_input: dict[str, Any], tool_use_id: str | None
-    ) -> Decision | None:
-        question_id = self._questions.get(tool_use_id or "")
-        if question_id is None:
-            question = await permissions.ask(
-                self.db,
-                conversation_id=self.conversation_id,
-                user_id=self.user_id,
-                tool=tool,
-                tool_input=tool_input,
-                tool_use_id=tool_use_id,
-            )
-            question_id = question.id
-            if tool_use_id:
-                self._questions[tool_use_id] = question_id
-        await self._set_status(WorkStatus.waiting_permission)
-        waiting = asyncio.create_task(
-            permissions.wait(
-                self.db,
-                self.waits,
-                user_id=self.user_id,
-                question_id=question_id,
-                seconds=self.settings.work_permission_wait,
-            )
-        )
-        parking = asyncio.create_task(self._parking.wait())
-        try:
-            await asyncio.wait({waiting, parking}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            parking.cancel()
-            if not waiting.done():
-                waiting.cancel()
-        answer = waiting.result() if waiting.done() and not waiting.cancelled() else None
-        if answer is not None:
-            await self._set_status(WorkStatus.working)
-            if answer is Decision.allow_session:
-                await self.allow_always(tool)
-        return answer
-
-    async def allow_always(self, tool: str) -> None:
-        if tool not in self.allowed_tools:
-            self.allowed_tools.append(tool)
-            await store.update_session(
-                self.db, self.user_id, self.conversation_id, allowed_tools=self.allowed_tools
-            )
-
     # -- starting the process ------------------------------------------------------
-
-    def _options(self) -> ClaudeAgentOptions:
-        """What the SDK's client itself uses (the callbacks); the command line and the
-        environment are the transport's (`cli.command`, `cli.environment`)."""
-        wait = self.settings.work_permission_wait
-        return ClaudeAgentOptions(
-            cwd=str(self.cwd),
-            # In the bypass mode Claude Code never asks: no callback (the SDK warns of one).
-            can_use_tool=None
-            if self.settings.work_permission_mode == "none"
-            else self._can_use_tool,
-            hooks={
-                "PreToolUse": [
-                    HookMatcher(matcher=None, hooks=[self._pre_tool_use], timeout=wait + 15)
-                ]
-            },
-        )
 
     def _on_stderr(self, line: str) -> None:
         self._stderr = [*self._stderr[-19:], line]
@@ -777,7 +597,7 @@ class Session:
             python=sandbox.python_runtime()[0],  # the sandbox's, at the same path
             tool_use_id=decision.tool_use_id,
             decision=decision.answer,
-            allowed=self.allowed_tools,
+            allowed=self.asking.allowed_tools,
         )
         command = cli.resume_command(
             self.settings, self.cli, session_id=self.session_id, settings_json=settings_json
