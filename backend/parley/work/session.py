@@ -15,29 +15,23 @@ import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from claude_agent_sdk import (
     ClaudeAgentOptions,
     ClaudeSDKClient,
     ClaudeSDKError,
     ResultMessage,
-    SystemMessage,
 )
 
-from parley import events
 from parley.config import Settings
-from parley.conversations import StoredMessage
 from parley.db import Database
 from parley.errors import ParleyError
 from parley.models import RunStatus
 from parley.realtime.notifier import Notifier
 from parley.realtime.waits import Waits
-from parley.runs import questions
-from parley.schemas import message_json
 from parley.work import cli, jail, ownership, permissions, proctree, sandbox, store
 from parley.work.asking import Asking
-from parley.work.events import CallLog, delta_text, outputs
 from parley.work.ownership import Owner
 
 # What a session takes and returns, importable from here as from their own module.
@@ -49,6 +43,7 @@ from parley.work.prompts import Prompt as Prompt
 from parley.work.prompts import Resume as Resume
 from parley.work.prompts import SessionFailed as SessionFailed
 from parley.work.relay import Relay
+from parley.work.replies import Replies
 from parley.work.status import IllegalMove, WorkStatus, move
 from parley.work.transport import ProcessTransport
 
@@ -66,11 +61,6 @@ STARTS_AFRESH = (
 EXIT_SEEN_SECONDS = 2.0
 
 
-def _defers(result: ResultMessage) -> bool:
-    """The prompt stopped at a tool call waiting for the person's permission."""
-    return result.stop_reason == "tool_deferred" and result.deferred_tool_use is not None
-
-
 def session_tag(instance: str, run_id: int) -> str:
     return f"{instance}/{run_id}"
 
@@ -80,7 +70,7 @@ class Launch(Protocol):
     scripted one in tests."""
 
     def __call__(
-        self, argv: list[str], *, cwd: Path, env: dict[str, str], on_stderr: Any, stdin: bool
+        self, argv: list[str], *, cwd: Path, env: dict[str, str], stdin: bool
     ) -> ProcessTransport: ...
 
 
@@ -127,7 +117,6 @@ class Session:
         self.tag = session_tag(services.owner.instance, run_id)
         self.cwd = cwd
         self.cli = cli
-        self.session_id = resume
         self.decision = decision
         self.queue: asyncio.Queue[Prompt] = asyncio.Queue()
         # Prompts that came once it had stopped taking them: for the session after it.
@@ -141,11 +130,8 @@ class Session:
         self.ending: RunStatus | None = None  # set when Parley itself ends the session
         self.end_error: str | None = None
         self.last_activity = time.monotonic()
-        self._calls = CallLog()  # the tool calls since the last result
-        self._deferred: dict[str, Any] | None = None
         self.current: Prompt | None = None
         self._finishing = False
-        self._stderr: list[str] = []
         self.task: asyncio.Task[None] | None = None
         self._transport: ProcessTransport | None = None
         self.asking = Asking(
@@ -157,6 +143,25 @@ class Session:
             allowed_tools=allowed_tools,
             set_status=self._set_status,
         )
+        self.replies = Replies(
+            db=self.db,
+            notifier=self.notifier,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            run_id=run_id,
+            session_id=resume,
+            questions=self.asking.questions,
+            set_status=self._set_status,
+        )
+
+    @property
+    def session_id(self) -> str | None:
+        """Claude Code's id of the session, as its results last reported it."""
+        return self.replies.session_id
+
+    @session_id.setter
+    def session_id(self, value: str | None) -> None:
+        self.replies.session_id = value
 
     # -- control from other tasks --------------------------------------------------
 
@@ -246,7 +251,7 @@ class Session:
         try:
             if self.decision is not None:
                 await self._apply_decision(self.decision)
-            if self._deferred is None:
+            if self.replies.deferred is None:
                 await self._serve()
         except asyncio.CancelledError:
             outcome, error = self.ending or RunStatus.cancelled, self.end_error
@@ -270,12 +275,12 @@ class Session:
         reason = error or UNANSWERED.get(outcome, "The work session ended before answering.")
         waiting = self._take_waiting()
         try:
-            if self._deferred is not None:
+            if self.replies.deferred is not None:
                 # Prompts queued behind the deferred call: the person moved on, the next
                 # session denies the call and answers them (before any that came later).
                 self.carried[:0] = waiting
                 waiting = []  # carried, not failed
-                return Parked(self._deferred)
+                return Parked(self.replies.deferred)
             unanswered = [p.message_id for p in waiting if p.message_id is not None]
             failed = outcome is RunStatus.failed and error
             await store.end_run(
@@ -288,7 +293,9 @@ class Session:
                 prompts=unanswered,
             )
             if unanswered and not failed:  # every prompt gets its answer, or is told why not
-                await self._store(reason, {"type": "error", "prompts": unanswered}, error=True)
+                await self.replies.store(
+                    reason, {"type": "error", "prompts": unanswered}, error=True
+                )
             await self._set_status(WorkStatus.ended)
             return Ended(outcome, error)
         finally:
@@ -340,12 +347,12 @@ class Session:
                 self.client = None
                 with contextlib.suppress(Exception):
                     await client.disconnect()
-                lost = any(NO_TRANSCRIPT in line for line in self._stderr)
+                lost = any(NO_TRANSCRIPT in line for line in transport.stderr)
                 if not (self.session_id and lost):
-                    raise SessionFailed(self._start_error(exc)) from exc
-            self.session_id, self._stderr = None, []
+                    raise SessionFailed(transport.start_error(exc)) from exc
+            self.session_id = None
             await store.update_session(self.db, self.user_id, self.conversation_id, session_id=None)
-            await self._store(STARTS_AFRESH, {"type": "status"})
+            await self.replies.store(STARTS_AFRESH, {"type": "status"})
 
     async def _launch(self, claude: list[str], *, stdin: bool = True) -> ProcessTransport:
         """`claude` in its person's sandbox, reaching the model through a relay channel of
@@ -364,9 +371,7 @@ class Session:
         except ParleyError as exc:  # no uid left, a home that is not a folder
             raise SessionFailed(f"Claude Code could not start: {exc.message}") from exc
         try:
-            transport = self.launch(
-                jailed.argv, cwd=Path("/"), env=jailed.env, on_stderr=self._on_stderr, stdin=stdin
-            )
+            transport = self.launch(jailed.argv, cwd=Path("/"), env=jailed.env, stdin=stdin)
         except BaseException:
             await self.relay.close(jailed.channel)
             raise
@@ -413,14 +418,14 @@ class Session:
                     raise SessionFailed(self._exit_error(exited.result()))
                 if time.monotonic() - self.last_activity >= self.settings.work_idle_timeout:
                     self.close(RunStatus.timed_out, "Ended after being idle")
-                    await self._store(
+                    await self.replies.store(
                         "The work session ended after being idle.", {"type": "status"}
                     )
                     raise asyncio.CancelledError
                 continue
             prompt = self.current = getter.result()
             await self._prompt(client, prompt, exited)
-            if self._deferred is not None:
+            if self.replies.deferred is not None:
                 return
 
     async def _prompt(
@@ -432,7 +437,7 @@ class Session:
         try:
             await client.query(prompt.text)
             async for message in client.receive_response():
-                await self.handle(message)
+                await self.replies.handle(message, self.current)
                 if isinstance(message, ResultMessage):
                     result = message
         except Exception as exc:
@@ -449,106 +454,16 @@ class Session:
             prompt.future.set_result(result)
         self.last_activity = time.monotonic()
 
+    def _exit_error(self, code: int) -> str:
+        assert self._transport is not None
+        return self._transport.exit_error(code)
+
     @staticmethod
     async def _exit_code(exited: asyncio.Task[int]) -> int | None:
         """The process's exit code if it exits within a moment (a failed read is usually its
         exit, seen a little before the exit itself)."""
         await asyncio.wait({exited}, timeout=EXIT_SEEN_SECONDS)
         return exited.result() if exited.done() and not exited.cancelled() else None
-
-    # -- messages ------------------------------------------------------------------
-
-    async def handle(self, message: Any) -> None:
-        text = delta_text(message)
-        prompt = self.current
-        if text is not None:
-            if prompt is not None and prompt.listener is not None:
-                prompt.listener(events.DELTA, {"text": text})  # the runner publishes it
-            else:
-                self.notifier.publish_live(self.conversation_id, events.DELTA, {"text": text})
-            return
-        if isinstance(message, SystemMessage) and message.subtype == "init":
-            # Its id is kept from the turn's result on (`_on_result`), not from here: a session
-            # ended this early may have no transcript yet to resume.
-            return
-        if isinstance(message, ResultMessage) and not _defers(message):
-            # Idle before the result is stored: whoever sees the result sees the session free.
-            await self._set_status(WorkStatus.idle)
-        stopped, reported = (prompt.stopped, prompt.reported) if prompt else (False, False)
-        # The result closes the prompt: it carries the tool calls the prompt ran.
-        calls = self._calls.take() if isinstance(message, ResultMessage) else None
-        if calls is not None and prompt is not None:
-            prompt.tool_calls = calls
-        for output in outputs(message, stopped=stopped, reported=reported):
-            self._calls.add(output)
-            meta = output.meta
-            if meta["type"] in ("result", "error") and prompt and prompt.message_id is not None:
-                meta = {**meta, "prompts": [prompt.message_id]}  # whose answer this is
-            stored = await self._store(output.content, meta, error=output.error, tool_calls=calls)
-            if prompt is not None:
-                prompt.reported = prompt.reported or output.meta["type"] == "error"
-                prompt.publish(events.MESSAGE, message_json(stored))
-            if output.meta["type"] == "text":  # its text is stored: no longer in flight
-                ended = {"message_id": stored.id}  # watchers hand the live text over to it
-                self.notifier.publish_live(self.conversation_id, events.TURN_END, ended)
-        if isinstance(message, ResultMessage):
-            await self._on_result(message)
-
-    async def _on_result(self, message: ResultMessage) -> None:
-        self.notifier.publish_live(self.conversation_id, events.TURN_END, {})
-        if message.total_cost_usd:
-            await store.add_cost(
-                self.db, self.user_id, self.conversation_id, message.total_cost_usd
-            )
-        if message.session_id and message.session_id != self.session_id:
-            self.session_id = message.session_id
-            await store.update_session(
-                self.db, self.user_id, self.conversation_id, session_id=self.session_id
-            )
-        deferred = message.deferred_tool_use
-        if not _defers(message) or deferred is None:
-            # The prompt is over: whatever it asked and got no answer for takes none now.
-            await questions.close_unanswered(self.db, user_id=self.user_id, run_id=self.run_id)
-        if _defers(message) and deferred is not None:
-            question_id = self.asking.questions.get(deferred.id)
-            if question_id is None:  # deferred by a resume's hook: nobody was asked yet
-                question = await permissions.ask(
-                    self.db,
-                    conversation_id=self.conversation_id,
-                    user_id=self.user_id,
-                    tool=deferred.name,
-                    tool_input=deferred.input,
-                    tool_use_id=deferred.id,
-                )
-                question_id = question.id
-            self._deferred = {
-                "question_id": question_id,
-                "tool_use_id": deferred.id,
-                "tool": deferred.name,
-                "input": deferred.input,
-                "session_id": self.session_id,
-            }
-            await questions.close_unanswered(
-                self.db, user_id=self.user_id, run_id=self.run_id, keep=[question_id]
-            )
-
-    async def _store(
-        self,
-        content: str,
-        meta: dict[str, Any],
-        *,
-        error: bool = False,
-        tool_calls: list[dict[str, Any]] | None = None,
-    ) -> StoredMessage:
-        return await store.store(
-            self.db,
-            conversation_id=self.conversation_id,
-            user_id=self.user_id,
-            content=content,
-            meta=meta,
-            error=error,
-            tool_calls=tool_calls,
-        )
 
     async def _set_status(self, status: WorkStatus) -> None:
         try:
@@ -574,18 +489,6 @@ class Session:
 
     # -- starting the process ------------------------------------------------------
 
-    def _on_stderr(self, line: str) -> None:
-        self._stderr = [*self._stderr[-19:], line]
-
-    def _start_error(self, exc: BaseException) -> str:
-        detail = " ".join(self._stderr[-3:]) or str(exc) or type(exc).__name__
-        return f"Claude Code could not start: {detail}"[:2000]
-
-    def _exit_error(self, code: Any) -> str:
-        detail = " ".join(self._stderr[-3:])
-        text = f"Claude Code exited unexpectedly (exit code {code})"
-        return f"{text}: {detail}"[:2000] if detail else text
-
     # -- resuming a deferred tool call ---------------------------------------------
 
     async def _apply_decision(self, decision: Resume) -> None:
@@ -604,7 +507,7 @@ class Session:
         )
         await self._set_status(WorkStatus.working)
         if decision.tool:  # its tool_use was stored before it parked; its result comes now
-            self._calls.use(decision.tool_use_id, decision.tool, decision.tool_input)
+            self.replies.calls.use(decision.tool_use_id, decision.tool, decision.tool_input)
         transport = await self._launch(command)
         # No callbacks: the settings' command hook answers the call, as no live client could
         # once the process has been left to finish on its own.
@@ -616,10 +519,10 @@ class Session:
             # Nothing more to say: it runs the kept call, finishes the turn and exits.
             await transport.end_input()
             async for message in client.receive_messages():
-                await self.handle(message)
+                await self.replies.handle(message, self.current)
         except (ClaudeSDKError, TimeoutError) as exc:
-            if self._deferred is None:
-                detail = " ".join(self._stderr[-3:])[-500:]
+            if self.replies.deferred is None:
+                detail = " ".join(transport.stderr[-3:])[-500:]
                 raise SessionFailed(
                     f"Claude Code could not resume the session: {detail or exc}"
                 ) from exc

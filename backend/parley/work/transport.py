@@ -97,14 +97,12 @@ class ProcessTransport(Transport):
         *,
         cwd: Path,
         env: dict[str, str],
-        on_stderr: Callable[[str], None] | None = None,
         stdin: bool = True,
         max_line: int = MAX_LINE_BYTES,
     ) -> None:
         self.argv = argv
         self.cwd = cwd
         self.env = env
-        self.on_stderr = on_stderr
         self.stdin = stdin
         self.max_line = max_line
         self.process: asyncio.subprocess.Process | None = None
@@ -115,6 +113,7 @@ class ProcessTransport(Transport):
         self.cleanups: list[Callable[[], Awaitable[None]]] = []
         # Set when Parley itself ends the process: its exit is then no failure to report.
         self.ending = False
+        self.stderr: list[str] = []  # its last lines: what says why it failed
 
     @property
     def pid(self) -> int | None:
@@ -167,8 +166,21 @@ class ProcessTransport(Transport):
         assert self.process is not None and self.process.stderr is not None
         async for line in read_lines(self.process.stderr, max_line=64 * 1024):
             text = line.decode("utf-8", errors="replace").rstrip()
-            if text and self.on_stderr is not None:
-                self.on_stderr(text)
+            if text:
+                self._said(text)
+
+    def _said(self, line: str) -> None:
+        self.stderr = [*self.stderr[-19:], line]
+
+    def start_error(self, exc: BaseException) -> str:
+        """Why it could not start, as the run's error: its own last words first."""
+        detail = " ".join(self.stderr[-3:]) or str(exc) or type(exc).__name__
+        return f"Claude Code could not start: {detail}"[:2000]
+
+    def exit_error(self, code: Any) -> str:
+        detail = " ".join(self.stderr[-3:])
+        text = f"Claude Code exited unexpectedly (exit code {code})"
+        return f"{text}: {detail}"[:2000] if detail else text
 
     async def write(self, data: str) -> None:
         async with self._write_lock:
@@ -200,8 +212,7 @@ class ProcessTransport(Transport):
 
     def _dropped(self, length: int) -> None:
         log.warning("dropped a %d-byte line of Claude Code output (over the limit)", length)
-        if self.on_stderr is not None:
-            self.on_stderr(f"(a {length}-byte message was too long to read and was skipped)")
+        self._said(f"(a {length}-byte message was too long to read and was skipped)")
 
     def _code(self) -> int | None:
         return self.process.returncode if self.process is not None else None
