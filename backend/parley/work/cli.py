@@ -196,19 +196,21 @@ def command(settings: Settings, cli: Path, *, resume: str | None) -> list[str]:
 def resume_command(
     settings: Settings, cli: Path, *, session_id: str, settings_json: str
 ) -> list[str]:
-    """Resuming a session once in print mode, to run (or skip) a deferred tool call."""
+    """Resuming a session once to run (or skip) a deferred tool call: Claude Code runs the
+    kept call as it resumes, with no prompt, and the hook in `settings_json` answers it."""
     return [
         str(cli),
-        "-p",
-        f"--resume={session_id}",
         "--output-format",
         "stream-json",
         "--verbose",
+        f"--resume={session_id}",
         "--include-partial-messages",
         "--permission-mode",
         MODES[settings.work_permission_mode],
         "--settings",
         settings_json,
+        "--input-format",
+        "stream-json",
     ]
 
 

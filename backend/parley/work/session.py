@@ -13,48 +13,41 @@ import asyncio
 import contextlib
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from claude_agent_sdk import (
     ClaudeAgentOptions,
     ClaudeSDKClient,
-    HookMatcher,
-    ProcessError,
+    ClaudeSDKError,
     ResultMessage,
-    SystemMessage,
-)
-from claude_agent_sdk._internal.message_parser import parse_message
-from claude_agent_sdk.types import (
-    PermissionResultAllow,
-    PermissionResultDeny,
-    ToolPermissionContext,
 )
 
-from parley import events
 from parley.config import Settings
-from parley.conversations import StoredMessage
 from parley.db import Database
 from parley.errors import ParleyError
-from parley.events import Emit
 from parley.models import RunStatus
 from parley.realtime.notifier import Notifier
 from parley.realtime.waits import Waits
-from parley.runs import questions
-from parley.runs.questions import Decision
-from parley.schemas import message_json
 from parley.work import cli, jail, ownership, permissions, proctree, sandbox, store
-from parley.work.events import CallLog, delta_text, outputs
+from parley.work.asking import Asking
 from parley.work.ownership import Owner
+
+# What a session takes and returns, importable from here as from their own module.
+from parley.work.prompts import UNANSWERED as UNANSWERED
+from parley.work.prompts import Ended as Ended
+from parley.work.prompts import Outcome as Outcome
+from parley.work.prompts import Parked as Parked
+from parley.work.prompts import Prompt as Prompt
+from parley.work.prompts import Resume as Resume
+from parley.work.prompts import SessionFailed as SessionFailed
 from parley.work.relay import Relay
+from parley.work.replies import Replies
 from parley.work.status import IllegalMove, WorkStatus, move
 from parley.work.transport import ProcessTransport
 
 log = logging.getLogger(__name__)
-# The SDK logs an error whenever its process dies, Parley's own End and shutdown included;
-# the session sees the same failure through its client and reports real ones itself.
-logging.getLogger("claude_agent_sdk._internal.query").setLevel(logging.CRITICAL)
 
 CONNECT_SECONDS = 30.0
 # What Claude Code says when it is asked to resume a session it has no transcript of.
@@ -64,110 +57,12 @@ STARTS_AFRESH = (
     " them, or they were kept elsewhere before sessions had homes of their own), so this"
     " session starts afresh: it does not remember what was said before."
 )
-# Stored, with `meta.prompts`, for the person's prompts a session ends without answering
-# (when no error of its own says why), by how it ended.
-UNANSWERED = {
-    RunStatus.completed: "Ended before answering: the work session was ended.",
-    RunStatus.cancelled: "The server shut down before answering; send the message again.",
-    RunStatus.timed_out: "The work session ended after being idle before answering.",
-}
 # After a failed read, how long the process gets to show it has exited (and with what code).
 EXIT_SEEN_SECONDS = 2.0
 
 
-def _defers(result: ResultMessage) -> bool:
-    """The prompt stopped at a tool call waiting for the person's permission."""
-    return result.stop_reason == "tool_deferred" and result.deferred_tool_use is not None
-
-
 def session_tag(instance: str, run_id: int) -> str:
     return f"{instance}/{run_id}"
-
-
-class SessionFailed(Exception):
-    """The process could not start, or died: the run fails with this message."""
-
-
-@dataclass(frozen=True)
-class Ended:
-    """The session is over: its process is gone and its run ended as `status`."""
-
-    status: RunStatus
-    error: str | None
-
-
-@dataclass(frozen=True)
-class Parked:
-    """A tool call waits for the person's answer: the process is gone, the call is kept."""
-
-    deferred: dict[str, Any]
-
-
-Outcome = Ended | Parked
-
-
-@dataclass
-class Prompt:
-    """One prompt and whoever follows it: the turn runner attaches its `emit` to see the
-    prompt's events; events from before it attached wait in the backlog (stored messages
-    only: live text before that reached the watchers, and is stored anyway)."""
-
-    text: str
-    # The person's stored message this prompt is (None: a prompt of no stored message).
-    message_id: int | None = None
-    future: asyncio.Future[ResultMessage] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future()
-    )
-    listener: Emit | None = None
-    backlog: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    # Set by Stop: the interrupted prompt's result is a stop the person asked for, not a failure.
-    stopped: bool = False
-    # An error of this prompt is stored already: its failed result must not repeat it.
-    reported: bool = False
-    # The tool calls it ran (chat's shape), set with its result.
-    tool_calls: list[dict[str, Any]] = field(default_factory=list)
-
-    def publish(self, event: str, data: dict[str, Any]) -> None:
-        if self.listener is not None:
-            self.listener(event, data)
-        else:
-            self.backlog.append((event, data))
-
-    def attach(self, emit: Emit) -> None:
-        for event, data in self.backlog:
-            emit(event, data)
-        self.backlog.clear()
-        self.listener = emit
-
-    def echo(self, other: Prompt) -> None:
-        """`other` is the same message, answered as this prompt: its events (unless someone
-        follows this one already) and its outcome."""
-        if self.listener is None:
-            self.attach(other.publish)
-
-        def done(future: asyncio.Future[ResultMessage]) -> None:
-            if other.future.done():
-                return
-            if future.cancelled():
-                other.future.cancel()
-            elif (error := future.exception()) is not None:
-                other.future.set_exception(error)
-            else:
-                other.tool_calls = self.tool_calls
-                other.future.set_result(future.result())
-
-        self.future.add_done_callback(done)
-
-
-@dataclass
-class Resume:
-    """A stored decision to apply to a deferred tool call when the session resumes; the
-    call's tool and input go on the reply's list of tool calls with the result it gets."""
-
-    tool_use_id: str
-    answer: Decision
-    tool: str = ""
-    tool_input: dict[str, Any] = field(default_factory=dict)
 
 
 class Launch(Protocol):
@@ -175,7 +70,7 @@ class Launch(Protocol):
     scripted one in tests."""
 
     def __call__(
-        self, argv: list[str], *, cwd: Path, env: dict[str, str], on_stderr: Any, stdin: bool
+        self, argv: list[str], *, cwd: Path, env: dict[str, str], stdin: bool
     ) -> ProcessTransport: ...
 
 
@@ -222,8 +117,6 @@ class Session:
         self.tag = session_tag(services.owner.instance, run_id)
         self.cwd = cwd
         self.cli = cli
-        self.session_id = resume
-        self.allowed_tools = list(allowed_tools)
         self.decision = decision
         self.queue: asyncio.Queue[Prompt] = asyncio.Queue()
         # Prompts that came once it had stopped taking them: for the session after it.
@@ -237,15 +130,38 @@ class Session:
         self.ending: RunStatus | None = None  # set when Parley itself ends the session
         self.end_error: str | None = None
         self.last_activity = time.monotonic()
-        self._questions: dict[str, int] = {}  # tool_use_id -> question id
-        self._calls = CallLog()  # the tool calls since the last result
-        self._deferred: dict[str, Any] | None = None
-        self._parking = asyncio.Event()  # set at shutdown: defer the call being asked about
         self.current: Prompt | None = None
         self._finishing = False
-        self._stderr: list[str] = []
         self.task: asyncio.Task[None] | None = None
         self._transport: ProcessTransport | None = None
+        self.asking = Asking(
+            db=self.db,
+            settings=self.settings,
+            waits=self.waits,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            allowed_tools=allowed_tools,
+            set_status=self._set_status,
+        )
+        self.replies = Replies(
+            db=self.db,
+            notifier=self.notifier,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            run_id=run_id,
+            session_id=resume,
+            questions=self.asking.questions,
+            set_status=self._set_status,
+        )
+
+    @property
+    def session_id(self) -> str | None:
+        """Claude Code's id of the session, as its results last reported it."""
+        return self.replies.session_id
+
+    @session_id.setter
+    def session_id(self, value: str | None) -> None:
+        self.replies.session_id = value
 
     # -- control from other tasks --------------------------------------------------
 
@@ -313,11 +229,8 @@ class Session:
         then the task sees it through (kills and waits for the rest of the tree, stores how
         it ended); with `wait`, until it has."""
         self.close(status, error)
-        pid = self._live_pid()
-        if pid is not None:
-            proctree.kill_group(pid)
         if self._transport is not None:
-            await self._transport.clean_up()  # its relay token is refused from now on
+            await self._transport.kill()
         task = self.task
         if task is None or task.done() or task is asyncio.current_task():
             return
@@ -329,13 +242,6 @@ class Session:
         if wait:
             await asyncio.wait({task})
 
-    def _live_pid(self) -> int | None:
-        """The process's pid while it is there to be signalled: once the event loop has
-        collected its exit the pid may be another process's (the tag still finds what it
-        left)."""
-        transport = self._transport
-        return transport.pid if transport is not None and transport.is_ready() else None
-
     # -- the owner task ------------------------------------------------------------
 
     async def run(self) -> Outcome:
@@ -345,7 +251,7 @@ class Session:
         try:
             if self.decision is not None:
                 await self._apply_decision(self.decision)
-            if self._deferred is None:
+            if self.replies.deferred is None:
                 await self._serve()
         except asyncio.CancelledError:
             outcome, error = self.ending or RunStatus.cancelled, self.end_error
@@ -361,17 +267,20 @@ class Session:
 
     async def _finish(self, outcome: RunStatus, error: str | None) -> Outcome:
         # Everything is gone before the lease is: a session started next cannot meet it.
-        started = self._transport.pid if self._transport is not None else None
-        await asyncio.to_thread(proctree.kill_tree, self._live_pid(), self.tag, spare=started)
+        # Past the pid the event loop has collected, the tag still finds what it left.
+        started, live = (
+            (self._transport.pid, self._transport.live_pid) if self._transport else (None, None)
+        )
+        await asyncio.to_thread(proctree.kill_tree, live, self.tag, spare=started)
         reason = error or UNANSWERED.get(outcome, "The work session ended before answering.")
         waiting = self._take_waiting()
         try:
-            if self._deferred is not None:
+            if self.replies.deferred is not None:
                 # Prompts queued behind the deferred call: the person moved on, the next
                 # session denies the call and answers them (before any that came later).
                 self.carried[:0] = waiting
                 waiting = []  # carried, not failed
-                return Parked(self._deferred)
+                return Parked(self.replies.deferred)
             unanswered = [p.message_id for p in waiting if p.message_id is not None]
             failed = outcome is RunStatus.failed and error
             await store.end_run(
@@ -384,7 +293,9 @@ class Session:
                 prompts=unanswered,
             )
             if unanswered and not failed:  # every prompt gets its answer, or is told why not
-                await self._store(reason, {"type": "error", "prompts": unanswered}, error=True)
+                await self.replies.store(
+                    reason, {"type": "error", "prompts": unanswered}, error=True
+                )
             await self._set_status(WorkStatus.ended)
             return Ended(outcome, error)
         finally:
@@ -425,7 +336,9 @@ class Session:
             transport = await self._launch(
                 cli.command(self.settings, self.cli, resume=self.session_id)
             )
-            client = self.client = ClaudeSDKClient(self._options(), transport=transport)
+            client = self.client = ClaudeSDKClient(
+                self.asking.options(str(self.cwd)), transport=transport
+            )
             try:
                 async with asyncio.timeout(CONNECT_SECONDS):
                     await client.connect()
@@ -434,12 +347,12 @@ class Session:
                 self.client = None
                 with contextlib.suppress(Exception):
                     await client.disconnect()
-                lost = any(NO_TRANSCRIPT in line for line in self._stderr)
+                lost = any(NO_TRANSCRIPT in line for line in transport.stderr)
                 if not (self.session_id and lost):
-                    raise SessionFailed(self._start_error(exc)) from exc
-            self.session_id, self._stderr = None, []
+                    raise SessionFailed(transport.start_error(exc)) from exc
+            self.session_id = None
             await store.update_session(self.db, self.user_id, self.conversation_id, session_id=None)
-            await self._store(STARTS_AFRESH, {"type": "status"})
+            await self.replies.store(STARTS_AFRESH, {"type": "status"})
 
     async def _launch(self, claude: list[str], *, stdin: bool = True) -> ProcessTransport:
         """`claude` in its person's sandbox, reaching the model through a relay channel of
@@ -458,9 +371,7 @@ class Session:
         except ParleyError as exc:  # no uid left, a home that is not a folder
             raise SessionFailed(f"Claude Code could not start: {exc.message}") from exc
         try:
-            transport = self.launch(
-                jailed.argv, cwd=Path("/"), env=jailed.env, on_stderr=self._on_stderr, stdin=stdin
-            )
+            transport = self.launch(jailed.argv, cwd=Path("/"), env=jailed.env, stdin=stdin)
         except BaseException:
             await self.relay.close(jailed.channel)
             raise
@@ -507,14 +418,14 @@ class Session:
                     raise SessionFailed(self._exit_error(exited.result()))
                 if time.monotonic() - self.last_activity >= self.settings.work_idle_timeout:
                     self.close(RunStatus.timed_out, "Ended after being idle")
-                    await self._store(
+                    await self.replies.store(
                         "The work session ended after being idle.", {"type": "status"}
                     )
                     raise asyncio.CancelledError
                 continue
             prompt = self.current = getter.result()
             await self._prompt(client, prompt, exited)
-            if self._deferred is not None:
+            if self.replies.deferred is not None:
                 return
 
     async def _prompt(
@@ -526,7 +437,7 @@ class Session:
         try:
             await client.query(prompt.text)
             async for message in client.receive_response():
-                await self.handle(message)
+                await self.replies.handle(message, self.current)
                 if isinstance(message, ResultMessage):
                     result = message
         except Exception as exc:
@@ -543,106 +454,16 @@ class Session:
             prompt.future.set_result(result)
         self.last_activity = time.monotonic()
 
+    def _exit_error(self, code: int) -> str:
+        assert self._transport is not None
+        return self._transport.exit_error(code)
+
     @staticmethod
     async def _exit_code(exited: asyncio.Task[int]) -> int | None:
         """The process's exit code if it exits within a moment (a failed read is usually its
         exit, seen a little before the exit itself)."""
         await asyncio.wait({exited}, timeout=EXIT_SEEN_SECONDS)
         return exited.result() if exited.done() and not exited.cancelled() else None
-
-    # -- messages ------------------------------------------------------------------
-
-    async def handle(self, message: Any) -> None:
-        text = delta_text(message)
-        prompt = self.current
-        if text is not None:
-            if prompt is not None and prompt.listener is not None:
-                prompt.listener(events.DELTA, {"text": text})  # the runner publishes it
-            else:
-                self.notifier.publish_live(self.conversation_id, events.DELTA, {"text": text})
-            return
-        if isinstance(message, SystemMessage) and message.subtype == "init":
-            # Its id is kept from the turn's result on (`_on_result`), not from here: a session
-            # ended this early may have no transcript yet to resume.
-            return
-        if isinstance(message, ResultMessage) and not _defers(message):
-            # Idle before the result is stored: whoever sees the result sees the session free.
-            await self._set_status(WorkStatus.idle)
-        stopped, reported = (prompt.stopped, prompt.reported) if prompt else (False, False)
-        # The result closes the prompt: it carries the tool calls the prompt ran.
-        calls = self._calls.take() if isinstance(message, ResultMessage) else None
-        if calls is not None and prompt is not None:
-            prompt.tool_calls = calls
-        for output in outputs(message, stopped=stopped, reported=reported):
-            self._calls.add(output)
-            meta = output.meta
-            if meta["type"] in ("result", "error") and prompt and prompt.message_id is not None:
-                meta = {**meta, "prompts": [prompt.message_id]}  # whose answer this is
-            stored = await self._store(output.content, meta, error=output.error, tool_calls=calls)
-            if prompt is not None:
-                prompt.reported = prompt.reported or output.meta["type"] == "error"
-                prompt.publish(events.MESSAGE, message_json(stored))
-            if output.meta["type"] == "text":  # its text is stored: no longer in flight
-                ended = {"message_id": stored.id}  # watchers hand the live text over to it
-                self.notifier.publish_live(self.conversation_id, events.TURN_END, ended)
-        if isinstance(message, ResultMessage):
-            await self._on_result(message)
-
-    async def _on_result(self, message: ResultMessage) -> None:
-        self.notifier.publish_live(self.conversation_id, events.TURN_END, {})
-        if message.total_cost_usd:
-            await store.add_cost(
-                self.db, self.user_id, self.conversation_id, message.total_cost_usd
-            )
-        if message.session_id and message.session_id != self.session_id:
-            self.session_id = message.session_id
-            await store.update_session(
-                self.db, self.user_id, self.conversation_id, session_id=self.session_id
-            )
-        deferred = message.deferred_tool_use
-        if not _defers(message) or deferred is None:
-            # The prompt is over: whatever it asked and got no answer for takes none now.
-            await questions.close_unanswered(self.db, user_id=self.user_id, run_id=self.run_id)
-        if _defers(message) and deferred is not None:
-            question_id = self._questions.get(deferred.id)
-            if question_id is None:  # deferred by a resume's hook: nobody was asked yet
-                question = await permissions.ask(
-                    self.db,
-                    conversation_id=self.conversation_id,
-                    user_id=self.user_id,
-                    tool=deferred.name,
-                    tool_input=deferred.input,
-                    tool_use_id=deferred.id,
-                )
-                question_id = question.id
-            self._deferred = {
-                "question_id": question_id,
-                "tool_use_id": deferred.id,
-                "tool": deferred.name,
-                "input": deferred.input,
-                "session_id": self.session_id,
-            }
-            await questions.close_unanswered(
-                self.db, user_id=self.user_id, run_id=self.run_id, keep=[question_id]
-            )
-
-    async def _store(
-        self,
-        content: str,
-        meta: dict[str, Any],
-        *,
-        error: bool = False,
-        tool_calls: list[dict[str, Any]] | None = None,
-    ) -> StoredMessage:
-        return await store.store(
-            self.db,
-            conversation_id=self.conversation_id,
-            user_id=self.user_id,
-            content=content,
-            meta=meta,
-            error=error,
-            tool_calls=tool_calls,
-        )
 
     async def _set_status(self, status: WorkStatus) -> None:
         try:
@@ -658,124 +479,15 @@ class Session:
             status=self.status.value,
         )
 
-    # -- permissions ---------------------------------------------------------------
-
-    async def _pre_tool_use(self, data: Any, tool_use_id: str | None, _ctx: Any) -> Any:
-        tool = str(data.get("tool_name", ""))
-        tool_input = data.get("tool_input") or {}
-        tool_use_id = tool_use_id or data.get("tool_use_id")
-        if not permissions.needs_asking(self.settings, tool, self.allowed_tools):
-            return {}
-        answer = await self._ask(tool, tool_input, tool_use_id)
-        if answer is None:
-            return permissions.hook_output("defer", "Waiting for the person to answer")
-        if answer is Decision.deny:
-            return permissions.hook_output("deny", permissions.DENIED)
-        return permissions.hook_output("allow")
-
-    async def _can_use_tool(
-        self, tool: str, tool_input: dict[str, Any], context: ToolPermissionContext
-    ) -> PermissionResultAllow | PermissionResultDeny:
-        """What Claude Code itself asks about (the hook asked about the rest): answered
-        in-band only; no answer in time is a denial, and its question closes."""
-        if tool in self.allowed_tools or self.settings.work_permission_mode == "none":
-            return PermissionResultAllow()
-        answer = await self._ask(tool, tool_input, context.tool_use_id)
-        if answer is None:
-            question_id = self._questions.get(context.tool_use_id or "")
-            if question_id is not None:
-                await permissions.timed_out(self.db, user_id=self.user_id, question_id=question_id)
-            return PermissionResultDeny(message="No answer in time")
-        if answer is Decision.deny:
-            return PermissionResultDeny(message=permissions.DENIED)
-        return PermissionResultAllow()
-
     def park(self) -> bool:
-        """At shutdown: a call waiting in-band for the person is deferred now (parked with
-        its question, as after a long wait) instead of dying with the process, so an answer
-        after the restart still runs it. True if the session was waiting."""
+        """At shutdown: a call waiting in-band for the person is deferred now instead of
+        dying with the process (see `Asking.park`). True if the session was waiting."""
         if self.status is not WorkStatus.waiting_permission:
             return False
-        self._parking.set()
+        self.asking.park()
         return True
 
-    async def _ask(
-        self, tool: str, tool_input: dict[str, Any], tool_use_id: str | None
-    ) -> Decision | None:
-        question_id = self._questions.get(tool_use_id or "")
-        if question_id is None:
-            question = await permissions.ask(
-                self.db,
-                conversation_id=self.conversation_id,
-                user_id=self.user_id,
-                tool=tool,
-                tool_input=tool_input,
-                tool_use_id=tool_use_id,
-            )
-            question_id = question.id
-            if tool_use_id:
-                self._questions[tool_use_id] = question_id
-        await self._set_status(WorkStatus.waiting_permission)
-        waiting = asyncio.create_task(
-            permissions.wait(
-                self.db,
-                self.waits,
-                user_id=self.user_id,
-                question_id=question_id,
-                seconds=self.settings.work_permission_wait,
-            )
-        )
-        parking = asyncio.create_task(self._parking.wait())
-        try:
-            await asyncio.wait({waiting, parking}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            parking.cancel()
-            if not waiting.done():
-                waiting.cancel()
-        answer = waiting.result() if waiting.done() and not waiting.cancelled() else None
-        if answer is not None:
-            await self._set_status(WorkStatus.working)
-            if answer is Decision.allow_session:
-                await self.allow_always(tool)
-        return answer
-
-    async def allow_always(self, tool: str) -> None:
-        if tool not in self.allowed_tools:
-            self.allowed_tools.append(tool)
-            await store.update_session(
-                self.db, self.user_id, self.conversation_id, allowed_tools=self.allowed_tools
-            )
-
     # -- starting the process ------------------------------------------------------
-
-    def _options(self) -> ClaudeAgentOptions:
-        """What the SDK's client itself uses (the callbacks); the command line and the
-        environment are the transport's (`cli.command`, `cli.environment`)."""
-        wait = self.settings.work_permission_wait
-        return ClaudeAgentOptions(
-            cwd=str(self.cwd),
-            # In the bypass mode Claude Code never asks: no callback (the SDK warns of one).
-            can_use_tool=None
-            if self.settings.work_permission_mode == "none"
-            else self._can_use_tool,
-            hooks={
-                "PreToolUse": [
-                    HookMatcher(matcher=None, hooks=[self._pre_tool_use], timeout=wait + 15)
-                ]
-            },
-        )
-
-    def _on_stderr(self, line: str) -> None:
-        self._stderr = [*self._stderr[-19:], line]
-
-    def _start_error(self, exc: BaseException) -> str:
-        detail = " ".join(self._stderr[-3:]) or str(exc) or type(exc).__name__
-        return f"Claude Code could not start: {detail}"[:2000]
-
-    def _exit_error(self, code: Any) -> str:
-        detail = " ".join(self._stderr[-3:])
-        text = f"Claude Code exited unexpectedly (exit code {code})"
-        return f"{text}: {detail}"[:2000] if detail else text
 
     # -- resuming a deferred tool call ---------------------------------------------
 
@@ -788,31 +500,33 @@ class Session:
             python=sandbox.python_runtime()[0],  # the sandbox's, at the same path
             tool_use_id=decision.tool_use_id,
             decision=decision.answer,
-            allowed=self.allowed_tools,
+            allowed=self.asking.allowed_tools,
         )
         command = cli.resume_command(
             self.settings, self.cli, session_id=self.session_id, settings_json=settings_json
         )
         await self._set_status(WorkStatus.working)
         if decision.tool:  # its tool_use was stored before it parked; its result comes now
-            self._calls.use(decision.tool_use_id, decision.tool, decision.tool_input)
-        transport = await self._launch(command, stdin=False)
-        await transport.connect()
+            self.replies.calls.use(decision.tool_use_id, decision.tool, decision.tool_input)
+        transport = await self._launch(command)
+        # No callbacks: the settings' command hook answers the call, as no live client could
+        # once the process has been left to finish on its own.
+        client = ClaudeSDKClient(ClaudeAgentOptions(cwd=str(self.cwd)), transport=transport)
         try:
+            async with asyncio.timeout(CONNECT_SECONDS):
+                await client.connect()
             await self._started(transport)
-            async for data in transport.read_messages():
-                try:
-                    message = parse_message(data)
-                except Exception:  # a message the SDK does not know: not ours to store
-                    continue
-                if message is not None:
-                    await self.handle(message)
-        except ProcessError as exc:
-            if self._deferred is None:
-                detail = " ".join(self._stderr[-3:])[-500:]
+            # Nothing more to say: it runs the kept call, finishes the turn and exits.
+            await transport.end_input()
+            async for message in client.receive_messages():
+                await self.replies.handle(message, self.current)
+        except (ClaudeSDKError, TimeoutError) as exc:
+            if self.replies.deferred is None:
+                detail = " ".join(transport.stderr[-3:])[-500:]
                 raise SessionFailed(
                     f"Claude Code could not resume the session: {detail or exc}"
                 ) from exc
         finally:
             self.pid = None
-            await transport.close()
+            with contextlib.suppress(Exception):
+                await client.disconnect()

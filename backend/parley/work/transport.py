@@ -26,6 +26,7 @@ from claude_agent_sdk import ProcessError, Transport
 # A command's output may well hold a NUL, which PostgreSQL refuses: shown as ␀ (`parley.text`).
 from parley.text import NUL_SHOWN_AS as NUL_SHOWN_AS
 from parley.text import scrub
+from parley.work import proctree
 
 log = logging.getLogger(__name__)
 
@@ -96,14 +97,12 @@ class ProcessTransport(Transport):
         *,
         cwd: Path,
         env: dict[str, str],
-        on_stderr: Callable[[str], None] | None = None,
         stdin: bool = True,
         max_line: int = MAX_LINE_BYTES,
     ) -> None:
         self.argv = argv
         self.cwd = cwd
         self.env = env
-        self.on_stderr = on_stderr
         self.stdin = stdin
         self.max_line = max_line
         self.process: asyncio.subprocess.Process | None = None
@@ -112,10 +111,19 @@ class ProcessTransport(Transport):
         self._write_lock = asyncio.Lock()
         # Run once the process is gone (or could not start), whoever notices first.
         self.cleanups: list[Callable[[], Awaitable[None]]] = []
+        # Set when Parley itself ends the process: its exit is then no failure to report.
+        self.ending = False
+        self.stderr: list[str] = []  # its last lines: what says why it failed
 
     @property
     def pid(self) -> int | None:
         return self.process.pid if self.process is not None else None
+
+    @property
+    def live_pid(self) -> int | None:
+        """The pid while the process is there to be signalled: once the event loop has
+        collected its exit the pid may be another process's."""
+        return self.pid if self.is_ready() else None
 
     async def connect(self) -> None:
         if self.process is not None:
@@ -158,8 +166,21 @@ class ProcessTransport(Transport):
         assert self.process is not None and self.process.stderr is not None
         async for line in read_lines(self.process.stderr, max_line=64 * 1024):
             text = line.decode("utf-8", errors="replace").rstrip()
-            if text and self.on_stderr is not None:
-                self.on_stderr(text)
+            if text:
+                self._said(text)
+
+    def _said(self, line: str) -> None:
+        self.stderr = [*self.stderr[-19:], line]
+
+    def start_error(self, exc: BaseException) -> str:
+        """Why it could not start, as the run's error: its own last words first."""
+        detail = " ".join(self.stderr[-3:]) or str(exc) or type(exc).__name__
+        return f"Claude Code could not start: {detail}"[:2000]
+
+    def exit_error(self, code: Any) -> str:
+        detail = " ".join(self.stderr[-3:])
+        text = f"Claude Code exited unexpectedly (exit code {code})"
+        return f"{text}: {detail}"[:2000] if detail else text
 
     async def write(self, data: str) -> None:
         async with self._write_lock:
@@ -184,13 +205,14 @@ class ProcessTransport(Transport):
             if message is not None:
                 yield message
         code = await self.process.wait()
-        if code != 0:
+        # An exit Parley caused ends the stream like any other: the SDK's client would log
+        # an error for what is no failure (Parley's End, a shutdown).
+        if code != 0 and not self.ending:
             raise ProcessError(f"Claude Code exited with code {code}", exit_code=code)
 
     def _dropped(self, length: int) -> None:
         log.warning("dropped a %d-byte line of Claude Code output (over the limit)", length)
-        if self.on_stderr is not None:
-            self.on_stderr(f"(a {length}-byte message was too long to read and was skipped)")
+        self._said(f"(a {length}-byte message was too long to read and was skipped)")
 
     def _code(self) -> int | None:
         return self.process.returncode if self.process is not None else None
@@ -201,9 +223,19 @@ class ProcessTransport(Transport):
                 with contextlib.suppress(Exception):
                     self.process.stdin.close()
 
+    async def kill(self) -> None:
+        """SIGKILL the whole group now and run the cleanups (its relay token is refused
+        from now on, not once the kill lands)."""
+        self.ending = True
+        pid = self.live_pid
+        if pid is not None:
+            proctree.kill_group(pid)
+        await self.clean_up()
+
     async def close(self) -> None:
         """Stdin closes, the CLI gets a moment to save its session, then its whole group is
         killed; every wait is bounded."""
+        self.ending = True
         process = self.process
         if process is None:
             await self.clean_up()

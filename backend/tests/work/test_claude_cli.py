@@ -6,7 +6,6 @@ runs for real, offline, against the fake Messages API.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -109,11 +108,12 @@ async def test_interrupt_ends_a_prompt_and_resume_continues_a_session(
     assert "still there?" in fake_api.texts_sent(-1)
 
 
-async def test_a_deferred_tool_call_runs_on_resume_in_print_mode(
+async def test_a_deferred_tool_call_runs_when_its_session_resumes_with_no_prompt(
     fake_api: FakeAnthropic, tmp_path: Path, claude_home: Path
 ) -> None:
     """The PreToolUse hook answers "defer": the prompt ends with the call kept; resuming
-    the session in print mode without a prompt fires the hook again for that call."""
+    the session through the client, with its input closed once connected and no prompt,
+    fires the hook again for that call, runs it, finishes the turn and exits."""
 
     async def defer(_data: Any, _tool_use_id: Any, _ctx: Any) -> Any:
         return hook_output("defer")
@@ -135,26 +135,12 @@ async def test_a_deferred_tool_call_runs_on_resume_in_print_mode(
             ]
         }
     }
-    opts = options(fake_api, tmp_path, claude_home)
-    process = await asyncio.create_subprocess_exec(
-        str(CLI),
-        "-p",
-        "--resume",
-        deferred.session_id,
-        "--output-format",
-        "stream-json",
-        "--verbose",
-        "--settings",
-        json.dumps(settings),
-        cwd=tmp_path,
-        env={**__import__("os").environ, **opts.env},
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
+    opts = options(
+        fake_api, tmp_path, claude_home, resume=deferred.session_id, settings=json.dumps(settings)
     )
-    out, _ = await process.communicate()
-    lines = [json.loads(line) for line in out.splitlines()]
-    assert process.returncode == 0
+    async with client(opts) as c:
+        await c._transport.end_input()  # type: ignore[union-attr]
+        found = [m async for m in c.receive_messages()]  # to the end: the process exits
     assert (tmp_path / "runs.txt").read_text() == "once\n"
-    (final,) = [line for line in lines if line.get("type") == "result"]
-    assert final["stop_reason"] == "end_turn"
-    assert "continued" in json.dumps(lines)
+    final = result(found)
+    assert final.stop_reason == "end_turn" and final.result == "continued"
