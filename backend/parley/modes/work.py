@@ -25,7 +25,7 @@ from parley.questions import answer as answering
 from parley.schemas import message_json
 
 if TYPE_CHECKING:  # the work package (and the Claude SDK) load only where sessions run
-    from parley.work.session import Prompt
+    from parley.work.prompts import Prompt
 
 # What a person posts into a work conversation: a prompt, or an answer to the session's
 # permission question (agents reach a session through the send_to_work_session tool).
@@ -170,7 +170,7 @@ class WorkMode(Mode):
         `emit` (so a streaming caller sees them), Stop interrupts the prompt, and the result
         is the prompt's final text."""
         from parley.work.manager import WorkFailed
-        from parley.work.session import SessionFailed
+        from parley.work.prompts import SessionFailed
 
         manager = self.parts.sessions
 

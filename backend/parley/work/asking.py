@@ -18,8 +18,8 @@ from claude_agent_sdk import (
 
 from parley.config import Settings
 from parley.db import Database
+from parley.questions.words import Decision
 from parley.realtime.waits import Waits
-from parley.runs.questions import Decision
 from parley.work import permissions, store
 from parley.work.status import WorkStatus
 

@@ -30,19 +30,17 @@ from parley.realtime.waits import Waits
 from parley.schemas import message_json
 from parley.work import cli, ownership, proctree, store
 from parley.work.ownership import Owner
-from parley.work.relay import Relay
-from parley.work.session import (
+from parley.work.prompts import (
     UNANSWERED,
     Ended,
     Outcome,
     Parked,
     Prompt,
     Resume,
-    Services,
-    Session,
     SessionFailed,
-    session_tag,
 )
+from parley.work.relay import Relay
+from parley.work.session import Services, Session, session_tag
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from claude_agent_sdk import ResultMessage
 
 from parley.events import Emit
 from parley.models import RunStatus
-from parley.runs.questions import Decision
+from parley.questions.words import Decision
 
 # Stored, with `meta.prompts`, for the person's prompts a session ends without answering
 # (when no error of its own says why), by how it ended.

@@ -13,8 +13,8 @@ from claude_agent_sdk import ResultMessage, SystemMessage
 from parley import events
 from parley.conversations import StoredMessage
 from parley.db import Database
+from parley.questions.store import close_unanswered
 from parley.realtime.notifier import Notifier
-from parley.runs import questions
 from parley.schemas import message_json
 from parley.work import permissions, store
 from parley.work.events import CallLog, delta_text, outputs
@@ -104,7 +104,7 @@ class Replies:
         deferred = message.deferred_tool_use
         if not _defers(message) or deferred is None:
             # The prompt is over: whatever it asked and got no answer for takes none now.
-            await questions.close_unanswered(self.db, user_id=self.user_id, run_id=self.run_id)
+            await close_unanswered(self.db, user_id=self.user_id, run_id=self.run_id)
         if _defers(message) and deferred is not None:
             question_id = self.questions.get(deferred.id)
             if question_id is None:  # deferred by a resume's hook: nobody was asked yet
@@ -124,7 +124,7 @@ class Replies:
                 "input": deferred.input,
                 "session_id": self.session_id,
             }
-            await questions.close_unanswered(
+            await close_unanswered(
                 self.db, user_id=self.user_id, run_id=self.run_id, keep=[question_id]
             )
 

@@ -33,15 +33,9 @@ from parley.realtime.waits import Waits
 from parley.work import cli, jail, ownership, permissions, proctree, sandbox, store
 from parley.work.asking import Asking
 from parley.work.ownership import Owner
+from parley.work.prompts import UNANSWERED, Ended, Outcome, Parked, Prompt, Resume, SessionFailed
 
 # What a session takes and returns, importable from here as from their own module.
-from parley.work.prompts import UNANSWERED as UNANSWERED
-from parley.work.prompts import Ended as Ended
-from parley.work.prompts import Outcome as Outcome
-from parley.work.prompts import Parked as Parked
-from parley.work.prompts import Prompt as Prompt
-from parley.work.prompts import Resume as Resume
-from parley.work.prompts import SessionFailed as SessionFailed
 from parley.work.relay import Relay
 from parley.work.replies import Replies
 from parley.work.status import IllegalMove, WorkStatus, move

@@ -18,8 +18,9 @@ from parley.models import RunStatus
 from parley.realtime.waits import Waits
 from parley.work import ownership, store
 from parley.work.ownership import Owner
+from parley.work.prompts import Ended
 from parley.work.relay import Relay
-from parley.work.session import Ended, Services, Session
+from parley.work.session import Services, Session
 from parley.work.status import WorkStatus
 from parley.work.transport import ProcessTransport
 from tests.conftest import settings_for
