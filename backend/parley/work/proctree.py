@@ -38,19 +38,27 @@ def tagged(tag: str) -> list[psutil.Process]:
 
 
 def kill_tree(
-    pid: int | None, tag: str | None = None, *, spare: int | None = None, wait: bool = True
-) -> list[int]:
+    pid: int | None,
+    tag: str | None = None,
+    *,
+    spare: int | None = None,
+    wait: bool = True,
+    also: list[psutil.Process] | None = None,
+) -> list[psutil.Process]:
     """SIGKILL the process's own group (it leads one: it was started in a session of its
     own), its descendants and every process carrying the session's tag (a command that made
     a group of its own). No other group is ever signalled, least of all the server's.
     With `wait`, until each is gone (at most `GONE_SECONDS`), see `wait_gone`; `spare` is
     a child of ours whose exit status belongs to the event loop (the transport's process).
-    Returns the pids that were signalled. Blocking (reads /proc): call it off the event
+    `also`: processes signalled before (`kill_tree(wait=False)`) to wait for as well.
+    Returns the processes that were signalled. Blocking (reads /proc): call it off the event
     loop."""
     procs = tree(pid) if pid else []
     if tag:
         known = {p.pid for p in procs}
         procs += [p for p in tagged(tag) if p.pid not in known]
+    known = {p.pid for p in procs}
+    procs += [p for p in also or [] if p.pid not in known]
     if pid:
         kill_group(pid)
     for proc in procs:
@@ -58,7 +66,7 @@ def kill_tree(
             proc.kill()
     if wait:
         wait_gone(procs, spare=spare)
-    return [p.pid for p in procs]
+    return procs
 
 
 def kill_group(pid: int) -> None:

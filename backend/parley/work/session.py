@@ -262,10 +262,10 @@ class Session:
     async def _finish(self, outcome: RunStatus, error: str | None) -> Outcome:
         # Everything is gone before the lease is: a session started next cannot meet it.
         # Past the pid the event loop has collected, the tag still finds what it left.
-        started, live = (
-            (self._transport.pid, self._transport.live_pid) if self._transport else (None, None)
-        )
-        await asyncio.to_thread(proctree.kill_tree, live, self.tag, spare=started)
+        transport = self._transport
+        started, live = (transport.pid, transport.live_pid) if transport else (None, None)
+        killed = transport.killed if transport else []
+        await asyncio.to_thread(proctree.kill_tree, live, self.tag, spare=started, also=killed)
         reason = error or UNANSWERED.get(outcome, "The work session ended before answering.")
         waiting = self._take_waiting()
         try:

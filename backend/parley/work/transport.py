@@ -21,6 +21,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import psutil
 from claude_agent_sdk import ProcessError, Transport
 
 # A command's output may well hold a NUL, which PostgreSQL refuses: shown as ␀ (`parley.text`).
@@ -113,6 +114,8 @@ class ProcessTransport(Transport):
         self.cleanups: list[Callable[[], Awaitable[None]]] = []
         # Set when Parley itself ends the process: its exit is then no failure to report.
         self.ending = False
+        # What `kill` signalled beside the group: its End waits for these to be gone too.
+        self.killed: list[psutil.Process] = []
         self.stderr: list[str] = []  # its last lines: what says why it failed
 
     @property
@@ -224,12 +227,16 @@ class ProcessTransport(Transport):
                     self.process.stdin.close()
 
     async def kill(self) -> None:
-        """SIGKILL the whole group now and run the cleanups (its relay token is refused
-        from now on, not once the kill lands)."""
+        """SIGKILL the whole group and every descendant now, and run the cleanups (its relay
+        token is refused from now on, not once the kill lands). The descendants too, while
+        the process is still there to find them by: the sandbox's init runs in a session of
+        its own (bwrap's `--new-session`), out of the group's reach, and, as its PID
+        namespace's init, ignores the parent-death signal; left alone it outlives the End by
+        the time it takes to notice its child died."""
         self.ending = True
         pid = self.live_pid
         if pid is not None:
-            proctree.kill_group(pid)
+            self.killed = await asyncio.to_thread(proctree.kill_tree, pid, spare=pid, wait=False)
         await self.clean_up()
 
     async def close(self) -> None:

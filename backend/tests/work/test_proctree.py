@@ -45,7 +45,7 @@ def test_the_whole_group_goes_and_nothing_outside_it() -> None:
         while len(children) < 2:  # the shell has started its two sleeps
             children = psutil.Process(leader.pid).children(recursive=True)
         signalled = proctree.kill_tree(leader.pid, spare=leader.pid)
-        assert set(signalled) == {leader.pid, *(c.pid for c in children)}
+        assert {p.pid for p in signalled} == {leader.pid, *(c.pid for c in children)}
         assert all(not c.is_running() or c.status() == psutil.STATUS_ZOMBIE for c in children)
         assert leader.wait(timeout=10) == -signal.SIGKILL
         assert bystander.poll() is None
