@@ -56,6 +56,7 @@ SECTIONS = [
     "history",
     "sse",
     "first_delta",
+    "fanout_wide",
     "writers",
     "questions",
     "delegation",
@@ -318,6 +319,12 @@ def section_ratio(
         f"{lean:.2f}× (median of {len(pairs)} interleaved pairs, `{TOOL_MESSAGE}`, lean client; "
         f"{via_httpx:.2f}× through httpx); CPU {cpu_ratio:.2f}×",
         lean <= 1.5,
+    )
+    rep.goal(
+        "Server CPU per turn ≤ 1.25× the floor's",
+        "≤ 1.25×",
+        f"{cpu_ratio:.2f}× (`{TOOL_MESSAGE}`, lean client, concurrency 1)",
+        cpu_ratio <= 1.25,
     )
 
 
@@ -978,6 +985,55 @@ def section_sse(rep: Report, db: BenchDatabase, quick: bool) -> None:
     _report_sse(rep, measure_sse(db, quick))
 
 
+def section_fanout_wide(rep: Report, db: BenchDatabase, quick: bool) -> None:
+    from sse import measure_fanout_wide
+
+    f = measure_fanout_wide(db, quick)
+    subscribers, v = f["subscribers"], f["delays"]
+    rep.begin("5c")
+    rep.add(f"### Fan-out over two instances: {subscribers:,} watchers of one conversation")
+    rep.add()
+    rep.add(
+        f"Two `parley serve` instances (A and B) on one database; {subscribers:,} SSE streams on "
+        "`GET /api/{user}/conversations/{id}/events` of one conversation, opened in turn on A and on B "
+        f"(in {f['open_seconds']:.1f} s), then left idle. {f['messages']} messages stored 1 s apart by an agent "
+        "writing as a third instance does (as in the fan-out above); delivery = arrival at the watcher − the "
+        "moment the commit returned. The watchers are this benchmark's sockets, read on uvloop and parsed "
+        "afterwards, as above. *Benchmark CPU* is this process's CPU while the messages were delivered (the watchers' reads and the writer), "
+        "per message: on 2 cores it shares them with both instances and PostgreSQL."
+    )
+    rep.add()
+    rep.add(
+        "| instance | watchers | deliveries | p50 | p99 | max | first watcher per message (median) "
+        "| slowest watcher per message (median) |"
+    )
+    rep.add("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for name, mine in zip(("A", "B"), f["by_server"], strict=True):
+        rep.add(
+            f"| {name} | {len(mine) // max(f['messages'], 1):,} | {len(mine):,} | {ms(pct(mine, 50))} "
+            f"| {ms(pct(mine, 99))} | {ms(max(mine)) if mine else '—'} | | |"
+        )
+    rep.add(
+        f"| both | {subscribers:,} | {len(v):,} | {ms(pct(v, 50))} | {ms(pct(v, 99))} "
+        f"| {ms(max(v)) if v else '—'} | {ms(pct(f['first_arrival_per_message'], 50))} "
+        f"| {ms(pct(f['last_arrival_per_message'], 50))} |"
+    )
+    rep.add()
+    rep.add(
+        f"{f['complete']:,} / {subscribers:,} watchers got every message; server memory "
+        f"{f['per_stream'] / 1024:.1f} KiB per idle stream (both instances' RSS); benchmark CPU "
+        f"{ms(f['client_cpu'] / max(f['messages'], 1))} per message."
+    )
+    rep.add()
+    rep.goal(
+        f"Fan-out of a message to {subscribers:,} watchers on two instances p99 ≤ 50 ms, every one"
+        " delivered",
+        "≤ 50 ms",
+        f"p99 {ms(pct(v, 99))}, {f['complete']:,}/{subscribers:,} got every message",
+        f["complete"] == subscribers and pct(v, 99) <= 0.050,
+    )
+
+
 def section_first_delta(rep: Report, db: BenchDatabase, quick: bool) -> None:
     from first_delta import DELTAS, FIRST_TOKEN, measure_first_delta
 
@@ -1147,10 +1203,10 @@ def _report_sse(rep: Report, results: dict[str, Any]) -> None:
             )
         rep.add()
     rep.goal(
-        f"Fan-out of a message to {subscribers:,} subscribers p99 ≤ 20 ms, every one delivered",
-        "≤ 20 ms",
+        f"Fan-out of a message to {subscribers:,} subscribers p99 ≤ 10 ms, every one delivered",
+        "≤ 10 ms",
         f"p99 {ms(pct(v, 99))}, {f['complete']:,}/{subscribers:,} got every message",
-        f["complete"] == subscribers and pct(v, 99) <= 0.020,
+        f["complete"] == subscribers and pct(v, 99) <= 0.010,
     )
     rep.goal(
         "Memory per idle SSE stream ≤ 50 KiB",
@@ -1202,13 +1258,13 @@ def section_writers(rep: Report, db: BenchDatabase, quick: bool, pair: Pair | No
     share = on[top]["rate"] / off[top]["rate"]
     rising = on[top]["rate"] >= on[low]["rate"]
     rep.goal(
-        f"Message inserts with live delivery at {steps[top]} writers ≥ 80% of the same without,"
+        f"Message inserts with live delivery at {steps[top]} writers ≥ 90% of the same without,"
         f" rising from {steps[low]} to {steps[top]} writers",
-        "≥ 80%, rising",
+        "≥ 90%, rising",
         f"{share:.0%} ({on[top]['rate']:,.0f}/s vs {off[top]['rate']:,.0f}/s); with delivery"
         f" {on[low]['rate']:,.0f}/s at {steps[low]} → {on[top]['rate']:,.0f}/s at {steps[top]};"
         f" NOTIFY per write: {old[top]['rate'] / off[top]['rate']:.0%}",
-        share >= 0.8 and rising,
+        share >= 0.9 and rising,
     )
     delays = on[top]["delays"]
     complete = all(r["delivered"] == r["written"] and r["doubled"] == 0 for r in on)
@@ -1531,12 +1587,12 @@ def section_delegation(
     rep.add()
     worst = max(pct(same["total"], 99), pct(cross["total"], 99))
     rep.goal(
-        "Delegation round trip (delegate → claimed → completed → parent woken) p99 ≤ 100 ms,"
+        "Delegation round trip (delegate → claimed → completed → parent woken) p99 ≤ 20 ms,"
         " one and two instances",
-        "≤ 100 ms",
+        "≤ 20 ms",
         f"one {ms(pct(same['total'], 99))}, two {ms(pct(cross['total'], 99))}"
         f" (p50 {ms(pct(same['total'], 50))}, {ms(pct(cross['total'], 50))})",
-        worst <= 0.100,
+        worst <= 0.020,
     )
     rep.goal(
         f"{many['threads']} concurrent threads on two instances: no message lost or doubled,"
@@ -1615,6 +1671,8 @@ def main() -> int:
             guarded(rep, "5", "SSE", lambda: section_sse(rep, db, args.quick))
         if "first_delta" in only:
             guarded(rep, "5b", "first delta", lambda: section_first_delta(rep, db, args.quick))
+        if "fanout_wide" in only:
+            guarded(rep, "5c", "fan-out wide", lambda: section_fanout_wide(rep, db, args.quick))
         if "push" in only:
             guarded(rep, "9p", "push", lambda: section_push(rep, db, args.quick))
         if "search" in only and not args.quick:  # a 10^6-row build: the full run only

@@ -22,9 +22,11 @@ from lib import (
     auth,
     client,
     create_conversation,
+    server_pair,
 )
 
 FANOUT = 1000
+WIDE = 10_000  # the fan-out over two instances
 MEMORY_STREAMS = 200
 
 
@@ -225,38 +227,48 @@ async def delta_delay(port: int, base_url: str, *, turns: int, warmup: int = 3) 
 
 
 async def fanout(
-    server: ServerProcess, db: BenchDatabase, *, subscribers: int, messages: int, idle: float = 3.0
+    servers: ServerProcess | list[ServerProcess],
+    db: BenchDatabase,
+    *,
+    subscribers: int,
+    messages: int,
+    idle: float = 3.0,
+    spacing: float = 0.4,
+    batch: int = 100,
 ) -> dict[str, Any]:
+    """`subscribers` streams of one conversation, spread in turn over `servers` (instances on
+    one database), then `messages` stored `spacing` s apart by a writer outside them all."""
     from parley import conversations
     from parley.db import Database
     from parley.models import Role
     from parley.realtime.hub import Hub, message_fetcher
     from parley.realtime.notifier import Notifier
 
-    user = "bench-sse-fanout"
+    if not isinstance(servers, list):
+        servers = [servers]
+    user = f"bench-sse-fanout-{len(servers)}"
     path_of = "/api/{u}/conversations/{c}/events"
-    async with client(server.base_url) as cl:
+    async with client(servers[0].base_url) as cl:
         cid = await create_conversation(cl, user)
     path = path_of.format(u=user, c=cid)
     # Warm-up: the first streams allocate what every later one shares.
-    warm = [await open_sse(server.port, "GET", path, user) for _ in range(20)]
+    warm = [await open_sse(s.port, "GET", path, user) for s in servers for _ in range(20)]
     await asyncio.sleep(0.5)
     for w in warm:
         w.close()
     await asyncio.sleep(1.0)
-    rss0 = server.rss()
+    rss0 = [s.rss() for s in servers]
     subs: list[SSEClient] = []
+    on: list[int] = []  # which server each subscriber follows (its index in `servers`)
     t_open = time.perf_counter()
-    for start in range(0, subscribers, 100):  # 100 at a time: each subscription reads the DB once
-        subs += await asyncio.gather(
-            *(
-                open_sse(server.port, "GET", path, user)
-                for _ in range(min(100, subscribers - start))
-            )
-        )
+    # `batch` at a time: each subscription reads the DB once.
+    for start in range(0, subscribers, batch):
+        which = [(start + i) % len(servers) for i in range(min(batch, subscribers - start))]
+        subs += await asyncio.gather(*(open_sse(servers[w].port, "GET", path, user) for w in which))
+        on += which
     open_seconds = time.perf_counter() - t_open
     await asyncio.sleep(idle)  # idle: every subscription registered, nothing to send
-    rss1 = server.rss()
+    rss1 = [s.rss() for s in servers]
     # The 1,000 clients live in this process: a full collection of their objects would stall
     # this process's reading (tens of ms, counted as delivery delay). They are moved out of
     # the collector's generations, as `parley serve` does with its own start-up objects.
@@ -272,6 +284,7 @@ async def fanout(
     db_.on_release = writer_instance.nudge
     await writer_instance.start()
     committed: dict[str, int] = {}
+    cpu0 = time.process_time()
     try:
         for i in range(messages):
             async with db_.transaction() as conn:
@@ -284,19 +297,23 @@ async def fanout(
                     author="bench-agent",
                 )
             committed[str(stored.id)] = time.monotonic_ns()  # the commit is done
-            await asyncio.sleep(0.4)
+            await asyncio.sleep(spacing)
         await asyncio.sleep(1.0)
     finally:
+        client_cpu = time.process_time() - cpu0
         await writer_instance.stop()
         await db_.close()
     delays: list[float] = []
+    by_server: list[list[float]] = [[] for _ in servers]
     complete = 0
     for s in subs:
         s.flush()
-    for s in subs:
+    for s, w in zip(subs, on, strict=True):
         got = {eid: t for t, e, eid, _ in s.events if e == "message" and eid in committed}
         complete += len(got) == len(committed)
-        delays += [(t - committed[eid]) / 1e9 for eid, t in got.items()]
+        mine = [(t - committed[eid]) / 1e9 for eid, t in got.items()]
+        delays += mine
+        by_server[w] += mine
         s.close()
     gc.unfreeze()
     per_message_p99 = []
@@ -317,11 +334,37 @@ async def fanout(
         "delays": delays,
         "complete": complete,
         "open_seconds": open_seconds,
-        "rss0": rss0,
-        "rss1": rss1,
+        "rss0": sum(rss0),
+        "rss1": sum(rss1),
+        "by_server": by_server,
+        "client_cpu": client_cpu,
         "last_arrival_per_message": per_message_p99,
         "first_arrival_per_message": first_per_message,
     }
+
+
+def measure_fanout_wide(db: BenchDatabase, quick: bool) -> dict[str, Any]:
+    """Fan-out to `WIDE` watchers of one conversation spread over two instances (A and B, one
+    database), the message written by a third party as in `fanout`. The benchmark's own
+    10,000 sockets are read on uvloop (the plain loop's per-socket cost would be counted as
+    the servers' delay)."""
+    import uvloop
+
+    subscribers = 200 if quick else WIDE
+    with server_pair(db, "fanout-wide") as (a, b):
+        result = uvloop.run(
+            fanout(
+                [a, b],
+                db,
+                subscribers=subscribers,
+                messages=5 if quick else 10,
+                idle=1.0 if quick else 3.0,
+                spacing=0.4 if quick else 1.0,
+                batch=100 if quick else 250,
+            )
+        )
+    result["per_stream"] = (result["rss1"] - result["rss0"]) / subscribers
+    return result
 
 
 async def stream_memory(server: ServerProcess, *, streams: int) -> dict[str, Any]:

@@ -286,3 +286,40 @@ async def test_a_component_listens_on_the_instance_connection_across_reconnects(
     finally:
         await notifier.stop()
         await probe.close()
+
+
+class _BlindReader(Reader):
+    """A reader that never finds anything: only a wake-up's names can deliver here."""
+
+    async def poll(self, conn: asyncpg.Connection) -> Found:
+        return Found()
+
+
+async def test_a_wake_up_names_what_it_found_and_the_named_watchers_read_at_once(migrated, db):
+    """Instance A's reader finds a message written through A and wakes B naming its
+    conversation: B's watcher gets it from that read alone (B's own reader here finds
+    nothing), once and in order."""
+    hub_b = Hub(message_fetcher(db))
+    b = Notifier(database_url=migrated, hub=hub_b, waits=Waits(), reader=_BlindReader(print))
+    a = Notifier(database_url=migrated, hub=Hub(message_fetcher(db)))
+    # Every poll that finds a write of A's wakes B (the pacing of wake-ups, which would let
+    # B's own reader find a write in its next poll, is the test above's).
+    a.reader.wake_gap = 0
+    db.on_release = a.nudge
+    try:
+        await b.start()
+        await a.start()
+        await eventually(lambda: _true(a.peers and b.peers))
+        conversation_id = await conversations.create_conversation(db, user_id="alice")
+        sub = await hub_b.subscribe(conversation_id, 0, user_id="alice")
+        ids = []
+        for i in range(3):
+            async with db.transaction() as conn:
+                ids.append(await _append(conn, conversation_id, f"named {i}"))
+            assert await _drain(sub, 1) == ids[-1:]
+        assert b.reader.counters.found == 0
+        assert sub.pop() is None  # nothing twice
+    finally:
+        db.on_release = lambda: None
+        await a.stop()
+        await b.stop()
