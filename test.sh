@@ -43,7 +43,7 @@ layer "lint+types" lint
 layer "backend unit" bash -c 'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m unit'
 # Three workers on two cores: most of these tests wait on servers, processes and timeouts.
 layer "backend" bash -c \
-  'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m "not unit and not cluster" -n 3 --dist worksteal'
+  'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m "not unit and not cluster" -n 3 --dist worksteal --durations=25'
 # One process: the cluster (a coordinator and two workers) is made once for the layer.
 layer "cluster" bash -c 'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m cluster'
 layer "bench --quick" .venv/bin/python bench/run.py --quick
