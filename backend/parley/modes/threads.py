@@ -7,11 +7,15 @@ thread) is the database's check."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import ClassVar
 
 from parley.auth import Caller
+from parley.errors import InvalidInput
 from parley.models import ConversationMode
 from parley.modes.base import Mode, Posted
+from parley.questions import ask as asking
+from parley.questions.escalation import Escalation
 from parley.runs import messages
 
 
@@ -29,6 +33,14 @@ class ThreadMode(Mode):
         timeout_s: float | None,
     ) -> Posted:
         p = self.parts
+        if kind == "question":  # an agent asking the person: the one way every question is asked
+            return await self._ask(
+                caller=caller,
+                conversation_id=conversation_id,
+                text=text,
+                reply_to=reply_to,
+                timeout_s=timeout_s,
+            )
         return await messages.post(
             p.db,
             caller=caller,
@@ -39,6 +51,37 @@ class ThreadMode(Mode):
             timeout_s=timeout_s,
             default_timeout=p.limits.question_timeout,
         )
+
+    async def _ask(
+        self,
+        *,
+        caller: Caller,
+        conversation_id: int,
+        text: str,
+        reply_to: int | None,
+        timeout_s: float | None,
+    ) -> Posted:
+        """`POST .../messages` with `kind=question`: `questions.ask`, as `ask_user` asks
+        (with no escalation: the REST body has none to give)."""
+        if caller.agent is None:
+            raise InvalidInput(
+                "Only agents ask questions; a person's message is kind=message",
+                details=[{"field": "kind"}],
+            )
+        p = self.parts
+        messages.check_ids(conversation_id, reply_to)
+        asked = await asking.ask(
+            p.db,
+            user_id=caller.user_id,
+            conversation_id=conversation_id,
+            place=partial(messages.post_question, caller=caller, reply_to=reply_to),
+            text=p.limits.posted(text),
+            max_chars=None,
+            timeout_s=timeout_s,
+            default_timeout=p.limits.question_timeout,
+            escalation=Escalation(),
+        )
+        return Posted(asked, None)
 
 
 class InboxMode(ThreadMode):

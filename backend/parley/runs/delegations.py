@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import dataclass
+from functools import partial
 
 import asyncpg
 
@@ -30,6 +31,8 @@ from parley.conversations import (
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
 from parley.models import MAX_TIMEOUT, ConversationMode, MessageKind, Role, RunKind
+from parley.questions import ask as asking
+from parley.questions.escalation import Escalation
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
 from parley.runs import inbox, rules
@@ -41,7 +44,7 @@ from parley.runs.lifecycle import (
     move,
     record,
 )
-from parley.runs.messages import clean_text, lock_target, post_message
+from parley.runs.messages import clean_text, lock_target, post_question
 from parley.runs.rules import DelegationStatus, Event
 from parley.runs.runs import get_run, insert_run, touch
 
@@ -367,16 +370,17 @@ async def close_thread(
             },
         )
     if outcome == "escalated" and note is not None:
-        await post_message(
+        await asking.ask(
             db,
-            caller=caller,
+            user_id=caller.user_id,
             conversation_id=await inbox.inbox_id(db, user_id=caller.user_id),
+            place=partial(post_question, caller=caller, meta={"thread_id": thread_id}),
             text=f"Escalated from thread {thread_id} ({thread.parent_agent} → "
             f"{thread.child_agent}): {note}",
-            kind="question",
             max_chars=max_chars + 200,
+            timeout_s=None,
             default_timeout=question_timeout,
-            meta={"thread_id": thread_id},
+            escalation=Escalation(),
         )
     return closed
 

@@ -181,9 +181,7 @@ async def post(
             f"timeout_s is for questions, 0 < timeout_s <= {int(MAX_TIMEOUT)}",
             details=[{"field": "timeout_s"}],
         )
-    check_id(conversation_id)
-    if reply_to is not None and not 1 <= reply_to <= MAX_BIGINT:
-        raise InvalidInput("reply_to is not a message here", details=[{"field": "reply_to"}])
+    check_ids(conversation_id, reply_to)
     async with db.transaction() as conn:
         return await post_in(
             conn,
@@ -195,6 +193,13 @@ async def post(
             timeout_s=timeout_s or default_timeout,
             meta=meta,
         )
+
+
+def check_ids(conversation_id: int, reply_to: int | None) -> None:
+    """Ids out of range are refused before any statement (a 404, a 422)."""
+    check_id(conversation_id)
+    if reply_to is not None and not 1 <= reply_to <= MAX_BIGINT:
+        raise InvalidInput("reply_to is not a message here", details=[{"field": "reply_to"}])
 
 
 async def post_in(
@@ -275,6 +280,8 @@ async def post_question(
     conversation_id: int,
     content: str,
     timeout_s: float,
+    reply_to: int | None = None,
+    meta: dict[str, Any] | None = None,
 ) -> StoredMessage:
     """Where an agent's question goes (`questions.ask.Place`): posted by the rules and the
     statement of any post here, which open its `questions` row and put its run in
@@ -285,6 +292,8 @@ async def post_question(
         conversation_id=conversation_id,
         content=content,
         kind="question",
+        reply_to=reply_to,
         timeout_s=timeout_s,
+        meta=meta,
     )
     return posted.message
