@@ -16,8 +16,9 @@ from parley.chat import lease, store
 from parley.cluster import layout
 from parley.db import Database
 from parley.push import outbox
+from parley.questions import store as questions
 from parley.realtime import user_stream
-from parley.runs import delegations, messages, questions
+from parley.runs import delegations, messages
 from parley.tools import call_memory
 from parley.work import usage
 from tests.cluster.helpers import Placement, on_node
