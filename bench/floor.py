@@ -111,7 +111,7 @@ async def measure_floor(
     from parley.assistant.mcp_bridge import InProcessTools
     from parley.assistant.offline import OfflineModel
     from parley.assistant.runner import Reply, record_item
-    from parley.conversations import StoredMessage
+    from parley.messages.store import StoredMessage
     from parley.tools.identity import from_request_meta
     from parley.tools.server import build_server
 

@@ -1,7 +1,7 @@
 """Loading the last 50 messages of a conversation of 100 and of 1,000,000 messages.
 
 Rows are written with `INSERT ... SELECT generate_series`; each load is
-`parley.conversations.last_messages` (the function the chat turn uses) on a connection
+`parley.messages.store.last_messages` (the function the chat turn uses) on a connection
 checked out of a `parley.db.Database` pool for that load, as in the server. Two situations
 are measured:
 
@@ -46,7 +46,7 @@ def _alternative() -> str:
     """Same rows, but PostgreSQL can only get them in order from (conversation_id, id DESC):
     `= ANY(array)` is not folded into a constant, so ORDER BY conversation_id, id DESC cannot
     be served by the primary key. Parameters: ([conversation_id], limit), as `_LAST`'s."""
-    from parley.conversations import MESSAGE_COLUMNS
+    from parley.messages.store import MESSAGE_COLUMNS
 
     return (
         f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ANY($1::int[]) "
@@ -73,14 +73,15 @@ async def measure_history(
     budget: float = 8.0,
 ) -> dict[str, Any]:
     from parley import conversations
-    from parley.conversations import StoredMessage
     from parley.db import Database
+    from parley.messages import store as message_store
+    from parley.messages.store import StoredMessage
     from parley.models import ConversationMode
 
     db = await Database.connect(url, max_connections=2)
     small_n, big_n = sizes
     out: dict[str, Any] = {"sizes": sizes, "insert_seconds": {}, "scenarios": {}}
-    statement = _flat(conversations._LAST)
+    statement = _flat(message_store._LAST)
     alternative = _flat(_alternative())
 
     async def new_conversation(title: str) -> int:
@@ -110,7 +111,7 @@ async def measure_history(
     def by_backend(cid: int) -> Callable[[], Awaitable[list[Any]]]:
         async def load() -> list[Any]:
             async with db.connection() as conn:
-                return await conversations.last_messages(
+                return await message_store.last_messages(
                     conn, user_id=USER, conversation_id=cid, limit=limit
                 )
 

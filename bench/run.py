@@ -827,7 +827,7 @@ def section_history(rep: Report, db: BenchDatabase, quick: bool) -> None:
     a, b = out["scenarios"]["A"], out["scenarios"]["B"]
     rep.add(
         f"Rows written with one `INSERT ... SELECT generate_series` per batch ({sizes[1]:,} rows in "
-        f"{ins[sizes[1]]:.1f} s), then `VACUUM ANALYZE`. Each load is `parley.conversations.last_messages(conn, "
+        f"{ins[sizes[1]]:.1f} s), then `VACUUM ANALYZE`. Each load is `parley.messages.store.last_messages(conn, "
         f"conversation_id=…, limit=50)` on a connection checked out of a `parley.db.Database` pool for each load "
         f"(checkout included, as in the server); up to {reps} loads per size, the two sizes interleaved."
     )
@@ -1158,7 +1158,7 @@ def _report_sse(rep: Report, results: dict[str, Any]) -> None:
         f"`parley serve`; {subscribers:,} SSE streams on `GET /api/{{user}}/conversations/{{id}}/events` of one "
         f"conversation (opened 100 at a time in {f['open_seconds']:.1f} s, then left idle 3 s). Then {f['messages']} "
         "messages were stored 0.4 s apart by an agent writing as another Parley instance does "
-        "(`parley.conversations.append_message` in its own transaction; that instance's reader finds the row and "
+        "(`parley.messages.store.append` in its own transaction; that instance's reader finds the row and "
         "sends one wake-up, and the server's reader reads it); "
         "delivery = arrival at the subscriber − the moment the commit returned. The subscribers are this "
         "benchmark's own sockets: while messages arrive each only notes the time and keeps the bytes "

@@ -50,6 +50,7 @@ async def measure_search(
 ) -> dict[str, Any]:
     from parley import conversations, search
     from parley.db import Database
+    from parley.messages import store as message_store
     from parley.models import ConversationMode
 
     db = await Database.connect(url, max_connections=2)
@@ -103,11 +104,11 @@ async def measure_search(
             for name, sql, word, extra in (
                 (
                     "newest messages first, a frequent word",
-                    search._FROM_RECENT,
+                    message_store._FROM_RECENT,
                     "w0",
-                    [search.RECENT],
+                    [message_store.RECENT],
                 ),
-                ("the GIN index, a rare word", search._FROM_INDEX, f"w{VOCABULARY - 1}", []),
+                ("the GIN index, a rare word", message_store._FROM_INDEX, f"w{VOCABULARY - 1}", []),
             ):
                 plan = await conn.fetch(
                     f"EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) {sql}",

@@ -238,8 +238,8 @@ async def fanout(
 ) -> dict[str, Any]:
     """`subscribers` streams of one conversation, spread in turn over `servers` (instances on
     one database), then `messages` stored `spacing` s apart by a writer outside them all."""
-    from parley import conversations
     from parley.db import Database
+    from parley.messages import store as message_store
     from parley.models import Role
     from parley.realtime.hub import Hub, message_fetcher
     from parley.realtime.notifier import Notifier
@@ -288,7 +288,7 @@ async def fanout(
     try:
         for i in range(messages):
             async with db_.transaction() as conn:
-                stored = await conversations.append_message(
+                stored = await message_store.append(
                     conn,
                     conversation_id=cid,
                     user_id=user,

@@ -1,4 +1,5 @@
-"""Conversations and their messages. Every query is scoped to the caller's user id, and
+"""Conversations, and the reads of their messages a person is allowed (the statements on
+`messages` are `parley.messages.store`'s). Every query is scoped to the caller's user id, and
 names it: on a Citus cluster that is what sends each to the one node holding the person's
 rows (specs/scale.md)."""
 
@@ -6,39 +7,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 import asyncpg
 
 from parley.db import Database, retry_on_reconnect
 from parley.errors import NotFound
+from parley.messages import store as messages
+from parley.messages.store import StoredMessage
 from parley.models import (
     CONVERSATION_TITLE_MAX,
     MAX_BIGINT,
     Conversation,
     ConversationMode,
-    Message,
-    MessageKind,
-    Role,
     columns,
 )
-from parley.schemas import ConversationShown, MessageOut
+from parley.schemas import ConversationShown
 from parley.text import clean
 
 MAX_ID = MAX_BIGINT  # conversations.id is a PostgreSQL bigint
 DEFAULT_TITLE = "New conversation"
-
-
-class StoredMessage(MessageOut):
-    """A row of `messages`, validated by column name: the wire shape (`MessageOut`, the one
-    definition of a message's fields) plus what stays inside the server. Its fields are the
-    table's columns (tests/test_models.py checks it)."""
-
-    user_id: str
-    xid: int | None = None  # the writing transaction's id (realtime.reader); not sent out
-
-
-MESSAGE_COLUMNS = columns(Message)
 
 
 class ConversationRecord(ConversationShown):
@@ -150,32 +137,12 @@ async def list_conversations(db: Database, *, user_id: str) -> list[Conversation
     return await summaries_of(db, user_id=user_id)
 
 
-# Unread: messages from others (agents, the assistant, the system) after the person's stored
-# read position. Counting stops at UNREAD_CAP: a badge says "999+", it never scans millions.
-UNREAD_CAP = 999
-
-
-def unread_sql(person: str) -> str:
-    """The unread count of conversation `c`, owned by `person` (a statement's parameter:
-    on a cluster, a subquery filtered by the very value the statement is routed by keeps it
-    to that person's node)."""
-    return f"""(SELECT count(*) FROM (
-    SELECT 1 FROM messages u
-    WHERE u.user_id = {person} AND u.conversation_id = c.id AND u.id > c.last_read_id
-      AND u.role <> 'user'
-    LIMIT {UNREAD_CAP}) unread_rows)"""
-
-
 # Newest activity first: a finished turn (updated_at) or any later message, e.g. an agent's.
 _SUMMARIES = f"""
 SELECT {CONVERSATION_COLUMNS}, last.content AS preview, last.created_at AS last_message_at,
-       {unread_sql("$1")} AS unread
+       {messages.unread_sql("$1")} AS unread
 FROM conversations c
-LEFT JOIN LATERAL (
-    SELECT m.content, m.created_at FROM messages m
-    WHERE m.user_id = $1 AND m.conversation_id = ANY(ARRAY[c.id])
-    ORDER BY m.conversation_id, m.id DESC LIMIT 1
-) last ON true
+{messages.last_of_conversation("$1", "last")}
 WHERE c.user_id = $1 AND ($2::bigint[] IS NULL OR c.id = ANY($2::bigint[]))
 ORDER BY greatest(c.updated_at, coalesce(last.created_at, c.updated_at)) DESC, c.id DESC
 """
@@ -245,10 +212,10 @@ async def list_messages(
     async with db.connection() as conn:
         await check_owned(conn, user_id=user_id, conversation_id=conversation_id)
         if after is None:
-            return await last_messages(
+            return await messages.last_messages(
                 conn, user_id=user_id, conversation_id=conversation_id, limit=limit
             )
-        return await messages_after(
+        return await messages.messages_after(
             conn, user_id=user_id, conversation_id=conversation_id, after=after, limit=limit
         )
 
@@ -274,83 +241,7 @@ async def latest_message_id(db: Database, *, user_id: str, conversation_id: int)
     """The newest message id (0 if none); 404 if the conversation is not the user's."""
     async with db.connection() as conn:
         await check_owned(conn, user_id=user_id, conversation_id=conversation_id)
-        latest = await conn.fetchval(
-            "SELECT max(id) FROM messages WHERE user_id = $2 AND conversation_id = $1",
-            conversation_id,
-            user_id,
-        )
-    return int(latest or 0)
-
-
-# `conversation_id = ANY([id])` rather than `= id`: with a plain equality PostgreSQL may walk
-# the primary key backwards and filter, which gets slower with every message written since
-# (in any conversation); this form can only be served, in order, by the
-# (conversation_id, id DESC) index, so reading the last 50 costs the same at any size.
-_LAST = f"""SELECT {MESSAGE_COLUMNS} FROM messages
-WHERE user_id = $3 AND conversation_id = ANY($1::bigint[])
-ORDER BY conversation_id, id DESC LIMIT $2"""
-# The index backwards: (conversation_id DESC, id ASC), i.e. ascending ids.
-_AFTER = f"""SELECT {MESSAGE_COLUMNS} FROM messages
-WHERE user_id = $4 AND conversation_id = ANY($1::bigint[]) AND id > $2
-ORDER BY conversation_id DESC, id LIMIT $3"""
-
-
-async def messages_after(
-    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, after: int, limit: int
-) -> list[StoredMessage]:
-    rows = await conn.fetch(_AFTER, [conversation_id], after, limit, user_id)
-    return [StoredMessage(**row) for row in rows]
-
-
-async def last_messages(
-    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, limit: int
-) -> list[StoredMessage]:
-    """The newest `limit` messages, oldest first; walks (conversation_id, id DESC) only."""
-    rows = await conn.fetch(_LAST, [conversation_id], limit, user_id)
-    return [StoredMessage(**row) for row in reversed(rows)]
-
-
-# The one way a message is stored (migration 0004); the turn's functions use it too.
-_APPEND = (
-    f"SELECT {MESSAGE_COLUMNS} FROM parley_append_message($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
-)
-
-
-async def append_message(
-    conn: asyncpg.Connection,
-    *,
-    conversation_id: int,
-    user_id: str,
-    role: Role,
-    content: str,
-    author: str | None = None,
-    kind: MessageKind = MessageKind.message,
-    tool_calls: list[dict[str, Any]] | None = None,
-    error: bool = False,
-    reply_to: int | None = None,
-    meta: dict[str, Any] | None = None,
-) -> StoredMessage:
-    """Insert a message inside the caller's transaction; every instance's reader finds it
-    once the transaction commits (`realtime.reader`; a rolled-back message is never seen).
-    `parley_append_message` takes the conversation's lock first, so ids commit in order
-    within a conversation and a reader resuming "after id N" can never skip a message that
-    committed late.
-    """
-    row = await conn.fetchrow(
-        _APPEND,
-        conversation_id,
-        user_id,
-        role.value,
-        author,
-        kind.value,
-        content,
-        tool_calls,
-        error,
-        reply_to,
-        meta,
-    )
-    assert row is not None
-    return StoredMessage(**row)
+        return await messages.latest_id(conn, user_id=user_id, conversation_id=conversation_id)
 
 
 async def title_untitled(
@@ -361,8 +252,7 @@ async def title_untitled(
     async with db.connection() as conn:
         await conn.execute(
             "UPDATE conversations SET title = $3 WHERE id = $1 AND user_id = $2 AND title = $4"
-            " AND NOT EXISTS (SELECT 1 FROM messages WHERE user_id = $2 AND conversation_id = $1"
-            " AND role = 'user' AND id < $5)",
+            f" AND NOT {messages.person_wrote_before('$2', '$1', '$5')}",
             conversation_id,
             user_id,
             title_from(text),

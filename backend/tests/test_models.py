@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from parley.conversations import ConversationRecord, StoredMessage
+from parley.conversations import ConversationRecord
+from parley.messages.store import StoredMessage
 from parley.models import Conversation, Message, Task
 from parley.tasks import TaskRecord
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from agents.items import TResponseInputItem
 
-from parley.conversations import StoredMessage
+from parley.messages.store import StoredMessage
 from parley.models import Role
 
 FAILED_NOTE = "(My reply to this failed before I could answer.)"

@@ -22,8 +22,8 @@ from agents.stream_events import RawResponsesStreamEvent, RunItemStreamEvent
 from parley import events
 from parley.assistant.agent import TurnContext, build_agent, mcp_function_tools
 from parley.assistant.history import history_items
-from parley.conversations import StoredMessage
 from parley.events import Emit
+from parley.messages.store import StoredMessage
 
 log = logging.getLogger(__name__)
 MAX_MODEL_CALLS = 8

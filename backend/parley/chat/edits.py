@@ -12,17 +12,10 @@ from parley import conversations
 from parley.conversations import not_found
 from parley.db import Database
 from parley.errors import InvalidInput
+from parley.messages import store as messages
 from parley.models import CONVERSATION_TITLE_MAX, ConversationMode, Role
 
-_SOURCE = """
-SELECT c.title, m.role::text AS role
-FROM conversations c
-LEFT JOIN messages m ON m.user_id = c.user_id AND m.conversation_id = c.id AND m.id = $3
-WHERE c.id = $1 AND c.user_id = $2
-"""
-# Copies keep their author, text, tool calls and time; `reply_to` pointed into the original
-# (parley/sql/copy_messages.sql). The newest copy's id comes back.
-_COPY = "SELECT parley_copy_messages($4, $2, $1, $3)"
+_TITLE = "SELECT title FROM conversations WHERE id = $1 AND user_id = $2"
 # The person has read everything copied: the fork starts with no unread badge.
 _READ_ALL = "UPDATE conversations SET last_read_id = $3 WHERE id = $1 AND user_id = $2"
 
@@ -38,17 +31,24 @@ async def fork_before(db: Database, *, user_id: str, conversation_id: int, messa
     its id. Nothing changes on refusal."""
     conversations.check_id(conversation_id)
     async with db.connection() as conn, conn.transaction():
-        source = await conn.fetchrow(_SOURCE, conversation_id, user_id, message_id)
-        if source is None:
+        title = await conn.fetchval(_TITLE, conversation_id, user_id)
+        if title is None:
             raise not_found(conversation_id)
-        if source["role"] != Role.user.value:
+        role = await messages.role_of(
+            conn, user_id=user_id, conversation_id=conversation_id, message_id=message_id
+        )
+        if role != Role.user.value:
             raise InvalidInput(
                 "message_id must name a message you wrote in this conversation",
                 details=[{"field": "message_id"}],
             )
         created = await conversations.insert_conversation(
-            conn, user_id=user_id, mode=ConversationMode.chat, title=fork_title(source["title"])
+            conn, user_id=user_id, mode=ConversationMode.chat, title=fork_title(title)
         )
-        last = await conn.fetchval(_COPY, created, conversation_id, message_id, user_id)
+        # Copies keep their author, text, tool calls and time; `reply_to` pointed into the
+        # original (parley/sql/copy_messages.sql).
+        last = await messages.copy_before(
+            conn, user_id=user_id, source=conversation_id, target=created, before=message_id
+        )
         await conn.execute(_READ_ALL, created, user_id, last)
     return created

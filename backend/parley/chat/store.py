@@ -3,8 +3,8 @@
 A conversation has at most one turn in flight. Starting a turn sets `turn_id` if no live
 claim exists; finishing bumps `version` and clears it. A claim that outlives
 `turn_timeout` (its server crashed) is free to take, so nothing stays locked. Both are
-PL/pgSQL functions (parley/sql/start_turn.sql, finish_turn.sql): one round trip each,
-atomic without a transaction block around it.
+PL/pgSQL functions (parley/sql/start_turn.sql, finish_turn.sql), called through the messages
+store (they write messages): one round trip each, atomic without a transaction block around it.
 """
 
 from __future__ import annotations
@@ -14,19 +14,16 @@ from typing import Any
 
 import asyncpg
 
-from parley.conversations import MESSAGE_COLUMNS, StoredMessage, check_id, not_found
+from parley.conversations import check_id, not_found
 from parley.errors import NothingToRetry, TurnInProgress
+from parley.messages import store as messages
+from parley.messages.store import StoredMessage
 from parley.models import ConversationMode, MessageKind, Role
 
 # The SQLSTATEs the functions raise.
 NO_SUCH_CONVERSATION = "PT404"
 CLAIMED = "PT409"
 NOT_FAILED = "PT422"
-
-_START = f"SELECT {MESSAGE_COLUMNS} FROM parley_start_turn($1, $2, $3, $4, $5, $6, $7, $8, $9)"
-_FINISH = (
-    f"SELECT {MESSAGE_COLUMNS} FROM parley_finish_turn($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
-)
 
 
 def new_turn_id() -> str:
@@ -55,8 +52,8 @@ async def start(
     if conversation_id is not None:
         check_id(conversation_id)
     try:
-        rows = await conn.fetch(
-            _START,
+        return await messages.start_turn(
+            conn,
             user_id,
             conversation_id,
             mode.value,
@@ -69,7 +66,6 @@ async def start(
         )
     except asyncpg.PostgresError as exc:
         raise _refusal(exc, conversation_id or 0) from exc
-    return [StoredMessage(**row) for row in reversed(rows)]
 
 
 async def finish(
@@ -89,8 +85,8 @@ async def finish(
     """Store the reply and release the claim, both or neither. If the claim expired and
     another turn took the conversation, nothing is stored: TurnInProgress."""
     try:
-        rows = await conn.fetch(
-            _FINISH,
+        return await messages.finish_turn(
+            conn,
             user_id,
             conversation_id,
             turn_id,
@@ -109,7 +105,6 @@ async def finish(
                 conversation_id=conversation_id,
             ) from exc
         raise
-    return StoredMessage(**rows[0])
 
 
 def _refusal(exc: asyncpg.PostgresError, conversation_id: int) -> Exception:

@@ -15,10 +15,10 @@ from parley.assistant.runner import Assistant, AssistantFailed, Reply
 from parley.chat import lease, store
 from parley.chat.runner import TurnResult, TurnRunner
 from parley.config import Settings
-from parley.conversations import StoredMessage
 from parley.db import Database, retry_on_reconnect
 from parley.errors import DatabaseUnavailable, ModelFailed
 from parley.events import Emit
+from parley.messages.store import StoredMessage
 from parley.models import Role
 from parley.schemas import message_json
 from parley.text import scrub

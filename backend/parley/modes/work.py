@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from parley import conversations, events
 from parley.auth import Caller
 from parley.chat.runner import TurnResult, Work
-from parley.conversations import StoredMessage
 from parley.errors import Forbidden, InvalidInput
 from parley.events import Emit
+from parley.messages.store import StoredMessage
 from parley.models import ConversationMode
 from parley.modes.base import Mode, Posted, Turn
 from parley.questions import answer as answering

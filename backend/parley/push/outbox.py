@@ -19,6 +19,8 @@ from typing import Any
 
 import asyncpg
 
+from parley.messages import store as messages
+
 
 class Outcome(StrEnum):
     sent = "sent"
@@ -63,7 +65,7 @@ _GIVE_UP = """
 UPDATE push_outbox SET status = 'failed', last_error = 'its sender never finished'
 WHERE user_id = $2 AND status = 'pending' AND attempts >= $1 AND lease_until < now()
 """
-_CLAIM = """
+_CLAIM = f"""
 WITH due AS (
     SELECT o.id FROM push_outbox o
     WHERE o.user_id = $3 AND o.status = 'pending' AND o.next_at <= now()
@@ -84,7 +86,7 @@ SELECT t.id, t.subscription_id, t.user_id, t.kind, t.ref, t.conversation_id, t.a
        m.content, m.author, m.meta, q.status AS question_status,
        r.agent AS run_agent, r.error AS run_error
 FROM taken t JOIN push_subscriptions s ON s.user_id = $3 AND s.id = t.subscription_id
-LEFT JOIN messages m ON m.user_id = $3 AND t.kind <> 'run_failed' AND m.id = t.ref
+{messages.joined("m", user="$3", message_id="t.ref", left=True)} AND t.kind <> 'run_failed'
 LEFT JOIN questions q ON q.user_id = $3 AND t.kind <> 'run_failed' AND q.message_id = t.ref
 LEFT JOIN agent_runs r ON r.user_id = $3 AND t.kind = 'run_failed' AND r.id = t.ref
 ORDER BY t.id

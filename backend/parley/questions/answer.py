@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from parley.auth import Caller
-from parley.conversations import StoredMessage
 from parley.db import Database
 from parley.errors import Forbidden, InvalidInput
+from parley.messages.store import StoredMessage
 from parley.models import MAX_BIGINT, MessageKind, Role
 from parley.questions import store
 from parley.questions.status import QuestionStatus, refusal_for

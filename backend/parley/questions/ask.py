@@ -16,9 +16,9 @@ from typing import Protocol
 import asyncpg
 
 from parley.auth import Caller
-from parley.conversations import StoredMessage
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput
+from parley.messages.store import StoredMessage
 from parley.models import MAX_BIGINT, MAX_TIMEOUT
 from parley.questions import store
 from parley.questions.escalation import Escalation

@@ -21,6 +21,7 @@ from typing import Any
 from parley.config import Settings
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
+from parley.messages import store as messages
 from parley.questions import store
 
 LINK_PURPOSE = "question_link"
@@ -105,7 +106,7 @@ WHERE e.user_id = $1 AND e.question_id = $2 AND s.user_id = $1 AND s.message_id 
   AND e.next_at <= now() AND s.status <> 'open'
 """
 # One step of one question: the reminder push (stage 0 -> 1) or the email (1 -> 2).
-_CLAIM = """
+_CLAIM = f"""
 SELECT e.question_id, e.user_id, e.stage, e.remind_after, s.conversation_id,
        m.content, m.author,
        -- Only an address its person proved is theirs: anyone may type someone else's.
@@ -115,7 +116,7 @@ SELECT e.question_id, e.user_id, e.stage, e.remind_after, s.conversation_id,
                WHERE c.user_id = $1 AND c.conversation_id = s.conversation_id) AS muted
 FROM question_escalations e
 JOIN questions s ON s.user_id = $1 AND s.message_id = e.question_id
-JOIN messages m ON m.user_id = $1 AND m.id = e.question_id
+{messages.joined("m", user="$1", message_id="e.question_id")}
 LEFT JOIN accounts a ON a.user_id = e.user_id
 LEFT JOIN notification_prefs p ON p.user_id = $1
 WHERE e.user_id = $1 AND e.question_id = $2 AND e.next_at <= now() AND s.status = 'open'

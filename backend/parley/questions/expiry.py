@@ -66,7 +66,7 @@ ORDER BY s.message_id LIMIT 50
 _LOCK_OVERDUE = f"""
 SELECT e.on_timeout, {store.Q_COLUMNS} FROM questions s
 JOIN question_escalations e ON e.user_id = s.user_id AND e.question_id = s.message_id
-JOIN messages q ON q.user_id = s.user_id AND q.id = s.message_id
+{store.Q_JOIN}
 WHERE s.user_id = $2 AND s.message_id = $1 AND s.status = 'open' AND s.timeout_at <= now()
 FOR UPDATE OF s SKIP LOCKED
 """

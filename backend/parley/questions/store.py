@@ -17,9 +17,10 @@ import asyncpg
 
 from parley import conversations
 from parley.auth import Caller
-from parley.conversations import MESSAGE_COLUMNS, StoredMessage
 from parley.db import Database, retry_on_reconnect
 from parley.errors import Forbidden, NotFound, ParleyError
+from parley.messages import store as messages
+from parley.messages.store import StoredMessage
 from parley.models import MessageKind, Role
 from parley.questions.status import QuestionStatus, move
 
@@ -43,14 +44,14 @@ def is_permission(meta: dict[str, Any] | None) -> bool:
     return bool((meta or {}).get("permission"))
 
 
-_FIELDS = StoredMessage.model_fields
-Q_COLUMNS = ", ".join(f"q.{c} AS q_{c}" for c in _FIELDS)
-_A_COLUMNS = ", ".join(f"a.{c} AS a_{c}" for c in _FIELDS)
+Q_COLUMNS = messages.prefixed("q")
+# A question's own message, joined as `q` to its row `s`.
+Q_JOIN = messages.joined("q", user="s.user_id", message_id="s.message_id")
 _SELECT = f"""
-SELECT {Q_COLUMNS}, {_A_COLUMNS}, s.status, s.timeout_at, s.asked_by, s.run_id,
+SELECT {Q_COLUMNS}, {messages.prefixed("a")}, s.status, s.timeout_at, s.asked_by, s.run_id,
        greatest(0, extract(epoch FROM s.timeout_at - clock_timestamp()))::float8 AS seconds_left
-FROM questions s JOIN messages q ON q.user_id = s.user_id AND q.id = s.message_id
-LEFT JOIN messages a ON a.user_id = s.user_id AND a.id = s.answer_id
+FROM questions s {Q_JOIN}
+{messages.joined("a", user="s.user_id", message_id="s.answer_id", left=True)}
 """
 _READ = _SELECT + "WHERE s.message_id = $1 AND s.user_id = $2"
 _OPEN = (
@@ -63,7 +64,7 @@ AND ($2::text IS NULL OR s.asked_by = $2) ORDER BY s.message_id LIMIT $3"""
 def message(row: Any, prefix: str) -> StoredMessage | None:
     if row[f"{prefix}id"] is None:
         return None
-    return StoredMessage(**{c: row[prefix + c] for c in _FIELDS})
+    return messages.record(row, prefix)
 
 
 def state(row: Any) -> QuestionState:
@@ -130,7 +131,7 @@ async def lock_open(conn: asyncpg.Connection, *, user_id: str, question_id: int)
     """The question's row, locked, with whether it is past its deadline, and its message."""
     return await conn.fetchrow(
         f"""SELECT s.status, s.timeout_at <= now() AS overdue, {Q_COLUMNS}
-        FROM questions s JOIN messages q ON q.user_id = s.user_id AND q.id = s.message_id
+        FROM questions s {Q_JOIN}
         WHERE s.user_id = $2 AND s.message_id = $1 FOR UPDATE OF s""",
         question_id,
         user_id,
@@ -152,7 +153,7 @@ async def open_permission(
     and its row among the person's questions, asked by the session's run agent for the
     session's run (the table agents' questions use too, so the person's event stream
     announces it and `GET /questions/{id}` reads it)."""
-    question = await conversations.append_message(
+    question = await messages.append(
         conn,
         conversation_id=conversation_id,
         user_id=user_id,
@@ -219,7 +220,7 @@ async def record_answer(
     """Store the answer to a locked, open question and close it as answered; a decision is
     kept on the question's message too (`meta.answer`), where the UI and a resuming
     session read it."""
-    reply = await conversations.append_message(
+    reply = await messages.append(
         conn,
         conversation_id=conversation_id,
         user_id=user_id,
@@ -232,12 +233,8 @@ async def record_answer(
     )
     await close(conn, user_id, question_id, QuestionStatus.answered, answer_id=reply.id)
     if decision is not None:
-        await conn.execute(
-            "UPDATE messages SET meta = meta || jsonb_build_object('answer', $2::text)"
-            " WHERE user_id = $3 AND id = $1",
-            question_id,
-            decision,
-            user_id,
+        await messages.note_decision(
+            conn, user_id=user_id, question_id=question_id, decision=decision
         )
     return reply
 
@@ -270,22 +267,6 @@ async def close(
     )
 
 
-# Closing without an answer: the permission question's message says so too, so the card
-# under it stops offering buttons.
-_CLOSE_STALE = """
-WITH closed AS (
-    UPDATE questions SET status = $3, closed_at = now()
-    WHERE user_id = $5 AND status = 'open' AND ($1::int IS NULL OR run_id = $1)
-      AND ($2::bigint[] IS NULL OR message_id = ANY($2))
-      AND NOT (message_id = ANY($4::bigint[]))
-    RETURNING message_id
-)
-UPDATE messages m SET meta = m.meta || jsonb_build_object('closed', $3::text)
-FROM closed WHERE m.user_id = $5 AND m.id = closed.message_id AND m.meta ? 'permission'
-RETURNING m.id
-"""
-
-
 async def close_unanswered(
     db: Database,
     *,
@@ -300,10 +281,14 @@ async def close_unanswered(
     answer leaves nothing for the person's next message to answer by mistake."""
     move(QuestionStatus.open, status)
     async with db.connection() as conn:
-        rows = await conn.fetch(
-            _CLOSE_STALE, run_id, question_ids, status.value, keep or [], user_id
+        return await messages.close_questions(
+            conn,
+            user_id=user_id,
+            run_id=run_id,
+            question_ids=question_ids,
+            keep=keep or [],
+            status=status.value,
         )
-    return [row["id"] for row in rows]
 
 
 async def current_permission(
@@ -313,8 +298,7 @@ async def current_permission(
     oldest open one its live run is waiting on now (in-band or parked), else None."""
     async with db.connection() as conn:
         row = await conn.fetchrow(
-            f"""SELECT {Q_COLUMNS} FROM questions s
-            JOIN messages q ON q.user_id = s.user_id AND q.id = s.message_id
+            f"""SELECT {Q_COLUMNS} FROM questions s {Q_JOIN}
             JOIN work_sessions w ON w.user_id = s.user_id AND w.conversation_id = s.conversation_id
             JOIN agent_runs r ON r.user_id = s.user_id AND r.id = w.run_id
             WHERE s.user_id = $2 AND s.conversation_id = $1 AND s.status = 'open'
@@ -333,16 +317,12 @@ async def reply_target(
 ) -> StoredMessage:
     """The message a reply replies to, in this conversation (404 otherwise)."""
     async with db.connection() as conn:
-        row = await conn.fetchrow(
-            f"SELECT {MESSAGE_COLUMNS} FROM messages"
-            " WHERE user_id = $3 AND id = $1 AND conversation_id = $2",
-            message_id,
-            conversation_id,
-            user_id,
+        found = await messages.get(
+            conn, user_id=user_id, conversation_id=conversation_id, message_id=message_id
         )
-    if row is None:
+    if found is None:
         raise conversations.not_found(conversation_id)
-    return StoredMessage(**row)
+    return found
 
 
 async def locate(conn: asyncpg.Connection, *, user_id: str, question_id: int) -> Any:

@@ -39,8 +39,8 @@ from typing import Any
 from sse_starlette import ServerSentEvent
 
 from parley import events
-from parley.conversations import messages_after
 from parley.db import Database, retry_on_reconnect
+from parley.messages.store import messages_after
 from parley.schemas import message_json
 
 log = logging.getLogger(__name__)

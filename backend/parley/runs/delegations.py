@@ -21,8 +21,6 @@ import asyncpg
 
 from parley.auth import Caller, validate_agent_name
 from parley.conversations import (
-    StoredMessage,
-    append_message,
     check_id,
     insert_conversation,
     latest_message_id,
@@ -30,6 +28,8 @@ from parley.conversations import (
 )
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
+from parley.messages import store as messages
+from parley.messages.store import StoredMessage
 from parley.models import MAX_TIMEOUT, ConversationMode, MessageKind, Role, RunKind
 from parley.questions import ask as asking
 from parley.questions.escalation import Escalation
@@ -120,7 +120,7 @@ async def delegate(
                 parent_run_id=run_id,
             )
         ).id
-        await append_message(
+        await messages.append(
             conn,
             conversation_id=thread,
             user_id=caller.user_id,
@@ -250,15 +250,9 @@ async def get_thread(db: Database, *, caller: Caller, thread_id: int) -> ThreadS
         )
         if row is None or not rules.can_see(caller, record(row).facts):
             raise not_found(thread_id)
-        question = await conn.fetchrow(
-            "SELECT m.* FROM questions q"
-            " JOIN messages m ON m.user_id = q.user_id AND m.id = q.message_id"
-            " WHERE q.user_id = $2 AND q.conversation_id = $1 AND q.status = 'open'"
-            " AND q.timeout_at > now() ORDER BY q.message_id LIMIT 1",
-            thread_id,
-            caller.user_id,
+        open_question = await messages.open_question_of(
+            conn, user_id=caller.user_id, conversation_id=thread_id
         )
-    open_question = StoredMessage(**question) if question is not None else None
     return ThreadState(record(row), open_question)
 
 
@@ -354,7 +348,7 @@ async def close_thread(
         assert thread is not None
         rules.check_close(caller, thread=thread.facts, event=event)
         closed = await move(conn, thread, event, result=note)
-        await append_message(
+        await messages.append(
             conn,
             conversation_id=thread_id,
             user_id=caller.user_id,
@@ -433,7 +427,7 @@ async def sweep_threads(db: Database) -> list[DelegationRecord]:
                 )
             else:
                 continue
-            await append_message(
+            await messages.append(
                 conn,
                 conversation_id=thread.thread_id,
                 user_id=row["user_id"],

@@ -1,15 +1,16 @@
 """The inbox (one per person, where agents write first) and read positions.
 
 Read positions are stored per conversation, so unread counts are the same on every device
-and after a reload (see `conversations.unread_sql`).
+and after a reload (see `parley.messages.store.unread_sql`).
 """
 
 from __future__ import annotations
 
 from parley.auth import Caller
-from parley.conversations import check_id, insert_conversation, not_found, unread_sql
+from parley.conversations import check_id, insert_conversation, not_found
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput
+from parley.messages import store as messages
 from parley.models import MAX_BIGINT, ConversationMode
 
 
@@ -42,20 +43,17 @@ async def mark_read(db: Database, *, caller: Caller, conversation_id: int, messa
         )
         if owned is None:
             raise not_found(conversation_id)
-        present = await conn.fetchval(
-            "SELECT 1 FROM messages WHERE user_id = $3 AND id = $1 AND conversation_id = $2",
-            message_id,
-            conversation_id,
-            caller.user_id,
+        present = await messages.exists(
+            conn, user_id=caller.user_id, conversation_id=conversation_id, message_id=message_id
         )
-        if present is None:
+        if not present:
             raise InvalidInput(
                 f"message_id {message_id} is not a message of conversation {conversation_id}",
                 details=[{"field": "message_id"}],
             )
         unread: int = await conn.fetchval(
             "UPDATE conversations c SET last_read_id = greatest(c.last_read_id, $2)"
-            f" WHERE c.user_id = $3 AND c.id = $1 RETURNING {unread_sql('$3')}",
+            f" WHERE c.user_id = $3 AND c.id = $1 RETURNING {messages.unread_sql('$3')}",
             conversation_id,
             message_id,
             caller.user_id,

@@ -20,9 +20,11 @@ from typing import Any
 import asyncpg
 
 from parley.auth import Caller
-from parley.conversations import MESSAGE_COLUMNS, StoredMessage, check_id, list_messages
+from parley.conversations import check_id, list_messages
 from parley.db import Database
 from parley.errors import Forbidden, InvalidInput, NotFound, ParleyError
+from parley.messages import store as message_store
+from parley.messages.store import StoredMessage
 from parley.models import MAX_BIGINT, MAX_TIMEOUT
 from parley.realtime.hub import Hub
 from parley.runs import rules
@@ -113,10 +115,6 @@ async def _check_agent_answer(
         asked_by=question["asked_by"] if question is not None else None,
         status=question["status"] if question is not None else None,
     )
-
-
-_POST = f"""SELECT {", ".join(f"(p.message).{c}" for c in MESSAGE_COLUMNS.split(", "))}, p.answered
-FROM parley_post_message($1, $2, $3, $4, $5, $6, $7, $8) p"""
 
 
 async def post_message(
@@ -227,8 +225,8 @@ async def post_in(
     if thread is not None and caller.agent == thread.child_agent:
         await acknowledge(conn, thread)
     try:
-        row = await conn.fetchrow(
-            _POST,
+        message, answered = await message_store.post(
+            conn,
             caller.user_id,
             caller.agent,
             conversation_id,
@@ -240,7 +238,7 @@ async def post_in(
         )
     except asyncpg.PostgresError as exc:
         raise refusal(exc) from exc
-    return Posted(StoredMessage(**{c: row[c] for c in StoredMessage.model_fields}), row["answered"])
+    return Posted(message, answered)
 
 
 async def wait_for_messages(

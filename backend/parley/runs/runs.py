@@ -12,9 +12,11 @@ from typing import Any
 import asyncpg
 
 from parley.auth import Caller
-from parley.conversations import StoredMessage, append_message, clean_title, insert_conversation
+from parley.conversations import clean_title, insert_conversation
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
+from parley.messages import store as messages
+from parley.messages.store import StoredMessage
 from parley.models import (
     MAX_INT,
     AgentRun,
@@ -274,7 +276,7 @@ async def finish_run(
         kind = {"completed": MessageKind.completion, "failed": MessageKind.error}.get(
             status, MessageKind.status
         )
-        await append_message(
+        await messages.append(
             conn,
             conversation_id=run.conversation_id,
             user_id=caller.user_id,
@@ -350,7 +352,7 @@ async def time_out_silent(db: Database, *, silence_seconds: float) -> list[int]:
                 error=f"No word from the agent for {silent_for} s",
             )
             if row["conversation_id"] is not None:
-                await append_message(
+                await messages.append(
                     conn,
                     conversation_id=row["conversation_id"],
                     user_id=row["user_id"],

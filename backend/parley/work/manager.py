@@ -19,9 +19,10 @@ from claude_agent_sdk import ResultMessage
 from parley import conversations, events
 from parley.auth import Caller
 from parley.config import Settings
-from parley.conversations import StoredMessage
 from parley.db import Database
 from parley.errors import DatabaseUnavailable, ParleyError
+from parley.messages import store as message_store
+from parley.messages.store import StoredMessage
 from parley.models import MessageKind, Role, RunStatus
 from parley.questions.ask import decision_of, get_question
 from parley.questions.words import Decision
@@ -776,7 +777,7 @@ class WorkManager:
             while not prompt.future.done():
                 try:
                     async with self.db.connection() as conn:
-                        found = await conversations.messages_after(
+                        found = await message_store.messages_after(
                             conn,
                             user_id=user_id,
                             conversation_id=conversation_id,

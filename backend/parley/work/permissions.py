@@ -16,8 +16,8 @@ from typing import Any
 
 from parley.auth import Caller
 from parley.config import Settings
-from parley.conversations import StoredMessage
 from parley.db import Database
+from parley.messages.store import StoredMessage
 from parley.questions import ask as asking
 from parley.questions import store as questions
 from parley.questions.escalation import Escalation, OnTimeout

@@ -11,8 +11,8 @@ from typing import Any
 from claude_agent_sdk import ResultMessage, SystemMessage
 
 from parley import events
-from parley.conversations import StoredMessage
 from parley.db import Database
+from parley.messages.store import StoredMessage
 from parley.questions.store import close_unanswered
 from parley.realtime.notifier import Notifier
 from parley.schemas import message_json

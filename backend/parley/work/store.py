@@ -14,8 +14,9 @@ from typing import Any
 import asyncpg
 
 from parley import conversations
-from parley.conversations import StoredMessage
 from parley.db import Database
+from parley.messages import store as messages
+from parley.messages.store import StoredMessage
 from parley.models import RUN_TITLE_MAX, MessageKind, Role, RunKind, RunStatus
 from parley.runs.messages import MAX_TIMEOUT
 from parley.runs.runs import insert_run
@@ -379,12 +380,7 @@ async def get_run(db: Database, *, user_id: str, run_id: int) -> dict[str, Any] 
 
 async def last_message_id(db: Database, *, user_id: str, conversation_id: int) -> int:
     async with db.connection() as conn:
-        found: int | None = await conn.fetchval(
-            "SELECT max(id) FROM messages WHERE user_id = $2 AND conversation_id = $1",
-            conversation_id,
-            user_id,
-        )
-    return found or 0
+        return await messages.latest_id(conn, user_id=user_id, conversation_id=conversation_id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,16 +399,7 @@ async def prompts_after(db: Database, *, since: dict[tuple[str, int], int]) -> l
     found: list[PromptMessage] = []
     async with db.connection() as conn:
         for user_id, theirs in people.items():
-            rows = await conn.fetch(
-                """SELECT m.id, m.conversation_id, m.content FROM messages m
-                JOIN unnest($1::bigint[], $2::bigint[]) AS s(conversation_id, after)
-                  ON m.conversation_id = s.conversation_id AND m.id > s.after
-                WHERE m.user_id = $3 AND m.role = 'user' AND m.kind = 'message'
-                ORDER BY m.id""",
-                list(theirs),
-                list(theirs.values()),
-                user_id,
-            )
+            rows = await messages.prompts_after(conn, user_id=user_id, after=theirs)
             found += [PromptMessage(**dict(row)) for row in rows]
     return found
 
@@ -437,7 +424,7 @@ async def store(
     async with contextlib.AsyncExitStack() as stack:
         if conn is None:
             conn = await stack.enter_async_context(db.connection())
-        return await conversations.append_message(
+        return await messages.append(
             conn,
             conversation_id=conversation_id,
             user_id=user_id,
@@ -483,16 +470,12 @@ async def get_message(
     db: Database, *, user_id: str, conversation_id: int, message_id: int
 ) -> StoredMessage:
     async with db.connection() as conn:
-        row = await conn.fetchrow(
-            f"SELECT {conversations.MESSAGE_COLUMNS} FROM messages"
-            " WHERE user_id = $3 AND id = $1 AND conversation_id = $2",
-            message_id,
-            conversation_id,
-            user_id,
+        found = await messages.get(
+            conn, user_id=user_id, conversation_id=conversation_id, message_id=message_id
         )
-    if row is None:
+    if found is None:
         raise conversations.not_found(conversation_id)
-    return StoredMessage(**row)
+    return found
 
 
 _TAKE = """

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from parley.assistant.history import FAILED_NOTE, UNANSWERED_NOTE, history_items
-from parley.conversations import StoredMessage
+from parley.messages.store import StoredMessage
 
 pytestmark = pytest.mark.unit
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from parley import conversations
 from parley.chat import store
 from parley.errors import TurnInProgress
+from parley.messages import store as message_store
 from parley.models import Role
 
 
@@ -64,7 +64,7 @@ async def test_a_repeated_start_still_ends_its_history_at_the_persons_message(db
         first = await _start(conn, "turn-1", None)
         conversation_id = first[-1].conversation_id
         async with conn.transaction():  # an agent writes in between
-            await conversations.append_message(
+            await message_store.append(
                 conn,
                 conversation_id=conversation_id,
                 user_id="alice",

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from agents.testing import ScriptedModel, assistant_message
 
 from parley.assistant.history import FAILED_NOTE
-from parley.conversations import StoredMessage, messages_after
+from parley.messages.store import StoredMessage, messages_after
 from tests.conftest import eventually
 
 

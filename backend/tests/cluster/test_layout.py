@@ -10,15 +10,16 @@ from typing import Any
 
 import pytest
 
-from parley import conversations, search, tasks
+from parley import conversations, tasks
 from parley.assistant import ledger
-from parley.chat import lease, store
+from parley.chat import lease
 from parley.cluster import layout
 from parley.db import Database
+from parley.messages import store as message_store
 from parley.push import outbox
 from parley.questions import store as questions
 from parley.realtime import user_stream
-from parley.runs import delegations, messages
+from parley.runs import delegations
 from parley.tools import call_memory
 from parley.work import usage
 from tests.cluster.helpers import Placement, on_node
@@ -70,20 +71,24 @@ def _hot_path(user: str, other_id: int = 7) -> list[tuple[str, str, tuple[Any, .
     cid, mid = other_id, other_id + 1
     turn = ("t", 30.0, "user", "hi", 50)
     return [
-        ("start a turn", store._START, (user, cid, "chat", "title", *turn)),
+        ("start a turn", message_store._START, (user, cid, "chat", "title", *turn)),
         (
             "finish a turn",
-            store._FINISH,
+            message_store._FINISH,
             (user, cid, "t", "assistant", "assistant", "message", "hi", None, False, None),
         ),
         (
             "append a message",
-            conversations._APPEND,
+            message_store._APPEND,
             (cid, user, "agent", "a", "message", "hi", None, False, None, None),
         ),
-        ("post a message", messages._POST, (user, "a", cid, "hi", "message", None, 60.0, None)),
-        ("history", conversations._LAST, ([cid], 50, user)),
-        ("catch up a stream", conversations._AFTER, ([cid], mid, 500, user)),
+        (
+            "post a message",
+            message_store._POST,
+            (user, "a", cid, "hi", "message", None, 60.0, None),
+        ),
+        ("history", message_store._LAST, ([cid], 50, user)),
+        ("catch up a stream", message_store._AFTER, ([cid], mid, 500, user)),
         ("conversation list", conversations._SUMMARIES, (user, None)),
         ("person events", user_stream.EVENTS_AFTER, (user, mid, 200)),
         ("renew a claim", lease._RENEW, (cid, "t", 5.0, user)),
@@ -114,8 +119,8 @@ def _hot_path(user: str, other_id: int = 7) -> list[tuple[str, str, tuple[Any, .
             (user, "coder", cid),
         ),
         ("claim pushes", outbox._CLAIM, (10, 60.0, user)),
-        ("search recent", search._FROM_RECENT, (user, "milk", 20, search.RECENT)),
-        ("search the index", search._FROM_INDEX, (user, "milk", 20)),
+        ("search recent", message_store._FROM_RECENT, (user, "milk", 20, message_store.RECENT)),
+        ("search the index", message_store._FROM_INDEX, (user, "milk", 20)),
         ("remember an MCP call", call_memory._CLAIM, (user, "", "k", "add_task", 30.0)),
         ("read an MCP call", call_memory._READ, (user, "", "k")),
         ("count a work session's tokens", usage._ADD, (user, cid, 10, 20, 0, 0)),

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from parley.conversations import StoredMessage
+from parley.messages.store import StoredMessage
 from parley.questions.ask import decision_of
 from parley.questions.status import QuestionStatus
 from parley.questions.store import QuestionState

@@ -11,9 +11,9 @@ from typing import Any
 import asyncpg
 import httpx
 
-from parley import conversations
 from parley.assistant.offline import OfflineModel
 from parley.db import asyncpg_dsn
+from parley.messages import store as message_store
 from parley.models import Role
 from parley.realtime.notifier import APPLICATION_NAME, LIVE_CHANNEL
 from tests.conftest import eventually, spawn_server, token_for
@@ -34,7 +34,7 @@ async def watch(client: httpx.AsyncClient, user: str, conversation_id: int, **kw
 async def _post(db, conversation_id: int, text: str, user: str = "alice") -> int:
     """A message from another writer (an agent, another instance) straight into the store."""
     async with db.transaction() as conn:
-        message = await conversations.append_message(
+        message = await message_store.append(
             conn,
             conversation_id=conversation_id,
             user_id=user,

@@ -15,6 +15,7 @@ import pytest
 
 from parley import conversations
 from parley.db import Database, asyncpg_dsn
+from parley.messages import store as message_store
 from parley.migrate import upgrade
 from parley.models import Role
 from parley.realtime.hub import Hub, Subscriber, message_fetcher
@@ -26,7 +27,7 @@ from tests.fault.test_database_restart import Restartable
 
 
 async def _append(conn: asyncpg.Connection, conversation_id: int, text: str) -> int:
-    message = await conversations.append_message(
+    message = await message_store.append(
         conn,
         conversation_id=conversation_id,
         user_id="alice",

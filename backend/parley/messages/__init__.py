@@ -1,0 +1,1 @@
+"""Messages: the `messages` table's one store (`parley.messages.store`)."""
