@@ -101,6 +101,28 @@ class _NoDatabase:
         raise AssertionError(f"the floor touched the database ({name})")
 
 
+def _services(settings: Any) -> Any:
+    """The services the tools reach, on a database that must not be touched."""
+    from parley.accounts.credentials import Credentials
+    from parley.modes import Modes, Parts
+    from parley.realtime.hub import Hub, message_fetcher
+    from parley.realtime.notifier import Notifier
+    from parley.realtime.waits import Waits
+    from parley.services import Services
+
+    db: Any = _NoDatabase()
+    hub = Hub(message_fetcher(db))
+    return Services(
+        settings=settings,
+        db=db,
+        credentials=Credentials(db, secret=settings.auth_secret, cache_seconds=0),
+        hub=hub,
+        waits=Waits(),
+        notifier=Notifier(database_url="postgresql://unused/unused", hub=hub),
+        modes=Modes(Parts(db=db, settings=settings)),
+    )
+
+
 async def measure_floor(
     message: str, *, warmup: int, turns: int, history_limit: int = 50
 ) -> dict[str, Any]:
@@ -111,14 +133,22 @@ async def measure_floor(
     from parley.assistant.mcp_bridge import InProcessTools
     from parley.assistant.offline import OfflineModel
     from parley.assistant.runner import Reply, record_item
+    from parley.config import Settings
     from parley.messages.store import StoredMessage
+    from parley.tools.context import ToolContext, serving
     from parley.tools.identity import from_request_meta
     from parley.tools.server import build_server
 
     set_tracing_disabled(True)  # as the server does without an OpenAI key
     with in_memory_tasks():
-        tools = InProcessTools(build_server(db=_NoDatabase(), resolve_user=from_request_meta))  # type: ignore[arg-type]
-        await tools.connect()
+        tools = InProcessTools()
+        await tools.connect(
+            build_server(
+                lifespan=serving(
+                    ToolContext(services=_services(Settings()), caller=from_request_meta)
+                )
+            )
+        )
         model = OfflineModel()
         function_tools = await mcp_function_tools(tools, model=model)
         context = TurnContext(user_id="floor-user", conversation_id=1)

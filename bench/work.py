@@ -147,7 +147,7 @@ async def main(quick: bool, only: set[str]) -> None:
                     other = create_app(settings, database_url=url)
                     other_port = free_port()
                     async with on_loopback(other, other_port):
-                        owner = app.state.work.instance
+                        owner = app.services.work.instance
                         await end_figures(port, other_port, fake, tries=ends, owner=owner)
     finally:
         await asyncio.to_thread(embedded.stop)

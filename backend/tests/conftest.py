@@ -224,7 +224,7 @@ class Server:
         conversation's messages: the signal to write what it must see arrive."""
 
         async def subscribed() -> bool:
-            return bool(self.app.state.hub.watchers(conversation_id))
+            return bool(self.app.services.hub.watchers(conversation_id))
 
         await eventually(subscribed)
 
@@ -232,7 +232,7 @@ class Server:
         """Until someone in this server waits for the question's answer."""
 
         async def waiting() -> bool:
-            return bool(self.app.state.waits.watchers(("question", question_id)))
+            return bool(self.app.services.waits.watchers(("question", question_id)))
 
         await eventually(waiting)
 

@@ -5,14 +5,14 @@ cost a thread hop per dependency per request."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import Cookie, Depends, Header, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from parley.accounts import reauth
 from parley.accounts.credentials import Credentials, Principal
+from parley.accounts.oidc import Provider as OidcProvider
 from parley.api.web_session import COOKIE, UNSAFE, check_origin
 from parley.assistant.runner import Assistant
 from parley.auth import USER_ID_PATTERN, Caller, bearer_token
@@ -22,31 +22,87 @@ from parley.db import Database
 from parley.errors import Forbidden, Unauthorized
 from parley.limits import RateLimiter
 from parley.modes import Modes
+from parley.push.service import Push
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
+from parley.services import ApiServices, from_scope
 from parley.stated import stated
 from parley.work.manager import WorkManager
 
 
-def _from_state(name: str) -> Callable[[Request], Awaitable[Any]]:
-    """A dependency reading one object the lifespan put on `app.state`."""
+async def _services(request: Request) -> ApiServices:
+    """The services the lifespan made, from the lifespan state Starlette copies into every
+    request (`request.state`)."""
+    services = from_scope(request.scope)
+    if services is None:  # an app served without its lifespan: a wiring bug
+        raise RuntimeError("The app's services are not running")
+    return services
 
-    async def get(request: Request) -> Any:
-        return getattr(request.app.state, name)
 
-    return get
+ServicesDep = Annotated[ApiServices, Depends(_services)]
 
 
-HubDep = Annotated[Hub, Depends(_from_state("hub"))]
-WaitsDep = Annotated[Waits, Depends(_from_state("waits"))]
-SettingsDep = Annotated[Settings, Depends(_from_state("settings"))]
-DbDep = Annotated[Database, Depends(_from_state("db"))]
-AssistantDep = Annotated[Assistant, Depends(_from_state("assistant"))]
-LimiterDep = Annotated[RateLimiter, Depends(_from_state("limiter"))]
-RunnerDep = Annotated[TurnRunner, Depends(_from_state("runner"))]
-WorkDep = Annotated[WorkManager, Depends(_from_state("work"))]
-ModesDep = Annotated[Modes, Depends(_from_state("modes"))]
-CredentialsDep = Annotated[Credentials, Depends(_from_state("credentials"))]
+async def _hub(services: ServicesDep) -> Hub:
+    return services.hub
+
+
+async def _waits(services: ServicesDep) -> Waits:
+    return services.waits
+
+
+async def _settings(services: ServicesDep) -> Settings:
+    return services.settings
+
+
+async def _db(services: ServicesDep) -> Database:
+    return services.db
+
+
+async def _assistant(services: ServicesDep) -> Assistant:
+    return services.assistant
+
+
+async def _limiter(services: ServicesDep) -> RateLimiter:
+    return services.limiter
+
+
+async def _runner(services: ServicesDep) -> TurnRunner:
+    return services.runner
+
+
+async def _work(services: ServicesDep) -> WorkManager:
+    return services.work
+
+
+async def _modes(services: ServicesDep) -> Modes:
+    return services.modes
+
+
+async def _credentials(services: ServicesDep) -> Credentials:
+    return services.credentials
+
+
+async def _push(services: ServicesDep) -> Push:
+    return services.push
+
+
+async def _oidc(services: ServicesDep) -> OidcProvider | None:
+    return services.oidc
+
+
+HubDep = Annotated[Hub, Depends(_hub)]
+WaitsDep = Annotated[Waits, Depends(_waits)]
+SettingsDep = Annotated[Settings, Depends(_settings)]
+DbDep = Annotated[Database, Depends(_db)]
+AssistantDep = Annotated[Assistant, Depends(_assistant)]
+LimiterDep = Annotated[RateLimiter, Depends(_limiter)]
+RunnerDep = Annotated[TurnRunner, Depends(_runner)]
+WorkDep = Annotated[WorkManager, Depends(_work)]
+ModesDep = Annotated[Modes, Depends(_modes)]
+CredentialsDep = Annotated[Credentials, Depends(_credentials)]
+PushDep = Annotated[Push, Depends(_push)]
+# The configured OpenID provider, None where sign-in with one is not configured.
+OidcDep = Annotated[OidcProvider | None, Depends(_oidc)]
 
 
 # Declared as a security scheme so the OpenAPI schema (and /docs) knows about bearer auth;

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Cookie, Request, Response
 
 from parley import addresses
 from parley.accounts import invites, reauth, service, sessions, store
+from parley.accounts.credentials import Credentials
 from parley.accounts.schemas import (
     AccountOut,
     AuthConfig,
@@ -50,7 +51,13 @@ def account_out(account: AccountRecord) -> AccountOut:
 
 
 async def sign_in(
-    response: Response, *, request: Request, db: Database, settings: Settings, user_id: str
+    response: Response,
+    *,
+    request: Request,
+    db: Database,
+    settings: Settings,
+    credentials: Credentials,
+    user_id: str,
 ) -> None:
     """A new web session for the account, in the response's cookie; the session this browser
     had ends (a sign-in is also how a person confirms it is them: accounts/reauth.py)."""
@@ -65,7 +72,7 @@ async def sign_in(
         replacing=replacing,
     )
     if replacing:
-        request.app.state.credentials.forget()
+        credentials.forget()
     set_cookie(response, request=request, settings=settings, value=secret)
 
 
@@ -88,7 +95,12 @@ async def auth_config(settings: SettingsDep) -> AuthConfig:
     responses=ERRORS(403, 404, 409, 422),
 )
 async def signup(
-    body: SignupRequest, request: Request, response: Response, db: DbDep, settings: SettingsDep
+    body: SignupRequest,
+    request: Request,
+    response: Response,
+    db: DbDep,
+    settings: SettingsDep,
+    credentials: CredentialsDep,
 ) -> AccountOut:
     """A new account (open sign-up, or with an admin's invite), signed in at once. The user
     id never holds '@'; an invite's email is the account's (verified), and a different one
@@ -102,13 +114,25 @@ async def signup(
         email=body.email,
         invite=body.invite,
     )
-    await sign_in(response, request=request, db=db, settings=settings, user_id=account.user_id)
+    await sign_in(
+        response,
+        request=request,
+        db=db,
+        settings=settings,
+        user_id=account.user_id,
+        credentials=credentials,
+    )
     return account_out(account)
 
 
 @router.post("/auth/login", response_model=AccountOut, responses=ERRORS(401, 403, 422, 429))
 async def login(
-    body: LoginRequest, request: Request, response: Response, db: DbDep, settings: SettingsDep
+    body: LoginRequest,
+    request: Request,
+    response: Response,
+    db: DbDep,
+    settings: SettingsDep,
+    credentials: CredentialsDep,
 ) -> AccountOut:
     """Sets the session cookie. `login` with '@' is an account's verified email (never a user
     id), else a user id. Any wrong name, email or password (or an email not verified) is the
@@ -121,7 +145,14 @@ async def login(
         password=body.password,
         address=client_address(request, settings),
     )
-    await sign_in(response, request=request, db=db, settings=settings, user_id=account.user_id)
+    await sign_in(
+        response,
+        request=request,
+        db=db,
+        settings=settings,
+        user_id=account.user_id,
+        credentials=credentials,
+    )
     return account_out(account)
 
 
@@ -200,6 +231,7 @@ async def dev_login(
     response: Response,
     db: DbDep,
     settings: SettingsDep,
+    credentials: CredentialsDep,
 ) -> DevLoginOut:
     """Signs in as any name (making its account if it has none) when PARLEY_DEV_LOGIN=1, from
     this machine only; 404 otherwise. Sets the session cookie; the token is for scripts."""
@@ -210,7 +242,14 @@ async def dev_login(
     account = await store.ensure(db, user_id=user_id)
     if account.disabled:
         raise NotFound("Dev login is disabled for this account")
-    await sign_in(response, request=request, db=db, settings=settings, user_id=user_id)
+    await sign_in(
+        response,
+        request=request,
+        db=db,
+        settings=settings,
+        user_id=user_id,
+        credentials=credentials,
+    )
     token = mint_token(
         secret=settings.auth_secret,
         user_id=user_id,

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Header, Query, Request
 from sse_starlette import EventSourceResponse
 
 from parley import conversations
-from parley.api.deps import CurrentUser, DbDep, SettingsDep
+from parley.api.deps import CurrentUser, DbDep, HubDep, SettingsDep
 from parley.api.errors import AUTHED, ERRORS, event_stream
 from parley.errors import ParleyError
 from parley.models import MAX_BIGINT
@@ -62,6 +62,7 @@ async def events(
     user_id: CurrentUser,
     db: DbDep,
     settings: SettingsDep,
+    hub: HubDep,
     after: Annotated[
         int | None,
         Query(ge=0, lt=BIGINT_END, description="Replay stored messages after this id"),
@@ -78,7 +79,7 @@ async def events(
     )
     start = latest if cursor is None else cursor
     return conversation_stream(
-        request.app.state.hub,
+        hub,
         conversation_id,
         start,
         user_id=user_id,

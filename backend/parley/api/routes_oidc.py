@@ -14,7 +14,7 @@ from fastapi.responses import RedirectResponse
 from parley.accounts import store
 from parley.accounts.oidc import LinkFailed, OidcFailed, Provider
 from parley.accounts.schemas import OidcLinkRequest, OidcLinkStarted
-from parley.api.deps import CredentialsDep, DbDep, RecentPerson, SettingsDep
+from parley.api.deps import CredentialsDep, DbDep, OidcDep, RecentPerson, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.api.routes_auth import sign_in
 from parley.api.web_session import COOKIE
@@ -27,12 +27,9 @@ FLOW_COOKIE = "parley_oidc"
 FLOW_PATH = "/api/auth"
 
 
-def _provider(request: Request, settings: SettingsDep) -> Provider:
-    if not settings.oidc_enabled:
-        raise NotFound("Sign-in with an identity provider is not configured")
-    provider: Provider | None = getattr(request.app.state, "oidc", None)
+def _provider(provider: Provider | None) -> Provider:
     if provider is None:
-        provider = request.app.state.oidc = Provider(settings)
+        raise NotFound("Sign-in with an identity provider is not configured")
     return provider
 
 
@@ -46,6 +43,7 @@ async def oidc_login(
     request: Request,
     db: DbDep,
     settings: SettingsDep,
+    oidc: OidcDep,
     next: Annotated[str | None, Query(max_length=2000)] = None,
     invite: Annotated[str | None, Query(max_length=200)] = None,
     reauth: bool = False,
@@ -55,9 +53,7 @@ async def oidc_login(
     `reauth=true`: the provider must authenticate the person afresh (`prompt=login`,
     `max_age=0`, its `auth_time` checked), which is how someone who signs in only this way
     confirms it is them."""
-    started = await _provider(request, settings).start(
-        db, next_path=next, invite=invite, fresh=reauth
-    )
+    started = await _provider(oidc).start(db, next_path=next, invite=invite, fresh=reauth)
     response = RedirectResponse(started.url, status_code=302)
     _bind(response, started.binder, settings)
     return response
@@ -88,13 +84,14 @@ async def oidc_link(
     principal: RecentPerson,
     db: DbDep,
     settings: SettingsDep,
+    oidc: OidcDep,
 ) -> OidcLinkStarted:
     """Starts linking a single sign-on identity to the signed-in account: the UI sends the
     browser to `redirect_to` (the provider), which comes back to the callback, which links
     the identity (refused if it is another account's) and returns to `next` with
     `?sso_link=linked` or `?sso_link=<error code>`. 409 `sso_already_linked` when the
     account has one; 403 `reauth_required` without a sign-in within PARLEY_REAUTH_MINUTES."""
-    provider = _provider(request, settings)
+    provider = _provider(oidc)
     user_id = principal.caller.user_id
     account = await store.get(db, user_id=user_id)
     if account is None:
@@ -127,6 +124,7 @@ async def oidc_callback(
     db: DbDep,
     settings: SettingsDep,
     credentials: CredentialsDep,
+    oidc: OidcDep,
     code: Annotated[str | None, Query(max_length=4000)] = None,
     state: Annotated[str | None, Query(max_length=200)] = None,
     error: Annotated[str | None, Query(max_length=200)] = None,
@@ -137,7 +135,7 @@ async def oidc_callback(
     `next` (with `auth_notice=sso_new_account` when it made a new account although one here
     has the identity's user name or email); on failure, to `/?auth_error=<code>`. A link
     flow signs nobody in: it goes on to `next` with `sso_link=linked` or `sso_link=<code>`."""
-    provider = _provider(request, settings)
+    provider = _provider(oidc)
     try:
         if error or not code or not state:
             raise OidcFailed(f"The provider did not sign you in ({error or 'no code'})")
@@ -162,7 +160,12 @@ async def oidc_callback(
                 target = _with(target, auth_notice=finished.notice)
             response = RedirectResponse(target, status_code=302)
             await sign_in(
-                response, request=request, db=db, settings=settings, user_id=finished.user_id
+                response,
+                request=request,
+                db=db,
+                settings=settings,
+                user_id=finished.user_id,
+                credentials=credentials,
             )
     response.delete_cookie(FLOW_COOKIE, path=FLOW_PATH, httponly=True, samesite="lax")
     return response

@@ -9,7 +9,7 @@ from fastapi import APIRouter, Request, Response
 
 from parley.accounts import passkeys, store
 from parley.accounts.schemas import AccountOut, PasskeyLogin, PasskeyOut, PasskeyVerify
-from parley.api.deps import DbDep, RecentPerson, SettingsDep, SignedInPerson
+from parley.api.deps import CredentialsDep, DbDep, RecentPerson, SettingsDep, SignedInPerson
 from parley.api.errors import ERRORS
 from parley.api.routes_auth import account_out, sign_in
 from parley.api.web_session import check_origin
@@ -61,7 +61,12 @@ async def login_options(request: Request, db: DbDep, settings: SettingsDep) -> d
 
 @router.post("/login/verify", response_model=AccountOut, responses=ERRORS(401, 403, 422))
 async def login_verify(
-    body: PasskeyLogin, request: Request, response: Response, db: DbDep, settings: SettingsDep
+    body: PasskeyLogin,
+    request: Request,
+    response: Response,
+    db: DbDep,
+    settings: SettingsDep,
+    credentials: CredentialsDep,
 ) -> AccountOut:
     """Signs in the passkey's owner: sets the session cookie."""
     check_origin(request, settings, required=False)
@@ -69,5 +74,12 @@ async def login_verify(
     account = await store.get(db, user_id=user_id)
     if account is None or account.disabled:
         raise Unauthorized("This account cannot sign in", code="invalid_credentials")
-    await sign_in(response, request=request, db=db, settings=settings, user_id=user_id)
+    await sign_in(
+        response,
+        request=request,
+        db=db,
+        settings=settings,
+        user_id=user_id,
+        credentials=credentials,
+    )
     return account_out(account)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Response
 from fastapi.responses import RedirectResponse
 
-from parley.api.deps import DbDep, PersonUser, SettingsDep
+from parley.api.deps import DbDep, PersonUser, PushDep, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.push import subscriptions
 from parley.push.schemas import (
@@ -25,10 +25,10 @@ router = APIRouter(tags=["push"])
 
 
 @router.get("/api/push/vapid-public-key", response_model=VapidKeyOut)
-async def vapid_public_key(request: Request) -> VapidKeyOut:
+async def vapid_public_key(push: PushDep) -> VapidKeyOut:
     """The key a browser subscribes with (`applicationServerKey`); the same on every
     instance."""
-    return VapidKeyOut(public_key=request.app.state.push.vapid.public_key)
+    return VapidKeyOut(public_key=push.vapid.public_key)
 
 
 @router.post(

@@ -14,7 +14,7 @@ from parley.accounts.schemas import (
     SecondFactorSetupOut,
     SecondFactorStatusOut,
 )
-from parley.api.deps import DbDep, RecentPerson, SettingsDep, SignedInPerson
+from parley.api.deps import CredentialsDep, DbDep, RecentPerson, SettingsDep, SignedInPerson
 from parley.api.errors import ERRORS
 from parley.api.routes_auth import account_out, sign_in
 from parley.api.web_session import check_origin, client_address
@@ -72,6 +72,7 @@ async def login_second_factor(
     response: Response,
     db: DbDep,
     settings: SettingsDep,
+    credentials: CredentialsDep,
 ) -> AccountOut:
     """The second step of a password sign-in with an authenticator app on: the `challenge`
     of the 401 `second_factor_required` and a code of the app (or a recovery code). Sets the
@@ -86,5 +87,12 @@ async def login_second_factor(
         code=body.code,
         address=client_address(request, settings),
     )
-    await sign_in(response, request=request, db=db, settings=settings, user_id=account.user_id)
+    await sign_in(
+        response,
+        request=request,
+        db=db,
+        settings=settings,
+        user_id=account.user_id,
+        credentials=credentials,
+    )
     return account_out(account)

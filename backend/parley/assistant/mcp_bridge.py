@@ -70,9 +70,11 @@ def _from_record(value: Any, *, error: bool) -> CallToolResult:
 
 
 class InProcessTools(AgentsMCPServer):
-    def __init__(self, server: MCPServer, ledger: Ledger | None = None) -> None:
+    """Made before the server it connects to (`connect`): that server's tools reach the
+    process's services, which hold the assistant these tools belong to."""
+
+    def __init__(self, ledger: Ledger | None = None) -> None:
         super().__init__(use_structured_content=True, tool_meta_resolver=_user_meta)
-        self._server = server
         self._ledger = ledger
         self._client: Client | None = None
         self._stack: AsyncExitStack | None = None
@@ -82,9 +84,11 @@ class InProcessTools(AgentsMCPServer):
     def name(self) -> str:
         return "parley"
 
-    async def connect(self) -> None:
+    async def connect(self, server: MCPServer[Any] | None = None) -> None:
+        if server is None:  # the Agents SDK's own interface has no argument
+            raise RuntimeError("Parley's tools connect to a server given at start-up")
         stack = AsyncExitStack()
-        self._client = await stack.enter_async_context(Client(self._server))
+        self._client = await stack.enter_async_context(Client(server))
         self._stack = stack
         self._tools = list((await self._client.list_tools()).tools)
 

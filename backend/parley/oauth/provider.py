@@ -36,6 +36,7 @@ from starlette.types import ASGIApp, ExceptionHandler, Receive, Scope, Send
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import ParleyError
+from parley.services import from_scope
 
 from . import consent, redirects, tokens
 from .clients import Clients
@@ -301,15 +302,16 @@ class PublicRevocation:
 
 class OAuthRoute:
     """What the app routes the authorization server's paths to when it is created; forwards
-    to the app its lifespan builds (the handlers need the database, which exists only then)."""
+    to the app of the services its lifespan builds (the handlers need the database, which
+    exists only then)."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        app: Starlette | None = getattr(scope["app"].state, "oauth", None)
-        if app is None:
+        services = from_scope(scope)
+        if services is None:
             body = {"error": {"code": "unavailable", "message": "OAuth is not running"}}
             await JSONResponse(body, status_code=503)(scope, receive, send)
             return
-        await app(scope, receive, send)
+        await services.oauth(scope, receive, send)
 
 
 def oauth_routes() -> list[Route]:

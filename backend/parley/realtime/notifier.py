@@ -103,7 +103,11 @@ class Notifier:
         self.nodes: NodeReaders | None = None
         self._replace = asyncio.Event()  # a shard left a node: read the placements now
 
-    async def start(self) -> None:
+    async def start(self, *, on_stop: Callable[[int], object] | None = None) -> None:
+        """`on_stop`: called with a conversation id when another instance asks to stop its
+        turn (the turn runner: made from this notifier's methods, so handed in here)."""
+        if on_stop is not None:
+            self.on_stop = on_stop
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send())]
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(10):

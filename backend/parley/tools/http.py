@@ -17,7 +17,7 @@ load balancer can answer any request and an expired token stops working at once.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlsplit
@@ -38,13 +38,10 @@ from starlette.types import Receive, Scope, Send
 from parley.accounts.credentials import Credentials
 from parley.auth import Caller, bearer_token
 from parley.config import Settings
-from parley.db import Database
 from parley.errors import ParleyError, RateLimited
 from parley.limits import RateLimiter
-from parley.modes import Modes
-from parley.realtime.hub import Hub
-from parley.realtime.waits import Waits
-from parley.tools.agent_tools import AgentToolDeps
+from parley.services import Services, from_scope
+from parley.tools.context import ToolContext
 from parley.tools.server import build_server
 
 log = logging.getLogger(__name__)
@@ -93,15 +90,6 @@ class ParleyTokens(TokenVerifier):
         return Caller(access.subject, agent)
 
 
-def from_verified_request(ctx: Context[Any]) -> str:
-    """The user the SDK's auth middleware verified for this HTTP request; fails closed."""
-    request = getattr(ctx.request_context, "request", None)
-    user = request.scope.get("user") if isinstance(request, Request) else None
-    if not isinstance(user, AuthenticatedUser) or not user.access_token.subject:
-        raise ToolError("No authenticated user for this tool call")
-    return user.access_token.subject
-
-
 # Loopback names at any port: a local client (Claude Code, MCP Inspector) reaches /mcp there.
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 
@@ -126,36 +114,23 @@ def transport_security(settings: Settings) -> TransportSecuritySettings:
 
 class McpHttp:
     """The `/mcp` ASGI app: the per-user rate cap in front of the SDK's authenticated
-    streamable-HTTP app."""
+    streamable-HTTP app.
+
+    Made before the services it serves (they hold it, to route `/mcp` to it) and handed
+    them in `run`, which enters the MCP server's lifespan: its tools reach them there."""
 
     def __init__(
-        self,
-        *,
-        db: Database,
-        settings: Settings,
-        credentials: Credentials,
-        hub: Hub,
-        waits: Waits,
-        limiter: RateLimiter | None = None,
-        modes: Callable[[], Modes],
+        self, *, settings: Settings, credentials: Credentials, limiter: RateLimiter | None = None
     ) -> None:
         self.settings = settings
         self.limiter = limiter
         public = settings.public_url.rstrip("/")
         self.credentials = credentials
         self.tokens = tokens = ParleyTokens(credentials, resource=public + PATH)
-        self.server: MCPServer = build_server(
-            db=db,
-            resolve_user=from_verified_request,
-            modes=modes,
-            agent_tools=AgentToolDeps(
-                db=db,
-                hub=hub,
-                waits=waits,
-                settings=settings,
-                resolve_caller=tokens.caller,
-                modes=modes,
-            ),
+        self._context: ToolContext | None = None
+        self.server: MCPServer[Any] = build_server(
+            lifespan=self._lifespan,
+            remote=settings,
             token_verifier=tokens,
             auth=AuthSettings(
                 issuer_url=public,  # type: ignore[arg-type]
@@ -172,10 +147,21 @@ class McpHttp:
         )
 
     @asynccontextmanager
-    async def run(self) -> AsyncIterator[McpHttp]:
-        """The session manager's task group must live as long as the app serves."""
-        async with self.server.session_manager.run():
-            yield self
+    async def _lifespan(self, _server: MCPServer[Any]) -> AsyncIterator[ToolContext]:
+        if self._context is None:
+            raise RuntimeError("McpHttp serves only inside run()")
+        yield self._context
+
+    @asynccontextmanager
+    async def run(self, services: Services) -> AsyncIterator[McpHttp]:
+        """The session manager's task group (and with it the server's lifespan) must live as
+        long as the app serves. The identity is the verified token's, and nothing else's."""
+        self._context = ToolContext(services=services, caller=self.tokens.caller)
+        try:
+            async with self.server.session_manager.run():
+                yield self
+        finally:
+            self._context = None
 
     async def _rate_limited(self, scope: Scope) -> RateLimited | None:
         if self.limiter is None or scope["path"] != PATH:
@@ -204,18 +190,19 @@ class McpHttp:
 
 class McpRoute:
     """What the app routes `/mcp` (and its metadata) to when it is created; forwards to the
-    `McpHttp` its lifespan builds (the tools need the database, which exists only then).
+    `McpHttp` of the services its lifespan builds (the tools need the database, which exists
+    only then).
 
     A class instance, not a function, so Starlette's `Route` treats it as a raw ASGI app.
     """
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        mcp: McpHttp | None = getattr(scope["app"].state, "mcp_http", None)
-        if mcp is None:
+        services = from_scope(scope)
+        if services is None:
             body = {"error": {"code": "unavailable", "message": "MCP is not running"}}
             await JSONResponse(body, status_code=503)(scope, receive, send)
             return
-        await mcp(scope, receive, send)
+        await services.mcp(scope, receive, send)
 
 
 def mcp_routes() -> list[Route]:

@@ -8,25 +8,28 @@ from typing import Any
 from mcp.server.mcpserver import Context
 from mcp.server.mcpserver.exceptions import ToolError
 
-from parley.auth import USER_META_KEY
+from parley.auth import USER_META_KEY, Caller
 
-__all__ = ["USER_META_KEY", "UserResolver", "fixed_user", "from_request_meta"]
+__all__ = ["USER_META_KEY", "CallerResolver", "fixed_user", "from_request_meta"]
 
-UserResolver = Callable[[Context[Any]], str]
+CallerResolver = Callable[[Context[Any]], Caller]
 
 
-def from_request_meta(ctx: Context[Any]) -> str:
+def from_request_meta(ctx: Context[Any]) -> Caller:
+    """In process (the assistant's tools): the person the turn's `_meta` names, never an
+    agent."""
     meta = ctx.request_context.meta or {}
     user_id = meta.get(USER_META_KEY) if isinstance(meta, dict) else None
     if not isinstance(user_id, str) or not user_id:
         raise ToolError("No authenticated user for this tool call")
-    return user_id
+    return Caller(user_id)
 
 
-def fixed_user(user_id: str) -> UserResolver:
-    """For a transport whose whole session belongs to one user (stdio with a token)."""
+def fixed_user(user_id: str, agent: str | None = None) -> CallerResolver:
+    """For a transport whose whole session belongs to one caller (stdio with `--user`)."""
+    caller = Caller(user_id, agent)
 
-    def resolve(_ctx: Context[Any]) -> str:
-        return user_id
+    def resolve(_ctx: Context[Any]) -> Caller:
+        return caller
 
     return resolve

@@ -47,14 +47,17 @@ from mcp_types import (
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from parley.auth import Caller
+from parley.config import Settings
 from parley.errors import ParleyError
 from parley.questions.ask import get_question, wait_for_answer, withdraw
 from parley.questions.status import QuestionStatus
 from parley.runs import delegations
 from parley.runs.schemas import delegation_json
+from parley.services import Services
 from parley.text import unstorable
 from parley.tools import call_memory
-from parley.tools.agent_tools import AgentToolDeps, answer_view
+from parley.tools.agent_tools import answer_view
+from parley.tools.context import ToolContext
 from parley.tools.waiting import Slot, TaskIds, WaitKind, WaitRef, slot_for_call
 
 log = logging.getLogger(__name__)
@@ -116,10 +119,10 @@ class _Request:
 class WaitingCalls(Extension):
     identifier = TASKS_EXTENSION
 
-    def __init__(self, deps: AgentToolDeps) -> None:
-        self.deps = deps
-        self.ids = TaskIds(deps.settings.auth_secret)
-        self.poll_ms = int(deps.settings.mcp_task_poll_ms)
+    def __init__(self, settings: Settings) -> None:
+        self.parley_settings = settings
+        self.ids = TaskIds(settings.auth_secret)
+        self.poll_ms = int(settings.mcp_task_poll_ms)
 
     # -- the extension's surface ------------------------------------------------------------
 
@@ -156,8 +159,16 @@ class WaitingCalls(Extension):
         self._require(ctx)
         raise MCPError(code=METHOD_NOT_FOUND, message="Method not found")
 
+    @staticmethod
+    def _context(ctx: ServerRequestContext[Any, Any]) -> ToolContext:
+        """The server's tool context (`parley.tools.context`), as the tools see it."""
+        found = ctx.lifespan_context
+        if not isinstance(found, ToolContext):
+            raise RuntimeError("The MCP server has no Parley tool context")
+        return found
+
     def _caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
-        return self.deps.resolve_caller(_Request(ctx))  # type: ignore[arg-type]
+        return self._context(ctx).caller(_Request(ctx))  # type: ignore[arg-type]
 
     def _open(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> tuple[Caller, WaitRef]:
         try:
@@ -171,7 +182,8 @@ class WaitingCalls(Extension):
     ) -> dict[str, Any]:
         self._require(ctx)
         caller, wait = self._open(ctx, params.task_id)
-        return await self._task(caller, wait, params.task_id)
+        services = self._context(ctx).services
+        return await self._task(services, caller, wait, params.task_id)
 
     async def _cancel(
         self, ctx: ServerRequestContext[Any, Any], params: CancelTaskRequestParams
@@ -179,17 +191,16 @@ class WaitingCalls(Extension):
         """Withdraw the question (the person sees it closed) or cancel the delegation."""
         self._require(ctx)
         caller, wait = self._open(ctx, params.task_id)
-        settings = self.deps.settings
+        services = self._context(ctx).services
+        settings = self.parley_settings
         try:
             if wait.kind is WaitKind.question:
-                await withdraw(self.deps.db, caller=caller, question_id=wait.ref)
+                await withdraw(services.db, caller=caller, question_id=wait.ref)
             else:
-                state = await delegations.get_thread(
-                    self.deps.db, caller=caller, thread_id=wait.ref
-                )
+                state = await delegations.get_thread(services.db, caller=caller, thread_id=wait.ref)
                 if state.delegation.status not in delegations.CLOSED:
                     await delegations.close_thread(
-                        self.deps.db,
+                        services.db,
                         caller=caller,
                         thread_id=wait.ref,
                         outcome="cancelled",
@@ -207,21 +218,28 @@ class WaitingCalls(Extension):
         """Parley's tasks never ask the client for input: a known task acks and ignores it."""
         self._require(ctx)
         caller, wait = self._open(ctx, params.task_id)
-        await self._task(caller, wait, params.task_id)  # a task gone from the database: error
+        services = self._context(ctx).services
+        await self._task(
+            services, caller, wait, params.task_id
+        )  # a task gone from the database: error
         return {}
 
     # -- what a task is: the row that holds the wait ----------------------------------------
 
-    async def _task(self, caller: Caller, wait: WaitRef, task_id: str) -> dict[str, Any]:
+    async def _task(
+        self, services: Services, caller: Caller, wait: WaitRef, task_id: str
+    ) -> dict[str, Any]:
         try:
             if wait.kind is WaitKind.question:
-                return await self._question_task(caller, wait, task_id)
-            return await self._thread_task(caller, wait, task_id)
+                return await self._question_task(services, caller, wait, task_id)
+            return await self._thread_task(services, caller, wait, task_id)
         except ParleyError as exc:  # the row is gone (its conversation was deleted)
             raise MCPError(code=INVALID_PARAMS, message="Task not found") from exc
 
-    async def _question_task(self, caller: Caller, wait: WaitRef, task_id: str) -> dict[str, Any]:
-        state = await get_question(self.deps.db, caller=caller, question_id=wait.ref)
+    async def _question_task(
+        self, services: Services, caller: Caller, wait: WaitRef, task_id: str
+    ) -> dict[str, Any]:
+        state = await get_question(services.db, caller=caller, question_id=wait.ref)
         created = state.question.created_at
         task: dict[str, Any] = {
             "taskId": task_id,
@@ -254,8 +272,10 @@ class WaitingCalls(Extension):
             task.update(status="working", statusMessage=f"waiting for {caller.user_id}")
         return task
 
-    async def _thread_task(self, caller: Caller, wait: WaitRef, task_id: str) -> dict[str, Any]:
-        state = await delegations.get_thread(self.deps.db, caller=caller, thread_id=wait.ref)
+    async def _thread_task(
+        self, services: Services, caller: Caller, wait: WaitRef, task_id: str
+    ) -> dict[str, Any]:
+        state = await delegations.get_thread(services.db, caller=caller, thread_id=wait.ref)
         thread, asked = state.delegation, state.open_question
         task: dict[str, Any] = {
             "taskId": task_id,
@@ -326,6 +346,7 @@ class WaitingCalls(Extension):
     ) -> HandlerResult:
         tasks = self._declared(ctx)
         key = self._key(params)
+        services = self._context(ctx).services
         if key is not None and (problem := unstorable(key)) is not None:
             # Remembered before the tool runs, so refused here, as the tool would refuse it.
             text = f"{KEY_ARGUMENT} (or the call's id) {problem}"
@@ -338,37 +359,36 @@ class WaitingCalls(Extension):
                 key = None  # the tool answers the missing identity itself
         if key is not None and caller is not None:
             seen = await call_memory.claim(
-                self.deps.db,
+                services.db,
                 caller=caller,
                 key=key,
                 tool=params.name,
-                stale_s=self.deps.settings.tool_wait_max + 60,
+                stale_s=self.parley_settings.tool_wait_max + 60,
             )
             if seen is not None:
-                return await self._replay(caller, key, params.name, seen, tasks)
+                return await self._replay(services, caller, key, params.name, seen, tasks)
         slot = Slot(tasks=tasks)
         try:
             with slot_for_call(slot):
                 result = await call_next(ctx)
         except BaseException:
             if key is not None and caller is not None:
-                await call_memory.release(self.deps.db, caller=caller, key=key)
+                await call_memory.release(services.db, caller=caller, key=key)
             raise
         if slot.wait is None:
             if key is not None and caller is not None and isinstance(result, CallToolResult):
-                await call_memory.finish(
-                    self.deps.db, caller=caller, key=key, result=dumped(result)
-                )
+                await call_memory.finish(services.db, caller=caller, key=key, result=dumped(result))
             return result
         caller = caller or self._caller(ctx)
         if key is not None:
             await call_memory.record_wait(
-                self.deps.db, caller=caller, key=key, wait=wait_text(slot.wait)
+                services.db, caller=caller, key=key, wait=wait_text(slot.wait)
             )
-        return await self._settle(caller, slot.wait, tasks, slot.wait_s)
+        return await self._settle(services, caller, slot.wait, tasks, slot.wait_s)
 
     async def _replay(
         self,
+        services: Services,
         caller: Caller,
         key: str,
         tool: str,
@@ -385,11 +405,11 @@ class WaitingCalls(Extension):
             )
         if seen.result is None and seen.wait is None:
             found = await call_memory.settled(
-                self.deps.db,
+                services.db,
                 caller=caller,
                 key=key,
                 tool=tool,
-                within=self.deps.settings.tool_wait_max,
+                within=self.parley_settings.tool_wait_max,
             )
             if found is None:
                 return CallToolResult(
@@ -406,14 +426,14 @@ class WaitingCalls(Extension):
             return CallToolResult.model_validate(seen.result)
         assert seen.wait is not None
         wait = wait_of(seen.wait)
-        return await self._settle(caller, wait, tasks, self.deps.settings.tool_wait_max)
+        return await self._settle(services, caller, wait, tasks, self.parley_settings.tool_wait_max)
 
     async def _settle(
-        self, caller: Caller, wait: WaitRef, tasks: bool, wait_s: float
+        self, services: Services, caller: Caller, wait: WaitRef, tasks: bool, wait_s: float
     ) -> HandlerResult:
         """The call's answer: a task for a client that takes one; else the in-band wait."""
         if tasks:
-            task = await self._task(caller, wait, self.ids.seal(caller, wait))
+            task = await self._task(services, caller, wait, self.ids.seal(caller, wait))
             log.info("a wait for %s answered as task %s", caller.user_id, task["taskId"])
             for detail in ("result", "error", "inputRequests"):
                 task.pop(detail, None)
@@ -421,8 +441,8 @@ class WaitingCalls(Extension):
         if wait.kind is WaitKind.question:
             try:
                 state = await wait_for_answer(
-                    self.deps.db,
-                    self.deps.waits,
+                    services.db,
+                    services.waits,
                     caller=caller,
                     question_id=wait.ref,
                     wait_s=wait_s,
@@ -432,5 +452,5 @@ class WaitingCalls(Extension):
                     content=[TextContent(type="text", text=exc.message)], is_error=True
                 )
             return tool_result(answer_view(state))
-        state_t = await delegations.get_thread(self.deps.db, caller=caller, thread_id=wait.ref)
+        state_t = await delegations.get_thread(services.db, caller=caller, thread_id=wait.ref)
         return tool_result(delegation_json(state_t.delegation, state_t.open_question))

@@ -10,16 +10,13 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.request_state import RequestStateSecurity
 
 from parley import tasks
-from parley.db import Database
+from parley.config import Settings
 from parley.errors import ParleyError
 from parley.tasks import TaskRecord
-from parley.tools import work_tools
-from parley.tools.agent_tools import AgentToolDeps, register_agent_tools
-from parley.tools.delegation_tools import register_delegation_tools
-from parley.tools.identity import UserResolver
+from parley.tools import agent_tools, delegation_tools, work_tools
+from parley.tools.context import Lifespan, caller_of, services_of
 from parley.tools.mcp_tasks import WaitingCalls
 from parley.tools.waiting import derive_key
-from parley.tools.work_tools import ModesGetter
 
 INSTRUCTIONS = (
     "Parley keeps a person's to-do list. Each task has a task_id: the person's own task "
@@ -71,122 +68,114 @@ def task_view(task: TaskRecord) -> dict[str, Any]:
 
 def build_server(
     *,
-    db: Database,
-    resolve_user: UserResolver,
+    lifespan: Lifespan,
     name: str = "parley",
-    modes: ModesGetter = lambda: None,
     with_work: bool = True,
-    agent_tools: AgentToolDeps | None = None,
+    remote: Settings | None = None,
     **options: Any,
-) -> MCPServer:
-    """A server whose tools act for the user `resolve_user` finds in each request; `modes`
-    gives the process's conversation modes (the work tools reach sessions through them); with
-    `agent_tools`, also the tools agents use to talk to the person (remote transports);
-    `options` go to the SDK's MCPServer (its auth, for the HTTP transport)."""
-    if agent_tools is not None:
+) -> MCPServer[Any]:
+    """A server whose tools reach the process's services, and who is calling, through the
+    context `lifespan` yields (`parley.tools.context`); `remote`: the settings of a remote
+    transport (`/mcp`, `parley mcp`), which also serves the tools agents use to talk to the
+    person; `options` go to the SDK's MCPServer (its auth, for the HTTP transport)."""
+    if remote is not None:
         # Remote transports: waits become MCP tasks, re-sent calls run once, and the
         # 2026-era request state is sealed with a key every instance shares (never a
         # per-process one), so any instance answers any request.
-        secret = agent_tools.settings.auth_secret
-        options.setdefault("extensions", [WaitingCalls(agent_tools)])
+        options.setdefault("extensions", [WaitingCalls(remote)])
         options.setdefault(
             "request_state_security",
-            RequestStateSecurity(keys=[derive_key(secret, "mcp-request-state")]),
+            RequestStateSecurity(keys=[derive_key(remote.auth_secret, "mcp-request-state")]),
         )
-    server: MCPServer = MCPServer(
+    server: MCPServer[Any] = MCPServer(
         name=name,
         version=version("parley"),
-        instructions=INSTRUCTIONS + (AGENT_INSTRUCTIONS if agent_tools else ""),
+        instructions=INSTRUCTIONS + (AGENT_INSTRUCTIONS if remote is not None else ""),
         # The tools never change while a server runs: no `listChanged` to promise, and no
         # `subscriptions/listen` stream to serve it on.
         subscriptions=False,
+        lifespan=lifespan,
         **options,
     )
     _withdraw_unserved(server)
-    if agent_tools is not None:
-        register_agent_tools(server, agent_tools)
-        register_delegation_tools(server, agent_tools)
-
-    async def call(ctx: Context[Any], op: Any, **kwargs: Any) -> Any:
-        user_id = resolve_user(ctx)
-        try:
-            return await op(db, user_id=user_id, **kwargs)
-        except ParleyError as exc:  # not found, empty title...: the model can read and recover
-            raise ToolError(exc.message) from exc
-
-    @server.tool()
-    async def add_task(
-        title: str,
-        ctx: Context[Any],
-        description: str | None = None,
-        idempotency_key: str | None = None,
-    ) -> dict[str, Any]:
-        """Add a task to the person's to-do list.
-
-        title: what to do, 1-500 characters, e.g. "buy milk".
-        description: optional details, at most 5000 characters.
-        idempotency_key: optional, your own id for this call: sent again with the same key
-        (within a day, over /mcp or `parley mcp`), it returns the first call's task and adds
-        no second one.
-        Returns {"task_id", "status": "created", "title"}.
-        """
-        task = await call(ctx, tasks.add_task, title=title, description=description)
-        return {"task_id": task.number, "status": "created", "title": task.title}
-
-    @server.tool()
-    async def list_tasks(
-        ctx: Context[Any], status: Literal["all", "pending", "completed"] = "all"
-    ) -> dict[str, Any]:
-        """List the person's tasks, oldest first.
-
-        status: "all" (default), "pending" (not yet done) or "completed".
-        Returns {"tasks": [{"task_id", "title", "description", "completed", "created_at"}],
-        "count"}.
-        """
-        found = await call(ctx, tasks.list_tasks, status=status)
-        return {"tasks": [task_view(t) for t in found], "count": len(found)}
-
-    @server.tool()
-    async def complete_task(task_id: int, ctx: Context[Any]) -> dict[str, Any]:
-        """Mark one task as done. task_id is the task's number, as list_tasks shows it.
-
-        Returns {"task_id", "status": "completed", "title"}.
-        """
-        task = await call(ctx, tasks.update_task, number=task_id, completed=True)
-        return {"task_id": task.number, "status": "completed", "title": task.title}
-
-    @server.tool()
-    async def delete_task(task_id: int, ctx: Context[Any]) -> dict[str, Any]:
-        """Delete one task for good. task_id is the task's number, as list_tasks shows it.
-
-        Returns {"task_id", "status": "deleted", "title"}.
-        """
-        task = await call(ctx, tasks.delete_task, number=task_id)
-        return {"task_id": task.number, "status": "deleted", "title": task.title}
-
-    @server.tool()
-    async def update_task(
-        task_id: int, ctx: Context[Any], title: str | None = None, description: str | None = None
-    ) -> dict[str, Any]:
-        """Change a task's title and/or description; give at least one.
-
-        task_id: the task's number, as list_tasks shows it. title: the new title (1-500 characters).
-        description: the new details (at most 5000 characters; "" clears them).
-        Returns {"task_id", "status": "updated", "title"}.
-        """
-        if title is None and description is None:
-            raise ToolError("Nothing to update: give a title, a description, or both")
-        task = await call(
-            ctx, tasks.update_task, number=task_id, title=title, description=description
-        )
-        return {"task_id": task.number, "status": "updated", "title": task.title}
-
+    if remote is not None:
+        agent_tools.register(server)
+        delegation_tools.register(server)
+    for tool in (add_task, list_tasks, complete_task, delete_task, update_task):
+        server.add_tool(tool)
     if with_work:  # where work mode is off, the model is not offered tools that cannot work
-        work_tools.register(
-            server,
-            db=db,
-            user_of=resolve_user,
-            modes=modes,
-            caller_of=agent_tools.resolve_caller if agent_tools is not None else None,
-        )
+        work_tools.register(server)
     return server
+
+
+async def call(ctx: Context[Any], op: Any, **kwargs: Any) -> Any:
+    user_id = caller_of(ctx).user_id
+    try:
+        return await op(services_of(ctx).db, user_id=user_id, **kwargs)
+    except ParleyError as exc:  # not found, empty title...: the model can read and recover
+        raise ToolError(exc.message) from exc
+
+
+async def add_task(
+    title: str,
+    ctx: Context[Any],
+    description: str | None = None,
+    idempotency_key: str | None = None,
+) -> dict[str, Any]:
+    """Add a task to the person's to-do list.
+
+    title: what to do, 1-500 characters, e.g. "buy milk".
+    description: optional details, at most 5000 characters.
+    idempotency_key: optional, your own id for this call: sent again with the same key
+    (within a day, over /mcp or `parley mcp`), it returns the first call's task and adds
+    no second one.
+    Returns {"task_id", "status": "created", "title"}.
+    """
+    task = await call(ctx, tasks.add_task, title=title, description=description)
+    return {"task_id": task.number, "status": "created", "title": task.title}
+
+
+async def list_tasks(
+    ctx: Context[Any], status: Literal["all", "pending", "completed"] = "all"
+) -> dict[str, Any]:
+    """List the person's tasks, oldest first.
+
+    status: "all" (default), "pending" (not yet done) or "completed".
+    Returns {"tasks": [{"task_id", "title", "description", "completed", "created_at"}],
+    "count"}.
+    """
+    found = await call(ctx, tasks.list_tasks, status=status)
+    return {"tasks": [task_view(t) for t in found], "count": len(found)}
+
+
+async def complete_task(task_id: int, ctx: Context[Any]) -> dict[str, Any]:
+    """Mark one task as done. task_id is the task's number, as list_tasks shows it.
+
+    Returns {"task_id", "status": "completed", "title"}.
+    """
+    task = await call(ctx, tasks.update_task, number=task_id, completed=True)
+    return {"task_id": task.number, "status": "completed", "title": task.title}
+
+
+async def delete_task(task_id: int, ctx: Context[Any]) -> dict[str, Any]:
+    """Delete one task for good. task_id is the task's number, as list_tasks shows it.
+
+    Returns {"task_id", "status": "deleted", "title"}.
+    """
+    task = await call(ctx, tasks.delete_task, number=task_id)
+    return {"task_id": task.number, "status": "deleted", "title": task.title}
+
+
+async def update_task(
+    task_id: int, ctx: Context[Any], title: str | None = None, description: str | None = None
+) -> dict[str, Any]:
+    """Change a task's title and/or description; give at least one.
+
+    task_id: the task's number, as list_tasks shows it. title: the new title (1-500 characters).
+    description: the new details (at most 5000 characters; "" clears them).
+    Returns {"task_id", "status": "updated", "title"}.
+    """
+    if title is None and description is None:
+        raise ToolError("Nothing to update: give a title, a description, or both")
+    task = await call(ctx, tasks.update_task, number=task_id, title=title, description=description)
+    return {"task_id": task.number, "status": "updated", "title": task.title}

@@ -18,7 +18,7 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +36,9 @@ from parley.modes import Modes, Parts
 from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
 from parley.realtime.waits import Waits
-from parley.tools.agent_tools import AgentToolDeps
+from parley.services import Services
+from parley.tools.context import ToolContext, serving
+from parley.tools.identity import CallerResolver, fixed_user
 from parley.tools.server import build_server
 
 log = logging.getLogger(__name__)
@@ -120,11 +122,11 @@ def resolve_identity(settings: Settings, user: str | None, agent: str | None = N
 
 async def _verified(
     identity: Identity, credentials: Credentials
-) -> tuple[Callable[[Context[Any]], Caller], Caller, TokenWatch | None]:
+) -> tuple[CallerResolver, Caller, TokenWatch | None]:
     if identity.token is None:
         assert identity.user_id is not None
         caller = Caller(identity.user_id, identity.agent)
-        return fixed_caller(caller), caller, None
+        return fixed_user(caller.user_id, caller.agent), caller, None
     try:
         caller = (await credentials.bearer(identity.token)).caller
     except ParleyError as exc:
@@ -135,13 +137,6 @@ async def _verified(
         raise IdentityError("--agent and PARLEY_TOKEN name different agents")
     watch = TokenWatch(credentials, identity.token, caller)
     return watch.resolve, caller, watch
-
-
-def fixed_caller(caller: Caller) -> Callable[[Context[Any]], Caller]:
-    def resolve(_ctx: Context[Any]) -> Caller:
-        return caller
-
-    return resolve
 
 
 @contextmanager
@@ -207,6 +202,8 @@ async def serve(*, database_url: str, identity: Identity, settings: Settings) ->
     db = await Database.connect(database_url, max_connections=POOL_SIZE)
     hub, waits = Hub(message_fetcher(db)), Waits()
     notifier = Notifier(database_url=database_url, hub=hub, waits=waits)
+    # A released connection wakes the notifier's reader; set here, not passed to `connect`,
+    # because the notifier needs the hub, which reads through this pool.
     db.on_release = notifier.nudge
     # Nothing remembered: each re-check asks the database.
     credentials = Credentials(db, secret=settings.auth_secret, cache_seconds=0)
@@ -216,22 +213,20 @@ async def serve(*, database_url: str, identity: Identity, settings: Settings) ->
         if watch is not None:
             watching = asyncio.create_task(watch.recheck_forever())
         await notifier.start()
-        # Only posting here: no turns, no sessions (those live in the API server).
-        modes = Modes(Parts(db=db, settings=settings))
-        agent_tools = AgentToolDeps(
+        # This process's services: only posting here, no turns, no sessions and no assistant
+        # (those live in the API server), so neither agent SDK is loaded.
+        services = Services(
+            settings=settings,
             db=db,
+            credentials=credentials,
             hub=hub,
             waits=waits,
-            settings=settings,
-            resolve_caller=resolve_caller,
-            modes=lambda: modes,
+            notifier=notifier,
+            modes=Modes(Parts(db=db, settings=settings)),
         )
-
-        def resolve_user(ctx: Context[Any]) -> str:
-            return resolve_caller(ctx).user_id
-
         server = build_server(
-            db=db, resolve_user=resolve_user, modes=lambda: modes, agent_tools=agent_tools
+            lifespan=serving(ToolContext(services=services, caller=resolve_caller)),
+            remote=settings,
         )
         who = caller.user_id + (f" as agent {caller.agent}" if caller.agent else "")
         log.info("parley mcp: serving tools over stdio for user %s", who)

@@ -142,7 +142,7 @@ async def test_a_watcher_keeps_getting_messages_across_a_restart_of_the_persons_
     worker = await placement.worker_of(user)
     agent = Actor(one, user, "scout")
     run = await agent.start_run("across a restart")
-    reconnects = two.app.state.notifier.counters.reconnects
+    reconnects = two.app.services.notifier.counters.reconnects
     async with two.client.stream(
         "GET",
         f"/api/{user}/conversations/{run['conversation_id']}/events",
@@ -170,4 +170,4 @@ async def test_a_watcher_keeps_getting_messages_across_a_restart_of_the_persons_
         [after] = await take(stream, 1, kinds={"message"})
     assert (before.json()["content"], after.json()["content"]) == ("before", "after")
     assert int(after.id) > int(before.id)
-    assert two.app.state.notifier.counters.reconnects > reconnects
+    assert two.app.services.notifier.counters.reconnects > reconnects

@@ -186,7 +186,7 @@ async def test_a_chat_turn_costs_the_push_sender_nothing_and_a_question_wakes_it
     async with push_server() as server:
         person, agent = Actor(server, "alice"), Actor(server, "alice", "planner")
         await subscribe(person, push_service, "phone")
-        sender, reader = server.app.state.push.sender, server.app.state.notifier.reader
+        sender, reader = server.app.services.push.sender, server.app.services.notifier.reader
         await _polled_twice_more(reader)  # the sender is idle, its start-up round done
         rounds = sender.counters.rounds
         for text in ("add a task to buy milk", "list my tasks", "hello"):

@@ -163,7 +163,7 @@ async def test_a_client_holding_the_streams_headers_is_subscribed(server):
     client has the headers reaches it (a client that opens the stream of a new chat right
     after its turn began sees the reply from its first word)."""
     conversation_id = await _conversation(server)
-    hub = server.app.state.hub
+    hub = server.app.services.hub
     for attempt in range(20):  # each a fresh stream and a fresh reply
         async with watch(server.client, "alice", conversation_id) as stream:
             hub.publish_live(conversation_id, "delta", {"text": f"word {attempt}"})

@@ -77,7 +77,7 @@ def every_address_socket() -> socket.socket:
 @asynccontextmanager
 async def serve_everywhere(database_url: str, **overrides: Any) -> AsyncIterator[Server]:
     """The API on every address of this machine; `Server.base_url` is its loopback one,
-    `port` (as `Server.app.state`'s neighbour) reaches the others."""
+    `port` (beside `Server.app`) reaches the others."""
     sock = every_address_socket()
     port = sock.getsockname()[1]
     settings = settings_for(**{"PARLEY_PUBLIC_URL": f"http://127.0.0.1:{port}", **overrides})

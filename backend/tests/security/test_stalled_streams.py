@@ -96,7 +96,7 @@ async def test_streams_that_never_read_are_bounded_and_dropped_and_a_reader_gets
     full it is handed nothing more, and the next live event (which cannot wait for it in the
     database) drops it. No clock is involved: the stall deadline is far away."""
     async with make_server(PARLEY_SSE_BACKLOG_BYTES=16384, PARLEY_SSE_STALL_SECONDS=600) as server:
-        hub = server.app.state.hub
+        hub = server.app.services.hub
         first = await server.chat("alice", "list my tasks")
         conversation = first.json()["conversation_id"]
         path = f"/api/alice/conversations/{conversation}/events"
@@ -138,7 +138,7 @@ async def test_a_stream_backed_up_past_the_stall_deadline_is_dropped(
     """The person's own stream and a run's, never read, while tasks and run messages keep
     coming: each is dropped once a write to it has waited `PARLEY_SSE_STALL_SECONDS`."""
     async with make_server(PARLEY_SSE_STALL_SECONDS=1) as server:
-        hub = server.app.state.hub
+        hub = server.app.services.hub
         agent = Actor(server, "alice", "worker")
         person = Actor(server, "alice")
         run = await agent.start_run("Long job")

@@ -142,7 +142,7 @@ async def test_twenty_prompts_around_end_on_two_instances_are_each_answered_or_t
     fake_api.default = echo(PROMPT, slow="slowly", chunks=60, delay=0.5)
     async with work_server() as a, work_server() as b:
         conversation = await new_work(a, "ann")
-        instances = {a.app.state.work.instance, b.app.state.work.instance}
+        instances = {a.app.services.work.instance, b.app.services.work.instance}
         names = iter(f"p{i:02}" for i in range(20))
         cut: list[str] = []  # End came while they were being answered
         later: list[str] = []  # sent after End answered: the next session answers them

@@ -259,7 +259,7 @@ async def test_another_sessions_relay_token_is_useless_to_mallory(
     work_server: Any, fake_api: FakeAnthropic, db: Database, no_relay_tokens_upstream: None
 ) -> None:
     async with work_server(PARLEY_WORK_PERMISSION_MODE="none") as server:
-        relay = server.app.state.work.relay
+        relay = server.app.services.work.relay
         await run(server.base_url, fake_api, "bob", "bob works", [bash("echo working")])
         # Say Mallory learnt the token of Bob's live session (she cannot: it is in his sandbox).
         [bobs] = [c for c in relay._channels if c.user_id == "bob"]

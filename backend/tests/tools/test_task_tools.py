@@ -18,7 +18,7 @@ from mcp.types import CallToolResult, TextContent
 
 from parley import tasks
 from parley.tools.identity import USER_META_KEY, fixed_user, from_request_meta
-from parley.tools.server import build_server
+from tests.tools.served import tool_server
 
 TOOLS = {"add_task", "list_tasks", "complete_task", "delete_task", "update_task"}
 
@@ -29,7 +29,7 @@ async def connect(db, user: str) -> AsyncIterator[Client]:
 
     (A context manager inside each test, not a fixture: the client's task group must be
     entered and left by the same task.)"""
-    async with Client(build_server(db=db, resolve_user=fixed_user(user))) as client:
+    async with Client(tool_server(db, fixed_user(user))) as client:
         yield client
 
 
@@ -307,7 +307,7 @@ async def test_a_user_id_argument_does_not_change_whose_task_it_is(db):
 
 
 async def test_request_meta_names_the_user_and_is_required(db):
-    server = build_server(db=db, resolve_user=from_request_meta)
+    server = tool_server(db, from_request_meta)
     async with Client(server) as client:
         as_alice = {USER_META_KEY: "alice"}
         as_bob = {USER_META_KEY: "bob"}

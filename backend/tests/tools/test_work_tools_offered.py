@@ -5,12 +5,12 @@ from __future__ import annotations
 from mcp import Client
 
 from parley.tools.identity import fixed_user
-from parley.tools.server import build_server
+from tests.tools.served import tool_server
 
 
 async def test_work_tools_are_offered_only_where_work_mode_is_on(db):
     for on in (False, True):
-        server = build_server(db=db, resolve_user=fixed_user("alice"), with_work=on)
+        server = tool_server(db, fixed_user("alice"), with_work=on)
         async with Client(server) as client:
             names = {tool.name for tool in (await client.list_tools()).tools}
         assert "add_task" in names

@@ -129,7 +129,7 @@ async def reply_under_way(server: Server, conversation_id: int, *, more_than: in
     server's hub keeps its text so far for whoever joins mid-reply)."""
 
     async def out() -> bool:
-        return len(server.app.state.hub.text_so_far(conversation_id)) > more_than
+        return len(server.app.services.hub.text_so_far(conversation_id)) > more_than
 
     await eventually(out, within=30)
 

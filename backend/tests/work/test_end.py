@@ -254,6 +254,6 @@ async def test_a_prompt_whose_holder_lets_go_without_it_is_taken_over(
         assert "the code word is fig" in fake_api.texts_sent(-1)
         assert (
             await ownership.holder(db, user_id="ann", conversation_id=conversation)
-            == b.app.state.work.instance
+            == b.app.services.work.instance
         )
         assert unanswered(await messages(a, "ann", conversation)) == []
