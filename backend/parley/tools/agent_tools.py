@@ -24,6 +24,7 @@ from parley.runs.messages import post_question, wait_for_messages
 from parley.runs.schemas import run_json
 from parley.schemas import message_json
 from parley.services import Services
+from parley.tools.annotations import add_tools
 from parley.tools.context import guarded, services_of
 from parley.tools.waiting import WaitKind, WaitRef, current_slot
 
@@ -325,14 +326,16 @@ async def wait_for_answer(
     return await guarded(ctx, op)
 
 
+TOOLS = (
+    post_message,
+    read_messages,
+    start_run,
+    report_status,
+    finish_run,
+    ask_user,
+    wait_for_answer,
+)
+
+
 def register(server: MCPServer[Any]) -> None:
-    for tool in (
-        post_message,
-        read_messages,
-        start_run,
-        report_status,
-        finish_run,
-        ask_user,
-        wait_for_answer,
-    ):
-        server.add_tool(tool)
+    add_tools(server, TOOLS)

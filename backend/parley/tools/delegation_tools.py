@@ -14,6 +14,7 @@ from parley.runs.messages import post_message
 from parley.runs.schemas import delegation_json
 from parley.schemas import message_json
 from parley.tools.agent_tools import agent_of, ask, read, wait_cap
+from parley.tools.annotations import add_tools
 from parley.tools.context import guarded, services_of
 from parley.tools.waiting import WaitKind, WaitRef, current_slot
 
@@ -247,17 +248,19 @@ async def cancel_delegation(
     return await _close(ctx, thread_id, text, "cancelled")
 
 
+TOOLS = (
+    delegate_task,
+    next_delegation,
+    ask_parent,
+    answer_child,
+    read_thread,
+    wait_for_child,
+    complete,
+    fail,
+    escalate,
+    cancel_delegation,
+)
+
+
 def register(server: MCPServer[Any]) -> None:
-    for tool in (
-        delegate_task,
-        next_delegation,
-        ask_parent,
-        answer_child,
-        read_thread,
-        wait_for_child,
-        complete,
-        fail,
-        escalate,
-        cancel_delegation,
-    ):
-        server.add_tool(tool)
+    add_tools(server, TOOLS)

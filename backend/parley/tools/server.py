@@ -14,6 +14,7 @@ from parley.config import Settings
 from parley.errors import ParleyError
 from parley.tasks import TaskRecord
 from parley.tools import agent_tools, delegation_tools, work_tools
+from parley.tools.annotations import add_tools
 from parley.tools.context import Lifespan, caller_of, services_of
 from parley.tools.mcp_tasks import WaitingCalls
 from parley.tools.waiting import derive_key
@@ -101,8 +102,7 @@ def build_server(
     if remote is not None:
         agent_tools.register(server)
         delegation_tools.register(server)
-    for tool in (add_task, list_tasks, complete_task, delete_task, update_task):
-        server.add_tool(tool)
+    add_tools(server, TASK_TOOLS)
     if with_work:  # where work mode is off, the model is not offered tools that cannot work
         work_tools.register(server)
     return server
@@ -179,3 +179,6 @@ async def update_task(
         raise ToolError("Nothing to update: give a title, a description, or both")
     task = await call(ctx, tasks.update_task, number=task_id, title=title, description=description)
     return {"task_id": task.number, "status": "updated", "title": task.title}
+
+
+TASK_TOOLS = (add_task, list_tasks, complete_task, delete_task, update_task)

@@ -12,6 +12,7 @@ from parley import conversations
 from parley.auth import Caller
 from parley.errors import ParleyError
 from parley.modes import Modes
+from parley.tools.annotations import add_tools
 from parley.tools.context import caller_of, services_of
 
 # Sessions are reached through the process's work mode, which has sessions only where they
@@ -167,6 +168,13 @@ async def _end(modes: Modes, user_id: str, *, conversation_id: int) -> dict[str,
     return {"conversation_id": conversation_id, "ended": ended}
 
 
+TOOLS = (
+    start_work_session,
+    send_to_work_session,
+    get_work_session,
+    end_work_session,
+)
+
+
 def register(server: MCPServer[Any]) -> None:
-    for tool in (start_work_session, send_to_work_session, get_work_session, end_work_session):
-        server.add_tool(tool)
+    add_tools(server, TOOLS)
