@@ -52,9 +52,6 @@ APPLICATION_NAME = "parley-listen"
 _COUNT_INSTANCES = "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1"
 MAX_PAYLOAD = 7900  # PostgreSQL's NOTIFY limit is 8000 bytes
 WATCH_BATCH = 500  # conversation ids per announcement note
-# What a wake-up names at most (conversations, person events): more, and it names none (the
-# woken readers poll anyway; the names only spare the watchers waiting for that poll).
-WAKE_NAMES = 32
 # Text per forwarded piece of a long delta: within NOTIFY's 8 kB however it is escaped (JSON
 # takes up to 12 bytes for one character: a surrogate pair of \uXXXX escapes).
 PIECE_CHARS = 600
@@ -345,19 +342,11 @@ class Notifier:
             if found.pushes:
                 self.waits.wake(PUSHES)
 
-    def _send_wake(self, found: Found) -> bool:
-        """The reader found rows written here: the other readers may be backing off. The
-        wake-up names what was found (when it is little), so another instance's watchers of
-        those conversations and waiters on those events read at once, in parallel with its
-        reader's poll instead of after it: a name is a hint like any wake, read against the
-        database, so one that arrives twice, or early, costs a read and loses nothing."""
+    def _send_wake(self) -> bool:
+        """The reader found rows written here: the other readers may be backing off."""
         if not self.peers:
             return False
-        note: dict[str, Any] = {"instance": self.instance, "wake": 1}
-        if len(found.conversations) <= WAKE_NAMES and len(found.events) <= WAKE_NAMES:
-            note["c"] = sorted(found.conversations)
-            note["e"] = sorted(found.events)
-        self._queue(json.dumps(note))
+        self._queue(json.dumps({"instance": self.instance, "wake": 1}))
         return True
 
     def _on_live(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
@@ -377,11 +366,6 @@ class Notifier:
                         self.nodes.woken()
                     else:
                         self.reader.woken()
-                    for conversation_id in note.get("c", ()):
-                        self.hub.message_stored(int(conversation_id))
-                    if self.waits is not None:
-                        for user_id, kind, ref in note.get("e", ()):
-                            self.waits.on_event(str(user_id), str(kind), int(ref))
                 elif "watch" in note or "unwatch" in note:
                     on = "watch" in note
                     ids = [int(i) for i in note["watch" if on else "unwatch"]]

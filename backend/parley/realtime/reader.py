@@ -158,9 +158,9 @@ class Reader:
         # connection is given up for dead (None: as long as it takes).
         self.statement = POLL
         self.poll_timeout: float | None = None
-        # Sends one wake-up to the other instances, naming what this poll found (False: none
-        # to wake); set by the owner of the connection.
-        self.send_wake: Callable[[Found], bool] | None = None
+        # Sends one wake-up to the other instances (False: none to wake); set by the owner
+        # of the connection.
+        self.send_wake: Callable[[], bool] | None = None
         self._asked = asyncio.Event()
         self._local = False  # a poll was asked for by a write here
         self._last_wake = -1e9
@@ -194,7 +194,7 @@ class Reader:
                 local
                 and self.send_wake is not None
                 and now - self._last_wake >= self.wake_gap
-                and self.send_wake(found)
+                and self.send_wake()
             ):
                 self._last_wake = now
                 self.counters.wakes_sent += 1
