@@ -264,9 +264,7 @@ async def fanout(
     # `batch` at a time: each subscription reads the DB once.
     for start in range(0, subscribers, batch):
         which = [(start + i) % len(servers) for i in range(min(batch, subscribers - start))]
-        subs += await asyncio.gather(
-            *(open_sse(servers[w].port, "GET", path, user) for w in which)
-        )
+        subs += await asyncio.gather(*(open_sse(servers[w].port, "GET", path, user) for w in which))
         on += which
     open_seconds = time.perf_counter() - t_open
     await asyncio.sleep(idle)  # idle: every subscription registered, nothing to send
