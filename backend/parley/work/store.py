@@ -13,7 +13,6 @@ from typing import Any
 
 import asyncpg
 
-from parley import conversations
 from parley.db import Database
 from parley.messages import store as messages
 from parley.messages.store import StoredMessage
@@ -464,18 +463,6 @@ async def states(
         for row in rows
     }
     return {i: found.get(i) or dict(IDLE_WORK) for i in conversation_ids}
-
-
-async def get_message(
-    db: Database, *, user_id: str, conversation_id: int, message_id: int
-) -> StoredMessage:
-    async with db.connection() as conn:
-        found = await messages.get(
-            conn, user_id=user_id, conversation_id=conversation_id, message_id=message_id
-        )
-    if found is None:
-        raise conversations.not_found(conversation_id)
-    return found
 
 
 _TAKE = """
