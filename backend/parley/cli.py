@@ -137,15 +137,13 @@ def cmd_user(args: argparse.Namespace) -> int:
 
 
 def cmd_mcp(args: argparse.Namespace) -> int:
-    from parley.db import describe_database
     from parley.tools.stdio import (
         IdentityError,
+        Startup,
         exit_now_on_sigterm,
-        prepare_database,
         release_database,
         resolve_identity,
         serve,
-        stdout_to_stderr,
     )
 
     settings = get_settings()
@@ -154,20 +152,14 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     except IdentityError as exc:
         print(f"parley mcp: {exc}", file=sys.stderr)
         return 2
-    _exit_on_sigterm()
-    with stdout_to_stderr():
-        url, embedded = prepare_database(settings)
-    print(f"parley mcp: {describe_database(settings, url)}", file=sys.stderr)
-    exit_now_on_sigterm(embedded)
+    startup = Startup(identity=identity, settings=settings)
+    exit_now_on_sigterm(startup)
     try:
-        asyncio.run(serve(database_url=url, identity=identity, settings=settings))
+        asyncio.run(serve(startup))
     except KeyboardInterrupt:
         pass
-    except IdentityError as exc:
-        print(f"parley mcp: {exc}", file=sys.stderr)
-        return 2
     finally:
-        release_database(embedded)
+        release_database(startup.embedded)
     return 0
 
 

@@ -129,7 +129,7 @@ async def post_message(
     (within a day), it returns the first call's result and posts nothing twice.
     """
 
-    services = services_of(ctx)
+    services = await services_of(ctx)
 
     async def op(caller: Caller) -> dict[str, Any]:
         conversation_id = await conversation_of(services, caller, run_id)
@@ -158,7 +158,7 @@ async def read_messages(
     "last_id"}.
     """
 
-    services = services_of(ctx)
+    services = await services_of(ctx)
 
     async def op(caller: Caller) -> dict[str, Any]:
         conversation_id = await conversation_of(services, caller, run_id)
@@ -187,7 +187,7 @@ async def start_run(
     (within a day), it returns the first call's run and starts no second one.
     """
 
-    services = services_of(ctx)
+    services = await services_of(ctx)
 
     async def op(caller: Caller) -> dict[str, Any]:
         agent_of(caller)
@@ -210,7 +210,7 @@ async def report_status(
     going: give your run_id, or the thread_id of a delegation you are working on.
     text: a short status line. progress: optional percentage, 0-100. Returns the run."""
 
-    services = services_of(ctx)
+    services = await services_of(ctx)
 
     async def op(caller: Caller) -> dict[str, Any]:
         agent_of(caller)
@@ -243,7 +243,7 @@ async def finish_run(
     """End your run with its outcome and an optional summary for the person. Its
     conversation becomes read-only. Returns the run."""
 
-    services = services_of(ctx)
+    services = await services_of(ctx)
 
     async def op(caller: Caller) -> dict[str, Any]:
         agent_of(caller)
@@ -287,7 +287,7 @@ async def ask_user(
     nothing twice.
     """
 
-    services = services_of(ctx)
+    services = await services_of(ctx)
 
     async def op(caller: Caller) -> dict[str, Any]:
         chosen = escalation.check(on_timeout, remind_after)  # bad input stores nothing
@@ -304,7 +304,7 @@ async def wait_for_answer(
     reconnect or a server restart: the question and its answer are stored). Waits at
     most wait_s seconds (at most 50). Returns the same shapes as ask_user."""
 
-    services = services_of(ctx)
+    services = await services_of(ctx)
 
     async def op(caller: Caller) -> dict[str, Any]:
         agent_of(caller)

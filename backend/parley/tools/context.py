@@ -4,6 +4,7 @@ module-level functions and every transport serves the same ones."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from parley.errors import ParleyError
 from parley.services import Services
 from parley.tools.identity import CallerResolver
 
-Lifespan = Callable[[MCPServer[Any]], AbstractAsyncContextManager["ToolContext"]]
+Lifespan = Callable[[MCPServer[Any]], AbstractAsyncContextManager["ToolContext | Starting"]]
 
 
 @dataclass(frozen=True)
@@ -26,6 +27,17 @@ class ToolContext:
     # Who is calling: each transport resolves it its own way (the request `_meta` in
     # process, the verified token over HTTP, the process's identity over stdio).
     caller: CallerResolver
+
+
+class Starting:
+    """A context still being made (`parley mcp` answers its handshake while the database
+    starts): a tool call waits for it, and fails with the reason if making it failed."""
+
+    def __init__(self, making: asyncio.Task[ToolContext]) -> None:
+        self.making = making
+
+    async def ready(self) -> ToolContext:
+        return await asyncio.shield(self.making)
 
 
 def serving(context: ToolContext) -> Lifespan:
@@ -38,26 +50,32 @@ def serving(context: ToolContext) -> Lifespan:
     return lifespan
 
 
-def context_of(ctx: Context[Any]) -> ToolContext:
-    found = ctx.request_context.lifespan_context
+async def ready_context(found: object) -> ToolContext:
+    """A server's lifespan context as the tool context, once it is made."""
+    if isinstance(found, Starting):
+        found = await found.ready()
     if not isinstance(found, ToolContext):  # a server built without `serving`: a wiring bug
         raise RuntimeError("The MCP server has no Parley tool context")
     return found
 
 
-def services_of(ctx: Context[Any]) -> Services:
-    return context_of(ctx).services
+async def context_of(ctx: Context[Any]) -> ToolContext:
+    return await ready_context(ctx.request_context.lifespan_context)
 
 
-def caller_of(ctx: Context[Any]) -> Caller:
-    return context_of(ctx).caller(ctx)
+async def services_of(ctx: Context[Any]) -> Services:
+    return (await context_of(ctx)).services
+
+
+async def caller_of(ctx: Context[Any]) -> Caller:
+    return (await context_of(ctx)).caller(ctx)
 
 
 async def guarded(
     ctx: Context[Any], op: Callable[[Caller], Awaitable[dict[str, Any]]]
 ) -> dict[str, Any]:
     """The caller's `op`, a refusal turned into an error result the model can read."""
-    caller = caller_of(ctx)
+    caller = await caller_of(ctx)
     try:
         return await op(caller)
     except ParleyError as exc:

@@ -40,7 +40,7 @@ async def delegate_task(
     call: sent again with the same key (within a day), it returns the first call's
     delegation and delegates nothing twice."""
 
-    services = services_of(ctx)
+    services = await services_of(ctx)
 
     async def op(caller: Caller) -> dict[str, Any]:
         made = await delegations.delegate(
@@ -74,7 +74,7 @@ async def next_delegation(
     returns it again, in case the answer never reached you; unacted on for long (60 s by
     default) it goes back to the queue for another of your processes."""
 
-    services = services_of(ctx)
+    services = await services_of(ctx)
 
     async def op(caller: Caller) -> dict[str, Any]:
         found = await delegations.next_delegation(
@@ -104,7 +104,7 @@ async def ask_parent(
     idempotency_key: optional, your own id for this call: sent again with the same key
     (within a day), it waits on the first call's question and asks nothing twice."""
 
-    services = services_of(ctx)
+    services = await services_of(ctx)
 
     async def op(caller: Caller) -> dict[str, Any]:
         return await ask(services, caller, thread_id, question, timeout_s)
@@ -126,7 +126,7 @@ async def answer_child(
     your own id for this call: sent again with the same key, it returns the first
     call's answer."""
 
-    services = services_of(ctx)
+    services = await services_of(ctx)
 
     async def op(caller: Caller) -> dict[str, Any]:
         agent_of(caller)
@@ -152,7 +152,7 @@ async def read_thread(
     With wait_s (at most 50) waits for the first new one. Returns {"messages", "last_id"}.
     """
 
-    services = services_of(ctx)
+    services = await services_of(ctx)
 
     async def op(caller: Caller) -> dict[str, Any]:
         state = await delegations.get_thread(services.db, caller=caller, thread_id=thread_id)
@@ -176,7 +176,7 @@ async def wait_for_child(
     several children; while you wait, your run counts as active. Returns the delegation
     with "status", "result", "open_question"."""
 
-    services = services_of(ctx)
+    services = await services_of(ctx)
 
     async def op(caller: Caller) -> dict[str, Any]:
         slot = current_slot()
@@ -208,7 +208,7 @@ async def wait_for_child(
 async def _close(
     ctx: Context[Any], thread_id: int, text: str | None, outcome: str
 ) -> dict[str, Any]:
-    services = services_of(ctx)
+    services = await services_of(ctx)
     settings = services.settings
 
     async def op(caller: Caller) -> dict[str, Any]:

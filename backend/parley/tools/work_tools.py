@@ -36,10 +36,10 @@ async def call(
 ) -> Any:
     """`op` on the process's modes as the caller's person; what writes as the person refuses
     an agent's token (remote transports, where a token can be either)."""
-    modes = services_of(ctx).modes
+    modes = (await services_of(ctx)).modes
     if modes.parts.work is None:
         raise ToolError(NOT_HERE)
-    caller = caller_of(ctx)
+    caller = await caller_of(ctx)
     if writes and caller.agent is not None:
         raise ToolError(AGENT_REFUSED)
     try:

@@ -271,9 +271,11 @@ async def test_embedded_database_when_no_url_is_set(tmp_path: Path) -> None:
         await asyncio.to_thread(holder.stop)
 
 
-async def test_sigterm_still_stops_the_embedded_server(tmp_path: Path) -> None:
-    """Desktop agents end a stdio server with SIGTERM; the embedded PostgreSQL must not be
-    left running with a stale handle that no later process can release."""
+@pytest.mark.parametrize("served", [True, False], ids=["after-a-call", "while-starting"])
+async def test_sigterm_still_stops_the_embedded_server(tmp_path: Path, served: bool) -> None:
+    """Desktop agents end a stdio server with SIGTERM, also right after the handshake,
+    which is answered while the database is still starting; the embedded PostgreSQL must
+    not be left running with a stale handle that no later process can release."""
     data_dir = tmp_path / "data"
     pgdata = data_dir / "pgdata"
     process = await spawn_mcp(
@@ -288,10 +290,18 @@ async def test_sigterm_still_stops_the_embedded_server(tmp_path: Path) -> None:
     await process.stdin.drain()
     line = await asyncio.wait_for(process.stdout.readline(), timeout=60)
     assert json.loads(line)["id"] == 1
-    assert (pgdata / "postmaster.pid").exists()
+    if served:  # a tool call waits for the database, so after its answer the server runs
+        call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
+        call["params"] = {"name": "list_tasks", "arguments": {}}
+        for message in ({"jsonrpc": "2.0", "method": "notifications/initialized"}, call):
+            process.stdin.write(json.dumps(message).encode() + b"\n")
+        await process.stdin.drain()
+        answer = json.loads(await asyncio.wait_for(process.stdout.readline(), timeout=120))
+        assert answer["id"] == 2 and answer["result"]["structuredContent"]["count"] == 0
+        assert (pgdata / "postmaster.pid").exists()
 
     process.terminate()
-    assert await asyncio.wait_for(process.wait(), timeout=30) == 0
+    assert await asyncio.wait_for(process.wait(), timeout=120) == 0
 
     async def stopped() -> bool:  # the server finishes stopping after `parley mcp` exits
         return not (pgdata / "postmaster.pid").exists()
