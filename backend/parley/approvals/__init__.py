@@ -1,0 +1,1 @@
+"""Approval rules: a person's allow / deny / ask rules in Claude Code's syntax (specs/approvals.md)."""
