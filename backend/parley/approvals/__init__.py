@@ -1,1 +1,1 @@
-"""Approval rules: a person's allow / deny / ask rules in Claude Code's syntax (specs/approvals.md)."""
+"""Approval rules: a person's allow, deny and ask rules in Claude Code's syntax."""

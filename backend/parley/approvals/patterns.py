@@ -64,7 +64,8 @@ _KNOWN_BY_CASE = {name.lower(): name for name in KNOWN_TOOLS}
 _RULE = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)(?:\((.*)\))?", re.DOTALL)
 _MCP = re.compile(r"mcp__([A-Za-z0-9_-]+?)(?:__(\*|[A-Za-z0-9_-]+))?")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
-_HOST = re.compile(r"(?:\*\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*")
+_LABEL = r"[a-z0-9](?:[a-z0-9-]*[a-z0-9])?"
+_HOST = re.compile(rf"(?:\*\.)?{_LABEL}(?:\.{_LABEL})*")
 # What makes a command more than one simple command (or sends its output somewhere).
 _OPERATORS = re.compile(r"[;&|<>`\n\r\x00]|\$\(")
 # Where a loose (deny) reading cuts a command into the commands it may run.
