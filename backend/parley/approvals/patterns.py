@@ -94,7 +94,11 @@ class Pattern:
 
 
 def bad(message: str) -> InvalidInput:
-    return InvalidInput(message, code="bad_pattern", details=[{"field": "pattern"}])
+    return InvalidInput(
+        f"Not a rule Claude Code reads: {message}",
+        code="bad_pattern",
+        details=[{"field": "pattern"}],
+    )
 
 
 def parse(text: str) -> Pattern:
