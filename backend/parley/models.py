@@ -994,3 +994,50 @@ class OAuthToken(SQLModel, table=True):
     resource: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
     expires_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
     used_at: datetime | None = _when()
+
+
+APPROVAL_DECISIONS = ("allow", "deny", "ask")
+APPROVAL_SCOPES = ("all", "agent", "machine")
+APPROVAL_TIMEOUTS = ("allow", "deny")
+APPROVAL_SOURCES = ("hand", "always")
+
+
+def _one_of(column: str, values: tuple[str, ...]) -> sa.CheckConstraint:
+    listed = ", ".join(f"'{v}'" for v in values)
+    return sa.CheckConstraint(f"{column} IN ({listed})", name=f"ck_approval_rules_{column}")
+
+
+class ApprovalRule(SQLModel, table=True):
+    """A person's standing answer to a kind of tool call, in Claude Code's rule syntax
+    (`parley.approvals`): allow or deny it without asking, or always ask; for every agent,
+    one agent or one machine. One pattern has one decision in a scope."""
+
+    __tablename__ = "approval_rules"
+    __table_args__ = (
+        sa.PrimaryKeyConstraint("user_id", "id"),
+        sa.UniqueConstraint(
+            "user_id", "pattern", "scope", "scope_value", name="uq_approval_rules_pattern"
+        ),
+        _one_of("decision", APPROVAL_DECISIONS),
+        _one_of("scope", APPROVAL_SCOPES),
+        _one_of("on_timeout", APPROVAL_TIMEOUTS),
+        _one_of("source", APPROVAL_SOURCES),
+    )
+
+    user_id: str = _person_key()
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
+    )
+    decision: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    pattern: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    scope: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default="all"))
+    # The agent's name or the machine's; "" for every agent.
+    scope_value: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default=""))
+    on_timeout: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default="deny"))
+    note: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default=""))
+    source: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default="hand"))
+    # The permission question an "always allow" answered (no key: a question may go).
+    question_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    created_at: datetime = _created()
+    updated_at: datetime = _updated()

@@ -46,7 +46,8 @@ TABLES = (
     " invites, agent_keys, web_sessions, accounts, user_events, questions, delegations,"
     " turn_tool_calls, work_sessions, messages, agent_runs, conversations, tasks, task_counters,"
     " push_outbox, push_subscriptions, notification_prefs, conversation_mutes,"
-    " question_escalations, push_vapid, mcp_calls, work_uids, work_usage"
+    " question_escalations, push_vapid, mcp_calls, work_uids, work_usage,"
+    " approval_rules"
 )
 
 
@@ -181,6 +182,8 @@ async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
         "notification_prefs": "SELECT user_id AS id, question, run_failed, message"
         " FROM notification_prefs",
         "conversation_mutes": "SELECT conversation_id AS id, user_id FROM conversation_mutes",
+        "approval_rules": "SELECT id, user_id, decision, pattern, scope, scope_value, on_timeout,"
+        " updated_at FROM approval_rules",
     }
     async with db.connection() as conn:
         return {

@@ -18,6 +18,7 @@ from parley.migrate import check, downgrade, upgrade
 PARLEY = str(Path(sys.executable).with_name("parley"))
 TABLES = {
     "tasks",
+    "approval_rules",
     "mcp_calls",
     "task_counters",
     "conversations",

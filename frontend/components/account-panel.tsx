@@ -5,6 +5,7 @@ import { signOut, type Session } from "@/lib/auth-store";
 import { useAuthConfig } from "@/lib/use-auth-config";
 import { AccountAdmin } from "./account-admin";
 import { AccountAgentKeys } from "./account-agent-keys";
+import { AccountApprovalRules } from "./account-approval-rules";
 import { AccountConnectedApps } from "./account-connected-apps";
 import { AccountEmail } from "./account-email";
 import { AccountNotifications } from "./account-notifications";
@@ -61,6 +62,7 @@ export function AccountPanel({ session, open, onOpenChange, ssoResult = null }: 
               <AccountNotifications session={session} />
               <AccountPasskeys session={session} />
               <AccountAgentKeys session={session} />
+              <AccountApprovalRules session={session} />
               <AccountConnectedApps session={session} />
               {session.isAdmin && <AccountAdmin session={session} />}
             </div>

@@ -40,6 +40,7 @@ export function answerText(answer: string | null): string {
 export function PermissionCard({ question, input, open, answer, onAnswer }: Props) {
   const { busy, error, run } = useAction();
   const choose = (decision: Decision) => run(() => onAnswer(question.id, { decision }));
+  const always = () => run(() => onAnswer(question.id, { always: true }));
   const [heard, setHeard] = useState<string | null>(null);
   // Saying "allow" / "deny" (or "yes" / "no") decides, as the buttons do; anything else is repeated back.
   function decideBySpeech(text: string) {
@@ -78,6 +79,16 @@ export function PermissionCard({ question, input, open, answer, onAnswer }: Prop
               {choice.label}
             </button>
           ))}
+          <button
+            type="button"
+            className="button small"
+            disabled={busy}
+            onClick={() => void always()}
+            title="Allow, and make a rule (Account → Rules) that allows this same call without asking"
+            data-testid="permission-always-allow"
+          >
+            Always allow this
+          </button>
           <VoiceAnswerButton label="Allow or deny by voice" onFinal={decideBySpeech} disabled={busy} note={heard} />
         </div>
       ) : (

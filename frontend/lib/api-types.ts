@@ -44,6 +44,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{user_id}/approval-rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Rules
+         * @description The person's rules, oldest first.
+         */
+        get: operations["list_rules_api__user_id__approval_rules_get"];
+        put?: never;
+        /**
+         * Add Rule
+         * @description A new rule. A pattern Claude Code would not read is 422 (`bad_pattern`, saying what is
+         *     wrong); the same pattern again in the same scope is 409 (`rule_exists`); past 500 rules
+         *     is 422 (`too_many_rules`). Nothing is stored then.
+         */
+        post: operations["add_rule_api__user_id__approval_rules_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{user_id}/approval-rules/{rule_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove Rule */
+        delete: operations["remove_rule_api__user_id__approval_rules__rule_id__delete"];
+        options?: never;
+        head?: never;
+        /**
+         * Change Rule
+         * @description Change the fields given (`scope: "all"` alone clears `scope_value`). Another
+         *     person's rule, or none, is 404.
+         */
+        patch: operations["change_rule_api__user_id__approval_rules__rule_id__patch"];
+        trace?: never;
+    };
+    "/api/{user_id}/approval-rules/from-question/{question_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Always Allow
+         * @description "Always allow this": answer the permission question `allow` and make the narrowest
+         *     rule for its call (`Bash(<that command>)`, `Edit(//<that file>)`, the MCP tool...), so
+         *     the same call is allowed without a question from now on. A question already answered
+         *     or closed is 409 and no rule is made; a call no rule can name is 422.
+         */
+        post: operations["always_allow_api__user_id__approval_rules_from_question__question_id__post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{user_id}/chat": {
         parameters: {
             query?: never;
@@ -1692,6 +1763,11 @@ export interface components {
             /** Prefix */
             prefix: string;
         };
+        /** AlwaysOut */
+        AlwaysOut: {
+            answer: components["schemas"]["PostedOut"];
+            rule: components["schemas"]["RuleOut"];
+        };
         /** AuthConfig */
         AuthConfig: {
             /** Dev Login */
@@ -2485,6 +2561,108 @@ export interface components {
          * @enum {string}
          */
         Role: "user" | "assistant" | "agent" | "system";
+        /** RuleIn */
+        RuleIn: {
+            /**
+             * Decision
+             * @enum {string}
+             */
+            decision: "allow" | "deny" | "ask";
+            /**
+             * Note
+             * @default
+             */
+            note: string;
+            /**
+             * On Timeout
+             * @description What a question this rule asks decides if nobody answers
+             * @default deny
+             * @enum {string}
+             */
+            on_timeout: "allow" | "deny";
+            /**
+             * Pattern
+             * @description Claude Code's rule syntax: `Bash`, `Bash(npm test)`, `Bash(npm test:*)`, `Edit(src/**)`, `Read(//etc/**)`, `WebFetch(domain:example.com)`, `mcp__server`, `mcp__server__tool`
+             */
+            pattern: string;
+            /**
+             * Scope
+             * @default all
+             * @enum {string}
+             */
+            scope: "all" | "agent" | "machine";
+            /**
+             * Scope Value
+             * @description The agent's name (scope `agent`) or the machine's (scope `machine`); '' for all
+             * @default
+             */
+            scope_value: string;
+        };
+        /** RuleOut */
+        RuleOut: {
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /**
+             * Decision
+             * @enum {string}
+             */
+            decision: "allow" | "deny" | "ask";
+            /** Id */
+            id: number;
+            /** Note */
+            note: string;
+            /**
+             * On Timeout
+             * @enum {string}
+             */
+            on_timeout: "allow" | "deny";
+            /** Pattern */
+            pattern: string;
+            /** Question Id */
+            question_id: number | null;
+            /**
+             * Scope
+             * @enum {string}
+             */
+            scope: "all" | "agent" | "machine";
+            /** Scope Value */
+            scope_value: string;
+            /**
+             * Source
+             * @description Written by the person, or made by 'Always allow this' on `question_id`
+             * @enum {string}
+             */
+            source: "hand" | "always";
+            /**
+             * Updated At
+             * Format: date-time
+             */
+            updated_at: string;
+        };
+        /**
+         * RulePatch
+         * @description Only the fields given change; the rule as changed must still be whole.
+         */
+        RulePatch: {
+            /** Decision */
+            decision?: ("allow" | "deny" | "ask") | null;
+            /** Note */
+            note?: string | null;
+            /** On Timeout */
+            on_timeout?: ("allow" | "deny") | null;
+            /**
+             * Pattern
+             * @description Claude Code's rule syntax: `Bash`, `Bash(npm test)`, `Bash(npm test:*)`, `Edit(src/**)`, `Read(//etc/**)`, `WebFetch(domain:example.com)`, `mcp__server`, `mcp__server__tool`
+             */
+            pattern?: string | null;
+            /** Scope */
+            scope?: ("all" | "agent" | "machine") | null;
+            /** Scope Value */
+            scope_value?: string | null;
+        };
         /** RunCreate */
         RunCreate: {
             /** Parent Run Id */
@@ -3072,6 +3250,377 @@ export interface operations {
             };
             /** @description Not found (or not yours) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_rules_api__user_id__approval_rules_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleOut"][];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    add_rule_api__user_id__approval_rules_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RuleIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    remove_rule_api__user_id__approval_rules__rule_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    change_rule_api__user_id__approval_rules__rule_id__patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rule_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RulePatch"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RuleOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    always_allow_api__user_id__approval_rules_from_question__question_id__post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                question_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AlwaysOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -18,6 +18,7 @@ from parley.api import (
     log_redaction,
     routes_accounts,
     routes_admin,
+    routes_approval_rules,
     routes_auth,
     routes_chat,
     routes_conversations,
@@ -146,6 +147,7 @@ def create_app(
         routes_delegations,
         routes_work,
         routes_work_usage,
+        routes_approval_rules,
     ):
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents

@@ -47,6 +47,7 @@ PER_PERSON = (
     "question_escalations",
     "mcp_calls",
     "work_usage",
+    "approval_rules",
 )
 REFERENCE = ("accounts",)
 ON_COORDINATOR = (

@@ -18,6 +18,7 @@ from claude_agent_sdk import (
 
 from parley.config import Settings
 from parley.db import Database
+from parley.questions.escalation import OnTimeout
 from parley.questions.words import Decision
 from parley.realtime.waits import Waits
 from parley.work import permissions, store
@@ -70,9 +71,19 @@ class Asking:
         tool = str(data.get("tool_name", ""))
         tool_input = data.get("tool_input") or {}
         tool_use_id = tool_use_id or data.get("tool_use_id")
-        if not permissions.needs_asking(self.settings, tool, self.allowed_tools):
+        rule = await permissions.ruled(
+            self.db,
+            user_id=self.user_id,
+            tool=tool,
+            tool_input=tool_input,
+            cwd=str(data.get("cwd") or ""),
+        )
+        if rule is not None and rule.decision != "ask":  # the person's standing answer
+            return permissions.ruled_output(rule)
+        if rule is None and not permissions.needs_asking(self.settings, tool, self.allowed_tools):
             return {}
-        answer = await self.ask(tool, tool_input, tool_use_id)
+        on_timeout = OnTimeout.deny if rule is None else OnTimeout(rule.on_timeout)
+        answer = await self.ask(tool, tool_input, tool_use_id, on_timeout=on_timeout)
         if answer is None:
             return permissions.hook_output("defer", "Waiting for the person to answer")
         if answer is Decision.deny:
@@ -103,7 +114,12 @@ class Asking:
         self._parking.set()
 
     async def ask(
-        self, tool: str, tool_input: dict[str, Any], tool_use_id: str | None
+        self,
+        tool: str,
+        tool_input: dict[str, Any],
+        tool_use_id: str | None,
+        *,
+        on_timeout: OnTimeout = OnTimeout.deny,
     ) -> Decision | None:
         question_id = self.questions.get(tool_use_id or "")
         if question_id is None:
@@ -114,6 +130,7 @@ class Asking:
                 tool=tool,
                 tool_input=tool_input,
                 tool_use_id=tool_use_id,
+                on_timeout=on_timeout,
             )
             question_id = question.id
             if tool_use_id:

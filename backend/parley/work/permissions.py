@@ -14,6 +14,8 @@ import shlex
 from functools import partial
 from typing import Any
 
+from parley.approvals import decide as approvals
+from parley.approvals.store import Rule
 from parley.auth import Caller
 from parley.config import Settings
 from parley.db import Database
@@ -24,7 +26,7 @@ from parley.questions.escalation import Escalation, OnTimeout
 from parley.questions.status import QuestionStatus
 from parley.questions.words import Decision
 from parley.realtime.waits import Waits
-from parley.work import store
+from parley.work import sandbox, store
 from parley.work.events import describe_tool
 
 # Tools that change files or run things: asked about unless the mode or a rule allows them.
@@ -38,6 +40,30 @@ def needs_asking(settings: Settings, tool: str, allowed: list[str]) -> bool:
     if tool.startswith("mcp__") or tool in COMMAND_TOOLS:
         return True
     return tool in EDIT_TOOLS and settings.work_permission_mode == "ask"
+
+
+async def ruled(
+    db: Database, *, user_id: str, tool: str, tool_input: dict[str, Any], cwd: str
+) -> Rule | None:
+    """The person's approval rule that decides this call, if one does (specs/approvals.md).
+    A work session is the agent `claude-code` on no named machine (machine rules are for
+    connected agents); `~` in a rule is the sandbox's home."""
+    return await approvals.decide(
+        db,
+        user_id=user_id,
+        agent=store.RUN_AGENT,
+        machine=None,
+        tool=tool,
+        tool_input=tool_input,
+        cwd=cwd,
+        home=sandbox.HOME,
+    )
+
+
+def ruled_output(rule: Rule) -> dict[str, Any]:
+    """An allow or deny rule's decision, with the rule named for Claude Code (and so for
+    the model: a denied call says which rule denied it)."""
+    return hook_output(rule.decision, approvals.reason(rule))
 
 
 def question_text(tool: str, tool_input: dict[str, Any]) -> str:
@@ -76,9 +102,10 @@ async def ask(
     tool: str,
     tool_input: dict[str, Any],
     tool_use_id: str | None,
+    on_timeout: OnTimeout = OnTimeout.deny,
 ) -> StoredMessage:
     """Ask the person; the UI shows Allow / Deny under the question. Nobody answering
-    means no: it is then answered "deny"."""
+    means no: it is then answered "deny" (or what an ask rule's `on_timeout` says)."""
     permission = {"tool": tool, "input": tool_input, "tool_use_id": tool_use_id}
     return await asking.ask(
         db,
@@ -95,7 +122,7 @@ async def ask(
         max_chars=None,
         timeout_s=store.QUESTION_TIMEOUT,
         default_timeout=store.QUESTION_TIMEOUT,
-        escalation=Escalation(OnTimeout.deny),
+        escalation=Escalation(on_timeout),
     )
 
 

@@ -24,6 +24,15 @@ NOT_SHAPE: list[tuple[str, str]] = [
     (r"^A work conversation takes kind=message", "the conversation's mode (stored)"),
     (r"is not a work conversation$", "the conversation's mode (stored)"),
     (r"^At most \d+ agent keys", "how many keys are stored"),
+    (
+        r"^Not a rule Claude Code reads: ",
+        "Claude Code's rule grammar (which tool takes which specifier, a path's segments, a"
+        " host's labels, a known tool's case): approvals/patterns.py, not a pattern",
+    ),
+    (r"^A rule for every agent names no agent", "scope_value depends on scope (another field)"),
+    (r"^scope_value is the agent's name", "scope_value depends on scope (another field)"),
+    (r"^The machine's name", "scope_value depends on scope (another field)"),
+    (r"^At most \d+ approval rules", "how many rules are stored"),
     (r"^expires_at is in the past", "the clock"),
     (r"^The passkey was not accepted", "the challenge the server stored"),
     (r"^That code is not right", "the authenticator app's stored secret and the clock"),

@@ -67,6 +67,8 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     },
     ("PATCH", "/api/{user_id}/notification-preferences"): {"message": True},
     ("PUT", "/api/{user_id}/conversations/{conversation_id}/mute"): {"muted": True},
+    ("POST", "/api/{user_id}/approval-rules"): {"decision": "allow", "pattern": "Bash"},
+    ("PATCH", "/api/{user_id}/approval-rules/{rule_id}"): {"decision": "allow", "pattern": "Bash"},
 }
 
 UNKNOWN_ID = 987_654
@@ -177,7 +179,14 @@ async def _seed(server, user: str, db) -> dict[str, int]:
         headers=headers,
     )
     assert device.status_code == 201, device.text
+    rule = await server.client.post(
+        f"/api/{user}/approval-rules",
+        json={"decision": "deny", "pattern": "Bash(rm:*)"},
+        headers=headers,
+    )
+    assert rule.status_code == 201, rule.text
     return {
+        "rule_id": rule.json()["id"],
         "subscription_id": device.json()["id"],
         "thread_id": thread.json()["thread_id"],
         "number": task.json()["number"],
@@ -336,7 +345,7 @@ OBJECT_ROUTES = [(m, p) for m, p in ROUTES if _object_params(p)]
 def test_every_object_route_is_covered():
     """A route on a new kind of object needs a way to make one, or the 404 matrix is blind."""
     known = {"number", "conversation_id", "run_id", "question_id", "thread_id"}
-    known |= {"session_id", "key_id", "passkey_id", "subscription_id", "app_id"}
+    known |= {"session_id", "key_id", "passkey_id", "subscription_id", "app_id", "rule_id"}
     unknown = {f"{m} {p}": _object_params(p) for m, p in OBJECT_ROUTES}
     unknown = {route: params for route, params in unknown.items() if set(params) - known}
     assert unknown == {}, "teach _seed() to make these objects for bob, so alice can be refused"

@@ -33,6 +33,9 @@ DENIED_COMMAND = "rm -rf scratch"
 # push.spec.ts: a permission answered from a notification, and one answered by voice.
 PUSH_PROMPT = "Check the push path"
 VOICE_PROMPT = "Check the voice path"
+# approval-rules.spec.ts: the same command twice; "Always allow this" on the first.
+ALWAYS_PROMPT = "Tally with a rule"
+ALWAYS_COMMAND = "echo tally >> tally.txt"
 
 
 def main() -> None:
@@ -88,6 +91,14 @@ def main() -> None:
             ),
             say(f"The {word} check is finished."),
         )
+    tally = {"command": ALWAYS_COMMAND, "description": "Tally"}
+    fake.script_for(
+        ALWAYS_PROMPT,
+        Reply([Text("I'll tally once."), ToolUse("Bash", tally)]),
+        say("Tallied once."),
+        Reply([Text("I'll tally again."), ToolUse("Bash", tally)]),
+        say("Tallied again."),
+    )
     # Every try the CLI makes fails (it retries some errors).
     fake.script_for(FAIL_PROMPT, Fail(400, "the model is unhappy"))
     fake.default = say("Nothing more is scripted.")

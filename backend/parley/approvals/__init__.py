@@ -1,0 +1,1 @@
+"""Approval rules: a person's allow, deny and ask rules in Claude Code's syntax."""
