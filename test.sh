@@ -41,6 +41,11 @@ lint() {
 }
 layer "lint+types" lint
 layer "backend unit" bash -c 'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m unit'
+# The web UI is built once, before the tests that serve it (a backend test puts it in front of
+# the API; the browser layer drives it), on a machine not yet busy with them.
+if [ -f frontend/package.json ]; then
+  layer "web build" bash -c 'cd frontend && NEXT_TELEMETRY_DISABLED=1 npm run build'
+fi
 # Three workers on two cores: most of these tests wait on servers, processes and timeouts.
 layer "backend" bash -c \
   'cd backend && ../.venv/bin/pytest -q -p no:cacheprovider -m "not unit and not cluster" -n 3 --dist worksteal --durations=25'
@@ -56,6 +61,6 @@ if [ -f frontend/package.json ]; then
   if has_script test:unit; then
     layer "frontend unit" bash -c 'cd frontend && npm run test:unit'
   fi
-  layer "browser" bash -c 'cd frontend && npm run test:e2e'
+  layer "browser" bash -c 'cd frontend && PARLEY_E2E_SKIP_BUILD=1 npm run test:e2e'
 fi
 

@@ -35,7 +35,7 @@ async def test_several_workers_share_the_database_and_one_ephemeral_secret(migra
             except httpx.HTTPError:
                 return False
 
-        await eventually(up, within=30)
+        await eventually(up, within=120)  # two workers starting on a loaded machine
         token = (await client.post("/api/auth/dev-login", json={"user_id": "wanda"})).json()[
             "token"
         ]
