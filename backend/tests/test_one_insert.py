@@ -1,5 +1,5 @@
 """One statement writes each of the shared tables' rows, so a new column or rule for a
-conversation or a run is added in one place (`conversations.insert_conversation`,
+conversation or a run is added in one place (`conversations.store.insert`,
 `runs.runs.insert_run`), whichever mode or path makes it."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def _inserts(table: str) -> list[str]:
 
 def test_one_insert_into_conversations() -> None:
     # `parley_start_turn` makes a new chat in the same statement that claims it (one trip).
-    assert _inserts("conversations") == ["conversations.py", "sql/start_turn.sql"]
+    assert _inserts("conversations") == ["conversations/store.py", "sql/start_turn.sql"]
 
 
 def test_one_insert_into_agent_runs() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from parley import conversations
 from parley.conversations import not_found
+from parley.conversations import store as conversation_store
 from parley.db import Database
 from parley.errors import InvalidInput
 from parley.messages import store as messages
@@ -42,7 +43,7 @@ async def fork_before(db: Database, *, user_id: str, conversation_id: int, messa
                 "message_id must name a message you wrote in this conversation",
                 details=[{"field": "message_id"}],
             )
-        created = await conversations.insert_conversation(
+        created = await conversation_store.insert(
             conn, user_id=user_id, mode=ConversationMode.chat, title=fork_title(title)
         )
         # Copies keep their author, text, tool calls and time; `reply_to` pointed into the

@@ -20,12 +20,8 @@ from functools import partial
 import asyncpg
 
 from parley.auth import Caller, validate_agent_name
-from parley.conversations import (
-    check_id,
-    insert_conversation,
-    latest_message_id,
-    title_from,
-)
+from parley.conversations import check_id, latest_message_id, title_from
+from parley.conversations import store as conversation_store
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
 from parley.messages import store as messages
@@ -103,7 +99,7 @@ async def delegate(
                 rules.check_post(
                     caller, run_agent=run.agent, thread=target.thread.facts, kind="message"
                 )
-        thread = await insert_conversation(
+        thread = await conversation_store.insert(
             conn,
             user_id=caller.user_id,
             mode=ConversationMode.delegation,

@@ -7,7 +7,8 @@ and after a reload (see `parley.messages.store.unread_sql`).
 from __future__ import annotations
 
 from parley.auth import Caller
-from parley.conversations import check_id, insert_conversation, not_found
+from parley.conversations import check_id, not_found
+from parley.conversations import store as conversation_store
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput
 from parley.messages import store as messages
@@ -23,7 +24,7 @@ async def inbox_id(db: Database, *, user_id: str) -> int:
         )
         if found is not None:
             return found
-        return await insert_conversation(
+        return await conversation_store.insert(
             conn, user_id=user_id, mode=ConversationMode.inbox, title="Inbox"
         )
 

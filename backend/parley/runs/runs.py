@@ -12,7 +12,8 @@ from typing import Any
 import asyncpg
 
 from parley.auth import Caller
-from parley.conversations import clean_title, insert_conversation
+from parley.conversations import clean_title
+from parley.conversations import store as conversation_store
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
 from parley.messages import store as messages
@@ -82,7 +83,7 @@ async def start_run(
                     f"parent_run_id {parent_run_id} is not one of your runs",
                     details=[{"field": "parent_run_id"}],
                 )
-        conversation_id = await insert_conversation(
+        conversation_id = await conversation_store.insert(
             conn, user_id=caller.user_id, mode=ConversationMode.run, title=name
         )
         return await insert_run(
