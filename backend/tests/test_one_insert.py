@@ -1,6 +1,6 @@
 """One statement writes each of the shared tables' rows, so a new column or rule for a
 conversation or a run is added in one place (`conversations.store.insert`,
-`runs.runs.insert_run`), whichever mode or path makes it."""
+`runs.store.insert`), whichever mode or path makes it."""
 
 from __future__ import annotations
 
@@ -31,4 +31,4 @@ def test_one_insert_into_conversations() -> None:
 
 
 def test_one_insert_into_agent_runs() -> None:
-    assert _inserts("agent_runs") == ["runs/runs.py"]
+    assert _inserts("agent_runs") == ["runs/store.py"]
