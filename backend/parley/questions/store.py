@@ -1,5 +1,6 @@
 """The SQL of questions: reading them with their answers, opening a permission request's
-row, recording an answer, closing, and the escalation a question asked for.
+row, recording an answer, closing, and the escalation a question asked for (what happens at
+its deadlines is `store_deadlines`').
 
 Locks are taken in the order every writer of a conversation keeps: the conversation's row
 first, then the question's row (then, inside `append_message`, the conversation's advisory
