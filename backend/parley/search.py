@@ -3,7 +3,7 @@
 Message text goes through PostgreSQL full-text search (`websearch_to_tsquery`: words, "quoted
 phrases", -excluded), served by the (user_id, tsvector) GIN index of migration 0046; titles,
 a few per person, are matched as substrings. The messages' statements are the messages
-store's (`parley.messages.store.search`).
+store's (`parley.messages.store.search`), the titles' the conversations store's.
 """
 
 from __future__ import annotations
@@ -11,18 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from parley.conversations import store as conversation_store
 from parley.db import Database, retry_on_reconnect
 from parley.messages import store as message_store
 from parley.text import clean
 
 QUERY_MAX = 200
 LIMIT_MAX = 50
-
-_TITLES = """
-SELECT id, title, mode::text AS mode FROM conversations
-WHERE user_id = $1 AND title ILIKE '%' || $2 || '%' ESCAPE '\\'
-ORDER BY updated_at DESC, id DESC LIMIT $3
-"""
 
 
 @dataclass(slots=True)
@@ -63,7 +58,9 @@ async def search(db: Database, *, user_id: str, query: str, limit: int = 20) -> 
     have its words; at most `limit` of each."""
     text = clean_query(query)
     async with db.connection() as conn:
-        titles = await conn.fetch(_TITLES, user_id, _like_escaped(text), limit)
+        titles = await conversation_store.titled_like(
+            conn, user_id=user_id, escaped=_like_escaped(text), limit=limit
+        )
         messages = await message_store.search(conn, user_id=user_id, text=text, limit=limit)
     return SearchResult(
         conversations=[TitleHit(**dict(row)) for row in titles],

@@ -1,6 +1,6 @@
 """One statement writes each of the shared tables' rows, so a new column or rule for a
-conversation or a run is added in one place (`conversations.insert_conversation`,
-`runs.runs.insert_run`), whichever mode or path makes it."""
+conversation or a run is added in one place (`conversations.store.insert`,
+`runs.store.insert`), whichever mode or path makes it."""
 
 from __future__ import annotations
 
@@ -27,8 +27,8 @@ def _inserts(table: str) -> list[str]:
 
 def test_one_insert_into_conversations() -> None:
     # `parley_start_turn` makes a new chat in the same statement that claims it (one trip).
-    assert _inserts("conversations") == ["conversations.py", "sql/start_turn.sql"]
+    assert _inserts("conversations") == ["conversations/store.py", "sql/start_turn.sql"]
 
 
 def test_one_insert_into_agent_runs() -> None:
-    assert _inserts("agent_runs") == ["runs/runs.py"]
+    assert _inserts("agent_runs") == ["runs/store.py"]

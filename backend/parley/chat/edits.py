@@ -10,14 +10,11 @@ from __future__ import annotations
 
 from parley import conversations
 from parley.conversations import not_found
+from parley.conversations import store as conversation_store
 from parley.db import Database
 from parley.errors import InvalidInput
 from parley.messages import store as messages
 from parley.models import CONVERSATION_TITLE_MAX, ConversationMode, Role
-
-_TITLE = "SELECT title FROM conversations WHERE id = $1 AND user_id = $2"
-# The person has read everything copied: the fork starts with no unread badge.
-_READ_ALL = "UPDATE conversations SET last_read_id = $3 WHERE id = $1 AND user_id = $2"
 
 
 def fork_title(title: str) -> str:
@@ -31,7 +28,9 @@ async def fork_before(db: Database, *, user_id: str, conversation_id: int, messa
     its id. Nothing changes on refusal."""
     conversations.check_id(conversation_id)
     async with db.connection() as conn, conn.transaction():
-        title = await conn.fetchval(_TITLE, conversation_id, user_id)
+        title = await conversation_store.title(
+            conn, user_id=user_id, conversation_id=conversation_id
+        )
         if title is None:
             raise not_found(conversation_id)
         role = await messages.role_of(
@@ -42,7 +41,7 @@ async def fork_before(db: Database, *, user_id: str, conversation_id: int, messa
                 "message_id must name a message you wrote in this conversation",
                 details=[{"field": "message_id"}],
             )
-        created = await conversations.insert_conversation(
+        created = await conversation_store.insert(
             conn, user_id=user_id, mode=ConversationMode.chat, title=fork_title(title)
         )
         # Copies keep their author, text, tool calls and time; `reply_to` pointed into the
@@ -50,5 +49,8 @@ async def fork_before(db: Database, *, user_id: str, conversation_id: int, messa
         last = await messages.copy_before(
             conn, user_id=user_id, source=conversation_id, target=created, before=message_id
         )
-        await conn.execute(_READ_ALL, created, user_id, last)
+        # The person has read everything copied: the fork starts with no unread badge.
+        await conversation_store.set_read(
+            conn, user_id=user_id, conversation_id=created, message_id=last
+        )
     return created

@@ -20,25 +20,11 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from parley.chat import store
 from parley.db import Database
 from parley.errors import TurnInProgress
 
 log = logging.getLogger(__name__)
-
-_RENEW = """
-UPDATE conversations SET turn_expires_at = now() + make_interval(secs => $3)
-WHERE user_id = $4 AND id = $1 AND turn_id = $2 AND turn_expires_at > now()
-"""
-# Found across every person (on a cluster, one read of each node's partial index of claims),
-# then each released by itself, only if it is still lapsed: so a release is one node's write,
-# and a sweep that finds nothing writes nothing anywhere.
-_LAPSED = """
-SELECT user_id, id FROM conversations WHERE turn_id IS NOT NULL AND turn_expires_at < now()
-"""
-_RELEASE = """
-UPDATE conversations SET turn_id = NULL, turn_expires_at = NULL
-WHERE user_id = $1 AND id = $2 AND turn_id IS NOT NULL AND turn_expires_at < now()
-"""
 
 
 class ClaimLost(TurnInProgress):
@@ -64,10 +50,14 @@ async def held(
             try:
                 async with asyncio.timeout(max(valid_until - sent, 0.01)):
                     async with db.connection() as conn:
-                        status = await conn.execute(
-                            _RENEW, conversation_id, turn_id, seconds, user_id
+                        renewed = await store.renew(
+                            conn,
+                            user_id=user_id,
+                            conversation_id=conversation_id,
+                            turn_id=turn_id,
+                            seconds=seconds,
                         )
-                if status.endswith(" 1"):
+                if renewed:
                     valid_until = sent + seconds
                     continue
             except (TimeoutError, Exception) as exc:  # the database is away: try again
@@ -100,9 +90,8 @@ async def sweep(db: Database) -> int:
     """Release every lapsed claim (the trigger answers each dead turn); how many."""
     released = 0
     async with db.connection() as conn:
-        for row in await conn.fetch(_LAPSED):
-            status = await conn.execute(_RELEASE, row["user_id"], row["id"])
-            released += int(status.split()[-1])
+        for row in await store.lapsed(conn):
+            released += await store.release(conn, user_id=row["user_id"], conversation_id=row["id"])
     return released
 
 

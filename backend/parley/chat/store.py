@@ -1,4 +1,5 @@
-"""The turn's two statements: claim-and-store at the start, store-and-release at the end.
+"""The turn's statements: claim-and-store at the start, store-and-release at the end, and
+between them the claim's renewals and the sweep of lapsed claims (`lease`).
 
 A conversation has at most one turn in flight. Starting a turn sets `turn_id` if no live
 claim exists; finishing bumps `version` and clears it. A claim that outlives
@@ -122,3 +123,40 @@ def _refusal(exc: asyncpg.PostgresError, conversation_id: int) -> Exception:
             conversation_id=conversation_id,
         )
     return exc
+
+
+# -- the claim while the turn runs (`parley.chat.lease`) ---------------------------------
+
+_RENEW = """
+UPDATE conversations SET turn_expires_at = now() + make_interval(secs => $3)
+WHERE user_id = $4 AND id = $1 AND turn_id = $2 AND turn_expires_at > now()
+"""
+# Found across every person (on a cluster, one read of each node's partial index of claims),
+# then each released by itself, only if it is still lapsed: so a release is one node's write,
+# and a sweep that finds nothing writes nothing anywhere.
+_LAPSED = """
+SELECT user_id, id FROM conversations WHERE turn_id IS NOT NULL AND turn_expires_at < now()
+"""
+_RELEASE = """
+UPDATE conversations SET turn_id = NULL, turn_expires_at = NULL
+WHERE user_id = $1 AND id = $2 AND turn_id IS NOT NULL AND turn_expires_at < now()
+"""
+
+
+async def renew(
+    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, turn_id: str, seconds: float
+) -> bool:
+    """Extend the turn's live claim by `seconds`; False if it lapsed or another turn has it."""
+    status = await conn.execute(_RENEW, conversation_id, turn_id, seconds, user_id)
+    return bool(status.endswith(" 1"))
+
+
+async def lapsed(conn: asyncpg.Connection) -> list[asyncpg.Record]:
+    """Everyone's lapsed claims: `user_id`, `id` (the conversation)."""
+    return await conn.fetch(_LAPSED)
+
+
+async def release(conn: asyncpg.Connection, *, user_id: str, conversation_id: int) -> int:
+    """Release the claim if it is still lapsed (the trigger answers its dead turn): 1 or 0."""
+    status = await conn.execute(_RELEASE, user_id, conversation_id)
+    return int(status.split()[-1])

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from parley.auth import Caller
+from parley.conversations import store as conversation_store
 from parley.db import Database
 from parley.errors import Forbidden, InvalidInput
 from parley.messages.store import StoredMessage
@@ -102,12 +103,8 @@ async def answer(
             or None,
             decision=chosen.value if chosen is not None else None,
         )
-        await conn.execute(
-            "UPDATE conversations SET last_read_id = $2"
-            " WHERE user_id = $3 AND id = $1 AND last_read_id < $2",
-            conversation_id,
-            reply.id,
-            user_id,
+        await conversation_store.read_up_to(
+            conn, user_id=user_id, conversation_id=conversation_id, message_id=reply.id
         )
     if chosen is not None and sessions is not None:
         await sessions.answered(

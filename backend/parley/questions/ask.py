@@ -139,11 +139,7 @@ async def withdraw(db: Database, *, caller: Caller, question_id: int) -> Questio
         await store.lock_conversation(
             conn, user_id=caller.user_id, conversation_id=state.question.conversation_id
         )
-        status = await conn.fetchval(
-            "SELECT status FROM questions WHERE user_id = $2 AND message_id = $1 FOR UPDATE",
-            question_id,
-            caller.user_id,
-        )
+        status = await store.lock_status(conn, user_id=caller.user_id, question_id=question_id)
         if status == QuestionStatus.open:
             await store.close(conn, caller.user_id, question_id, QuestionStatus.closed)
     return await get_question(db, caller=caller, question_id=question_id)

@@ -7,38 +7,11 @@ from __future__ import annotations
 import asyncpg
 
 from parley.models import Role
-from parley.questions import store
+from parley.questions import store, store_deadlines
 from parley.questions.escalation import OnTimeout
 from parley.questions.words import DECISION_TEXT, Decision
 
 TIMEOUT_AUTHOR = "parley:timeout"
-
-# The people with overdue questions (each node answers from its partial index of them).
-_OVERDUE_PEOPLE = """
-SELECT DISTINCT user_id FROM questions WHERE status = 'open' AND timeout_at <= now() LIMIT 200
-"""
-# A person's overdue questions close as timed_out; their run goes back to `running` once none
-# of its questions is open. SKIP LOCKED: an instance never waits for another doing the same.
-# One person's rows only: on a cluster, one node's statement.
-_EXPIRE = """
-WITH due AS (
-    SELECT message_id FROM questions
-    WHERE user_id = $2 AND status = 'open' AND timeout_at <= now()
-      AND ($1::bigint IS NULL OR message_id = $1)
-      AND NOT EXISTS (SELECT 1 FROM question_escalations e  -- those are decided, not expired
-                      WHERE e.user_id = $2 AND e.question_id = message_id
-                        AND e.on_timeout <> 'expire')
-    ORDER BY message_id LIMIT 200 FOR UPDATE SKIP LOCKED
-), closed AS (
-    UPDATE questions s SET status = 'timed_out', closed_at = now()
-    FROM due WHERE s.user_id = $2 AND s.message_id = due.message_id
-    RETURNING s.run_id, s.message_id
-)
-UPDATE agent_runs r SET status = 'running', last_activity_at = now()
-WHERE r.user_id = $2 AND r.id IN (SELECT run_id FROM closed) AND r.status = 'waiting_input'
-  AND NOT EXISTS (SELECT 1 FROM questions q WHERE q.user_id = $2 AND q.run_id = r.id
-                  AND q.status = 'open' AND q.message_id NOT IN (SELECT message_id FROM closed))
-"""
 
 
 async def expire_overdue(
@@ -47,29 +20,9 @@ async def expire_overdue(
     """Close the overdue questions of `user_id` (`question_id` only, when given), or of
     everyone: person by person."""
     await decide_overdue(conn, question_id, user_id=user_id)
-    people = (
-        [user_id]
-        if user_id is not None
-        else [r["user_id"] for r in await conn.fetch(_OVERDUE_PEOPLE)]
-    )
+    people = [user_id] if user_id is not None else await store_deadlines.overdue_people(conn)
     for person in people:
-        await conn.execute(_EXPIRE, question_id, person)
-
-
-_OVERDUE_DEFAULTS = """
-SELECT s.message_id, s.conversation_id, s.user_id FROM questions s
-JOIN question_escalations e ON e.user_id = s.user_id AND e.question_id = s.message_id
-WHERE s.status = 'open' AND s.timeout_at <= now() AND e.on_timeout <> 'expire'
-  AND ($1::bigint IS NULL OR s.message_id = $1) AND ($2::text IS NULL OR s.user_id = $2)
-ORDER BY s.message_id LIMIT 50
-"""
-_LOCK_OVERDUE = f"""
-SELECT e.on_timeout, {store.Q_COLUMNS} FROM questions s
-JOIN question_escalations e ON e.user_id = s.user_id AND e.question_id = s.message_id
-{store.Q_JOIN}
-WHERE s.user_id = $2 AND s.message_id = $1 AND s.status = 'open' AND s.timeout_at <= now()
-FOR UPDATE OF s SKIP LOCKED
-"""
+        await store_deadlines.expire(conn, user_id=person, question_id=question_id)
 
 
 async def decide_overdue(
@@ -78,13 +31,18 @@ async def decide_overdue(
     """Answer the overdue questions that asked for a default (`deny` or `allow`) with it,
     each exactly once: the conversation is locked first (as every answer does), then the
     question, skipped when another instance holds it, and only a still-open one moves."""
-    for due in await conn.fetch(_OVERDUE_DEFAULTS, question_id, user_id):
+    overdue = await store_deadlines.overdue_with_default(
+        conn, user_id=user_id, question_id=question_id
+    )
+    for due in overdue:
         person = due["user_id"]
         async with conn.transaction():
             await store.lock_conversation(
                 conn, user_id=person, conversation_id=due["conversation_id"]
             )
-            row = await conn.fetchrow(_LOCK_OVERDUE, due["message_id"], person)
+            row = await store_deadlines.lock_overdue(
+                conn, user_id=person, question_id=due["message_id"]
+            )
             if row is None:
                 continue  # answered meanwhile, or another instance is deciding it
             question = store.message(row, "q_")

@@ -1,5 +1,6 @@
 """The SQL of questions: reading them with their answers, opening a permission request's
-row, recording an answer, closing, and the escalation a question asked for.
+row, recording an answer, closing, and the escalation a question asked for (what happens at
+its deadlines is `store_deadlines`').
 
 Locks are taken in the order every writer of a conversation keeps: the conversation's row
 first, then the question's row (then, inside `append_message`, the conversation's advisory
@@ -263,6 +264,42 @@ async def close(
         question_id,
         status.value,
         answer_id,
+        user_id,
+    )
+
+
+async def time_out_open(conn: asyncpg.Connection, *, user_id: str, conversation_id: int) -> None:
+    """Every question still open in the conversation times out (its run or thread ended)."""
+    await conn.execute(
+        "UPDATE questions SET status = 'timed_out', closed_at = now()"
+        " WHERE user_id = $2 AND conversation_id = $1 AND status = 'open'",
+        conversation_id,
+        user_id,
+    )
+
+
+async def lock_status(conn: asyncpg.Connection, *, user_id: str, question_id: int) -> str | None:
+    """The question's status, its row locked; None if it is not the person's."""
+    status: str | None = await conn.fetchval(
+        "SELECT status FROM questions WHERE user_id = $2 AND message_id = $1 FOR UPDATE",
+        question_id,
+        user_id,
+    )
+    return status
+
+
+async def lock_for_answer(
+    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, question_id: int
+) -> Any:
+    """The question of this conversation an agent's answer replies to, its row locked until
+    the answer commits: `asked_by` and `status` (an open one past its deadline reads
+    `timed_out`); None if there is none."""
+    return await conn.fetchrow(
+        "SELECT asked_by, CASE WHEN status = 'open' AND timeout_at <= now() THEN 'timed_out'"
+        " ELSE status END AS status FROM questions"
+        " WHERE user_id = $3 AND message_id = $1 AND conversation_id = $2 FOR UPDATE",
+        question_id,
+        conversation_id,
         user_id,
     )
 

@@ -17,15 +17,9 @@ import re
 from dataclasses import dataclass
 from functools import partial
 
-import asyncpg
-
 from parley.auth import Caller, validate_agent_name
-from parley.conversations import (
-    check_id,
-    insert_conversation,
-    latest_message_id,
-    title_from,
-)
+from parley.conversations import check_id, latest_message_id, title_from
+from parley.conversations import store as conversation_store
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
 from parley.messages import store as messages
@@ -36,17 +30,13 @@ from parley.questions.escalation import Escalation
 from parley.realtime.hub import Hub
 from parley.realtime.waits import Waits
 from parley.runs import inbox, rules
-from parley.runs.lifecycle import (
-    COLUMNS,
-    DelegationRecord,
-    acknowledge,
-    lock_thread,
-    move,
-    record,
-)
+from parley.runs import store as run_store
+from parley.runs import store_delegations as store
+from parley.runs.lifecycle import acknowledge, move
 from parley.runs.messages import clean_text, lock_target, post_question
 from parley.runs.rules import DelegationStatus, Event
-from parley.runs.runs import get_run, insert_run, touch
+from parley.runs.runs import get_run, touch
+from parley.runs.store_delegations import DelegationRecord
 
 CLOSED = ("completed", "failed", "escalated", "cancelled", "timed_out")
 # The closing events the thread routes take, and how each is written into the thread.
@@ -103,14 +93,14 @@ async def delegate(
                 rules.check_post(
                     caller, run_agent=run.agent, thread=target.thread.facts, kind="message"
                 )
-        thread = await insert_conversation(
+        thread = await conversation_store.insert(
             conn,
             user_id=caller.user_id,
             mode=ConversationMode.delegation,
             title=title_from(f"{parent} → {to}: {text}"),
         )
         child = (
-            await insert_run(
+            await run_store.insert(
                 conn,
                 user_id=caller.user_id,
                 agent=to,
@@ -130,57 +120,17 @@ async def delegate(
             content=text,
             meta={"to": to, "parent_run_id": run_id, "child_run_id": child},
         )
-        row = await conn.fetchrow(
-            "INSERT INTO delegations (thread_id, user_id, parent_run_id, child_run_id,"
-            " parent_agent, child_agent, task, timeout_at) VALUES ($1, $2, $3, $4, $5, $6, $7,"
-            f" now() + make_interval(secs => $8)) RETURNING {COLUMNS}",
-            thread,
-            caller.user_id,
-            run_id,
-            child,
-            parent,
-            to,
-            text,
-            timeout_s,
+        return await store.insert(
+            conn,
+            thread_id=thread,
+            user_id=caller.user_id,
+            parent_run_id=run_id,
+            child_run_id=child,
+            parent_agent=parent,
+            child_agent=to,
+            task=text,
+            timeout_s=timeout_s,
         )
-    return record(row)
-
-
-# What a claim looks for, the claimer's own claims that never reached it (nothing acted on
-# them yet) first, then the oldest open one: pending, or claimed by a process that never
-# acted on it in time. Each is read again under its row lock (`_LOCK`).
-_MINE = (
-    "d.user_id = $1 AND d.child_agent = $2 AND d.status = 'claimed' AND d.acked_at IS NULL"
-    " AND d.claimer = $3"
-)
-_OPEN = (
-    "d.user_id = $1 AND d.child_agent = $2 AND d.timeout_at > now() AND (d.status = 'pending'"
-    " OR (d.status = 'claimed' AND d.acked_at IS NULL AND d.lease_until <= now()))"
-)
-# The thread's conversation row is locked first, as every other writer of a thread locks it
-# (`lifecycle`'s lock order): a claim that held the delegation row and then needed the
-# conversation (a lapsed claim moves twice, and the second update of a row this transaction
-# wrote checks its foreign keys, a share lock on the conversation) deadlocked with a message
-# posted there, which holds the conversation and waits for the delegation row.
-_FIND = """
-SELECT d.thread_id FROM delegations d
-JOIN conversations c ON c.user_id = d.user_id AND c.id = d.thread_id
-WHERE {where} ORDER BY d.thread_id LIMIT 1 FOR UPDATE OF c SKIP LOCKED
-"""
-_LOCK = f"SELECT {COLUMNS} FROM delegations d WHERE {{where}} AND d.thread_id = ${{n}} FOR UPDATE"
-
-
-async def _take(conn: asyncpg.Connection, where: str, *args: object) -> DelegationRecord | None:
-    """The first delegation matching `where` whose conversation no one else holds, locked
-    conversation then delegation; None when there is none."""
-    while True:
-        thread_id = await conn.fetchval(_FIND.format(where=where), *args)
-        if thread_id is None:
-            return None
-        row = await conn.fetchrow(_LOCK.format(where=where, n=len(args) + 1), *args, thread_id)
-        if row is not None:
-            return record(row)
-        # Acknowledged by its child between the two reads: it no longer matches, look again.
 
 
 async def claim(
@@ -191,17 +141,12 @@ async def claim(
     agent = caller.require_agent("Delegation is between agents")
     async with db.transaction() as conn:
         if claimer is not None:
-            mine = await _take(conn, _MINE, caller.user_id, agent, claimer)
+            mine = await store.take_mine(conn, user_id=caller.user_id, agent=agent, claimer=claimer)
             if mine is not None:
-                row = await conn.fetchrow(
-                    "UPDATE delegations SET lease_until = now() + make_interval(secs => $2)"
-                    f" WHERE user_id = $3 AND thread_id = $1 RETURNING {COLUMNS}",
-                    mine.thread_id,
-                    lease_s,
-                    caller.user_id,
+                return await store.renew_lease(
+                    conn, user_id=caller.user_id, thread_id=mine.thread_id, lease_s=lease_s
                 )
-                return record(row)
-        found = await _take(conn, _OPEN, caller.user_id, agent)
+        found = await store.take_open(conn, user_id=caller.user_id, agent=agent)
         if found is None:
             return None
         if found.status == DelegationStatus.claimed:  # a lapsed claim: open again first
@@ -243,17 +188,13 @@ async def get_thread(db: Database, *, caller: Caller, thread_id: int) -> ThreadS
     """Seen by the person and the thread's two agents; 404 for anyone else."""
     check_id(thread_id)
     async with db.connection() as conn:
-        row = await conn.fetchrow(
-            f"SELECT {COLUMNS} FROM delegations WHERE thread_id = $1 AND user_id = $2",
-            thread_id,
-            caller.user_id,
-        )
-        if row is None or not rules.can_see(caller, record(row).facts):
+        found = await store.get(conn, user_id=caller.user_id, thread_id=thread_id)
+        if found is None or not rules.can_see(caller, found.facts):
             raise not_found(thread_id)
         open_question = await messages.open_question_of(
             conn, user_id=caller.user_id, conversation_id=thread_id
         )
-    return ThreadState(record(row), open_question)
+    return ThreadState(found, open_question)
 
 
 async def heard_from(
@@ -265,20 +206,15 @@ async def heard_from(
         await touch(db, caller=caller, run_id=thread.parent_run_id, wait_s=wait_s)
     if caller.agent == thread.child_agent and thread.status == DelegationStatus.claimed:
         async with db.connection() as conn:
-            await conn.execute(
-                _ACK, thread.thread_id, caller.agent, caller.user_id, thread.claimed_at
+            await store.acknowledge_claim(
+                conn,
+                user_id=caller.user_id,
+                thread_id=thread.thread_id,
+                agent=caller.agent,
+                claimed_at=thread.claimed_at,
             )
         if thread.child_run_id is not None:
             await touch(db, caller=caller, run_id=thread.child_run_id, wait_s=wait_s)
-
-
-# Only the claim that was read: if it lapsed and another process claimed the thread since,
-# that newer claim has not reached anyone yet and must stay re-deliverable.
-_ACK = (
-    "UPDATE delegations SET acked_at = now(), lease_until = NULL WHERE user_id = $3"
-    " AND thread_id = $1 AND child_agent = $2 AND status = 'claimed' AND acked_at IS NULL"
-    " AND claimed_at = $4"
-)
 
 
 async def acknowledge_claim(db: Database, *, caller: Caller, thread_id: int) -> DelegationRecord:
@@ -379,38 +315,26 @@ async def close_thread(
     return closed
 
 
-# Open threads the sweeper has something to do with: never claimed in time, or claimed by a
-# process that never acted on it within its lease.
-_DUE = """
-SELECT thread_id, user_id FROM delegations
-WHERE (status = 'pending' AND timeout_at <= now())
-   OR (status = 'claimed' AND acked_at IS NULL AND lease_until <= now())
-ORDER BY thread_id LIMIT 200
-"""
-
-
 async def sweep_threads(db: Database) -> list[DelegationRecord]:
     """Close delegations nobody claimed in time, and open again claims that lapsed
     unacknowledged; the thread says so (which wakes the parent's wait and the child's
     pollers). Each thread in its own transaction that locks the thread SKIP LOCKED."""
     async with db.connection() as conn:
-        due = await conn.fetch(_DUE)
+        due = await store.due(conn)
     moved: list[DelegationRecord] = []
     for row in due:
         async with db.transaction() as conn:
-            locked = await conn.fetchval(
-                "SELECT 1 FROM conversations WHERE user_id = $2 AND id = $1 FOR UPDATE SKIP LOCKED",
-                row["thread_id"],
-                row["user_id"],
+            locked = await conversation_store.try_lock(
+                conn, user_id=row["user_id"], conversation_id=row["thread_id"]
             )
             thread = (
-                await lock_thread(conn, user_id=row["user_id"], thread_id=row["thread_id"])
+                await store.lock(conn, user_id=row["user_id"], thread_id=row["thread_id"])
                 if locked
                 else None
             )
             if thread is None:
                 continue
-            now = await conn.fetchval("SELECT now()")
+            now = await store.now(conn)
             if thread.status == DelegationStatus.pending and thread.timeout_at <= now:
                 thread = await move(conn, thread, Event.time_out)
                 text = f"No {thread.child_agent} picked this up in time; the delegation timed out"

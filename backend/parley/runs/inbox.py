@@ -1,13 +1,15 @@
 """The inbox (one per person, where agents write first) and read positions.
 
 Read positions are stored per conversation, so unread counts are the same on every device
-and after a reload (see `parley.messages.store.unread_sql`).
+and after a reload (see `parley.messages.store.unread_sql`). The statements are the
+conversations store's.
 """
 
 from __future__ import annotations
 
 from parley.auth import Caller
-from parley.conversations import check_id, insert_conversation, not_found
+from parley.conversations import check_id, not_found
+from parley.conversations import store as conversation_store
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput
 from parley.messages import store as messages
@@ -18,12 +20,10 @@ from parley.models import MAX_BIGINT, ConversationMode
 async def inbox_id(db: Database, *, user_id: str) -> int:
     """The person's inbox, created on first use by either side (at most one: a unique index)."""
     async with db.connection() as conn:
-        found: int | None = await conn.fetchval(
-            "SELECT id FROM conversations WHERE user_id = $1 AND mode = 'inbox'", user_id
-        )
+        found = await conversation_store.inbox_id(conn, user_id=user_id)
         if found is not None:
             return found
-        return await insert_conversation(
+        return await conversation_store.insert(
             conn, user_id=user_id, mode=ConversationMode.inbox, title="Inbox"
         )
 
@@ -36,12 +36,10 @@ async def mark_read(db: Database, *, caller: Caller, conversation_id: int, messa
     if not 1 <= message_id <= MAX_BIGINT:
         raise InvalidInput("message_id is not a message here", details=[{"field": "message_id"}])
     async with db.transaction() as conn:
-        owned = await conn.fetchval(
-            "SELECT 1 FROM conversations WHERE id = $1 AND user_id = $2 FOR UPDATE",
-            conversation_id,
-            caller.user_id,
+        owned = await conversation_store.lock(
+            conn, user_id=caller.user_id, conversation_id=conversation_id
         )
-        if owned is None:
+        if not owned:
             raise not_found(conversation_id)
         present = await messages.exists(
             conn, user_id=caller.user_id, conversation_id=conversation_id, message_id=message_id
@@ -51,11 +49,6 @@ async def mark_read(db: Database, *, caller: Caller, conversation_id: int, messa
                 f"message_id {message_id} is not a message of conversation {conversation_id}",
                 details=[{"field": "message_id"}],
             )
-        unread: int = await conn.fetchval(
-            "UPDATE conversations c SET last_read_id = greatest(c.last_read_id, $2)"
-            f" WHERE c.user_id = $3 AND c.id = $1 RETURNING {messages.unread_sql('$3')}",
-            conversation_id,
-            message_id,
-            caller.user_id,
+        return await conversation_store.read_up_to_counted(
+            conn, user_id=caller.user_id, conversation_id=conversation_id, message_id=message_id
         )
-    return unread

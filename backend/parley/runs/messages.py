@@ -26,10 +26,14 @@ from parley.errors import Forbidden, InvalidInput, NotFound, ParleyError
 from parley.messages import store as message_store
 from parley.messages.store import StoredMessage
 from parley.models import MAX_BIGINT, MAX_TIMEOUT
+from parley.questions import store as questions
 from parley.realtime.hub import Hub
 from parley.runs import rules
-from parley.runs.lifecycle import DelegationRecord, acknowledge, lock_thread
+from parley.runs import store as runs
+from parley.runs import store_delegations as delegations
+from parley.runs.lifecycle import acknowledge
 from parley.runs.rules import Conflict
+from parley.runs.store_delegations import DelegationRecord
 from parley.text import clean
 
 # What may be posted directly; the other kinds are written by the tools that own them.
@@ -78,17 +82,13 @@ async def lock_target(conn: asyncpg.Connection, *, caller: Caller, conversation_
     caller may write there is `rules.check_post`'s to say."""
     check_id(conversation_id)
     try:
-        run_id: int | None = await conn.fetchval(
-            "SELECT parley_writable($1, $2, $3)", caller.user_id, None, conversation_id
-        )
+        run_id = await runs.writable(conn, user_id=caller.user_id, conversation_id=conversation_id)
     except asyncpg.PostgresError as exc:
         raise refusal(exc) from exc
     run_agent: str | None = None
     if run_id is not None:
-        run_agent = await conn.fetchval(
-            "SELECT agent FROM agent_runs WHERE user_id = $2 AND id = $1", run_id, caller.user_id
-        )
-    thread = await lock_thread(conn, user_id=caller.user_id, thread_id=conversation_id)
+        run_agent = await runs.agent_of(conn, user_id=caller.user_id, run_id=run_id)
+    thread = await delegations.lock(conn, user_id=caller.user_id, thread_id=conversation_id)
     return Target(conversation_id, run_id, run_agent, thread)
 
 
@@ -101,13 +101,11 @@ async def _check_agent_answer(
         raise InvalidInput(
             "An answer replies to a question: give reply_to", details=[{"field": "reply_to"}]
         )
-    question = await conn.fetchrow(
-        "SELECT asked_by, CASE WHEN status = 'open' AND timeout_at <= now() THEN 'timed_out'"
-        " ELSE status END AS status FROM questions"
-        " WHERE user_id = $3 AND message_id = $1 AND conversation_id = $2 FOR UPDATE",
-        reply_to,
-        target.conversation_id,
-        caller.user_id,
+    question = await questions.lock_for_answer(
+        conn,
+        user_id=caller.user_id,
+        conversation_id=target.conversation_id,
+        question_id=reply_to,
     )
     rules.check_answer(
         caller,

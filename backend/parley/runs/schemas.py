@@ -168,7 +168,7 @@ class ThreadResult(RequestBody):
 
 class DelegationShown(BaseModel):
     """The stored columns of a delegation the API shows: the one definition the wire shape
-    (`DelegationOut`) and the row record (`lifecycle.DelegationRecord`) share."""
+    (`DelegationOut`) and the row record (`store_delegations.DelegationRecord`) share."""
 
     thread_id: int
     parent_run_id: int | None

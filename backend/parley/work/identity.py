@@ -17,7 +17,7 @@ from pathlib import Path
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import ParleyError
-from parley.work import sandbox
+from parley.work import sandbox, store_hosts
 
 
 class NoUidLeft(ParleyError):
@@ -31,28 +31,23 @@ async def uid_for(db: Database, settings: Settings, *, user_id: str) -> int | No
     if not sandbox.runs_as_root():
         return None
     async with db.connection() as conn:
-        uid: int | None = await conn.fetchval(
-            "SELECT uid FROM work_uids WHERE user_id = $1", user_id
-        )
+        uid = await store_hosts.uid(conn, user_id=user_id)
     if uid is not None:
         return uid
     async with db.transaction() as conn:
         # One allocation at a time across instances: the next free uid is then free.
-        await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended('parley-work-uids', 0))")
-        uid = await conn.fetchval("SELECT uid FROM work_uids WHERE user_id = $1", user_id)
+        await store_hosts.lock_uids(conn)
+        uid = await store_hosts.uid(conn, user_id=user_id)
         if uid is None:
-            uid = await conn.fetchval(
-                "SELECT COALESCE(max(uid) + 1, $1) FROM work_uids WHERE uid BETWEEN $1 AND $2",
-                settings.work_uid_min,
-                settings.work_uid_max,
+            uid = await store_hosts.next_uid(
+                conn, first=settings.work_uid_min, last=settings.work_uid_max
             )
-            assert uid is not None
             if uid > settings.work_uid_max:
                 raise NoUidLeft(
                     "Every uid of PARLEY_WORK_UID_MIN..PARLEY_WORK_UID_MAX is taken: widen the"
                     " range to let more people start work sessions"
                 )
-            await conn.execute("INSERT INTO work_uids (user_id, uid) VALUES ($1, $2)", user_id, uid)
+            await store_hosts.keep_uid(conn, user_id=user_id, uid=uid)
     return uid
 
 

@@ -29,7 +29,7 @@ from parley.questions.words import Decision
 from parley.realtime.notifier import Notifier
 from parley.realtime.waits import Waits
 from parley.schemas import message_json
-from parley.work import cli, ownership, proctree, store
+from parley.work import cli, ownership, proctree, store, store_hosts
 from parley.work.ownership import Owner
 from parley.work.prompts import (
     UNANSWERED,
@@ -706,7 +706,7 @@ class WorkManager:
     async def _notify(self, to: str, action: str, conversation_id: int, **extra: Any) -> None:
         note = {"to": to, "action": action, "conversation_id": conversation_id, **extra}
         async with self.db.connection() as conn:
-            await conn.execute("SELECT pg_notify($1, $2)", WORK_CHANNEL, json.dumps(note))
+            await store_hosts.notify(conn, channel=WORK_CHANNEL, payload=json.dumps(note))
 
     def _on_payload(self, payload: str) -> None:
         try:

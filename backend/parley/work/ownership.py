@@ -20,7 +20,7 @@ import psutil
 
 from parley.db import Database
 from parley.models import RunStatus
-from parley.work import store
+from parley.work import store, store_hosts
 
 # A lease lasts this long past its last renewal; an instance renews every RENEW_SECONDS.
 LEASE_SECONDS = 5.0
@@ -77,54 +77,30 @@ async def claim(
     """Take the session's lease (creating its row) unless another instance holds it;
     returns the instance holding it afterwards."""
     async with db.connection() as conn:
-        holder: str | None = await conn.fetchval(
-            """INSERT INTO work_sessions (conversation_id, user_id, workspace, status, owner,
-                lease_expires_at, host, owner_pid, owner_started)
-            VALUES ($1, $2, $3, 'starting', $4, now() + make_interval(secs => $5), $6, $7, $8)
-            ON CONFLICT (user_id, conversation_id) DO UPDATE SET owner = EXCLUDED.owner,
-                lease_expires_at = EXCLUDED.lease_expires_at, host = EXCLUDED.host,
-                owner_pid = EXCLUDED.owner_pid, owner_started = EXCLUDED.owner_started,
-                workspace = EXCLUDED.workspace, pid = NULL, pid_started = NULL
-            WHERE work_sessions.owner IS NULL OR work_sessions.owner = EXCLUDED.owner
-            RETURNING owner""",
-            conversation_id,
-            user_id,
-            workspace,
-            owner.instance,
-            LEASE_SECONDS,
-            owner.host,
-            owner.pid,
-            owner.started,
+        return await store_hosts.claim(
+            conn,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            workspace=workspace,
+            instance=owner.instance,
+            host=owner.host,
+            pid=owner.pid,
+            started=owner.started,
+            lease_s=LEASE_SECONDS,
         )
-        if holder is None:
-            holder = await conn.fetchval(
-                "SELECT owner FROM work_sessions WHERE user_id = $2 AND conversation_id = $1",
-                conversation_id,
-                user_id,
-            )
-    return holder
 
 
 async def release(db: Database, *, owner: Owner, user_id: str, conversation_id: int) -> None:
     async with db.connection() as conn:
-        await conn.execute(
-            """UPDATE work_sessions SET owner = NULL, lease_expires_at = NULL, pid = NULL,
-            pid_started = NULL WHERE user_id = $3 AND conversation_id = $1 AND owner = $2""",
-            conversation_id,
-            owner.instance,
-            user_id,
+        await store_hosts.release(
+            conn, user_id=user_id, conversation_id=conversation_id, instance=owner.instance
         )
 
 
 async def holder(db: Database, *, user_id: str, conversation_id: int) -> str | None:
     """The instance holding the session's lease, lapsed or not (until the reaper frees it)."""
     async with db.connection() as conn:
-        found: str | None = await conn.fetchval(
-            "SELECT owner FROM work_sessions WHERE user_id = $2 AND conversation_id = $1",
-            conversation_id,
-            user_id,
-        )
-    return found
+        return await store_hosts.owner(conn, user_id=user_id, conversation_id=conversation_id)
 
 
 async def set_process(
@@ -137,14 +113,13 @@ async def set_process(
     started: float | None,
 ) -> None:
     async with db.connection() as conn:
-        await conn.execute(
-            """UPDATE work_sessions SET pid = $3, pid_started = $4
-            WHERE user_id = $5 AND conversation_id = $1 AND owner = $2""",
-            conversation_id,
-            owner.instance,
-            pid,
-            started,
-            user_id,
+        await store_hosts.set_process(
+            conn,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            instance=owner.instance,
+            pid=pid,
+            started=started,
         )
 
 
@@ -153,13 +128,7 @@ async def renew(db: Database, *, owner: Owner) -> set[int]:
     statement over everyone's sessions (on a cluster, every node's): it must find the leases
     this instance holds without knowing whose they are."""
     async with db.connection() as conn:
-        rows = await conn.fetch(
-            """UPDATE work_sessions SET lease_expires_at = now() + make_interval(secs => $2)
-            WHERE owner = $1 RETURNING conversation_id""",
-            owner.instance,
-            LEASE_SECONDS,
-        )
-    return {row["conversation_id"] for row in rows}
+        return await store_hosts.renew(conn, instance=owner.instance, lease_s=LEASE_SECONDS)
 
 
 @dataclass(frozen=True)
@@ -179,14 +148,7 @@ class Lapsed:
 async def lapsed(db: Database, *, owner: Owner) -> list[Lapsed]:
     """Other instances' leases that were not renewed in time."""
     async with db.connection() as conn:
-        rows = await conn.fetch(
-            """SELECT conversation_id, user_id, run_id, owner, host, owner_pid, owner_started,
-                pid, pid_started,
-                extract(epoch FROM now() - lease_expires_at)::float8 AS lapsed_for
-            FROM work_sessions
-            WHERE owner IS NOT NULL AND owner <> $1 AND lease_expires_at < now()""",
-            owner.instance,
-        )
+        rows = await store_hosts.lapsed(conn, instance=owner.instance)
     return [Lapsed(**dict(row)) for row in rows]
 
 
@@ -201,17 +163,13 @@ async def free(db: Database, found: Lapsed) -> bool:
     """End a dead owner's session: the lease freed, its run failed and the conversation told
     why, in one transaction; False if someone else did it first (or the owner came back)."""
     async with db.transaction() as conn:
-        freed = await conn.fetchval(
-            """UPDATE work_sessions SET owner = NULL, lease_expires_at = NULL, pid = NULL,
-            pid_started = NULL, status = 'ended', updated_at = now()
-            WHERE user_id = $3 AND conversation_id = $1 AND owner = $2
-              AND lease_expires_at < now()
-            RETURNING conversation_id""",
-            found.conversation_id,
-            found.owner,
-            found.user_id,
+        freed = await store_hosts.free(
+            conn,
+            user_id=found.user_id,
+            conversation_id=found.conversation_id,
+            owner=found.owner,
         )
-        if freed is None:
+        if not freed:
             return False
         if found.run_id is not None:
             await store.end_run(

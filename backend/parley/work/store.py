@@ -17,8 +17,8 @@ from parley.db import Database
 from parley.messages import store as messages
 from parley.messages.store import StoredMessage
 from parley.models import RUN_TITLE_MAX, MessageKind, Role, RunKind, RunStatus
+from parley.runs import store as run_store
 from parley.runs.messages import MAX_TIMEOUT
-from parley.runs.runs import insert_run
 from parley.schemas import IDLE_WORK
 from parley.work.transport import scrub
 
@@ -112,7 +112,7 @@ async def _insert_run(
     conn: asyncpg.Connection, *, user_id: str, conversation_id: int, title: str, instance: str
 ) -> int:
     """A work session's run: its title the prompt's start, its summary the whole prompt."""
-    run = await insert_run(
+    run = await run_store.insert(
         conn,
         user_id=user_id,
         agent=RUN_AGENT,

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from parley.db import Database
+from parley.work import store_usage
 
 log = logging.getLogger(__name__)
 
@@ -103,46 +104,17 @@ class Meter:
         return self.found
 
 
-# One response's tokens onto the person's row. No clock in DO UPDATE (Citus would not run
-# it on the person's node, specs/scale.md): the new row's own updated_at is the time.
-_ADD = """
-INSERT INTO work_usage (user_id, conversation_id, input_tokens, output_tokens,
-    cache_creation_input_tokens, cache_read_input_tokens, requests)
-VALUES ($1, $2, $3, $4, $5, $6, 1)
-ON CONFLICT (user_id, conversation_id) DO UPDATE SET
-    input_tokens = work_usage.input_tokens + EXCLUDED.input_tokens,
-    output_tokens = work_usage.output_tokens + EXCLUDED.output_tokens,
-    cache_creation_input_tokens = work_usage.cache_creation_input_tokens
-        + EXCLUDED.cache_creation_input_tokens,
-    cache_read_input_tokens = work_usage.cache_read_input_tokens
-        + EXCLUDED.cache_read_input_tokens,
-    requests = work_usage.requests + 1,
-    updated_at = EXCLUDED.updated_at
-"""
-
-# The person's rows, with their conversations' titles (on their node: both by user_id).
-_OF_PERSON = """
-SELECT u.conversation_id, c.title, u.input_tokens, u.output_tokens,
-    u.cache_creation_input_tokens, u.cache_read_input_tokens, u.requests,
-    u.updated_at
-FROM work_usage u
-LEFT JOIN conversations c ON c.id = u.conversation_id AND c.user_id = u.user_id
-WHERE u.user_id = $1
-ORDER BY u.updated_at DESC, u.conversation_id DESC
-"""
-
-
 async def add(db: Database, *, user_id: str, conversation_id: int, tokens: Tokens) -> None:
     """Add one response's tokens to the person's row for the conversation."""
     async with db.connection() as conn:
-        await conn.execute(
-            _ADD,
-            user_id,
-            conversation_id,
-            tokens.input_tokens,
-            tokens.output_tokens,
-            tokens.cache_creation_input_tokens,
-            tokens.cache_read_input_tokens,
+        await store_usage.add(
+            conn,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            input_tokens=tokens.input_tokens,
+            output_tokens=tokens.output_tokens,
+            cache_creation_input_tokens=tokens.cache_creation_input_tokens,
+            cache_read_input_tokens=tokens.cache_read_input_tokens,
         )
 
 
@@ -157,5 +129,5 @@ class ConversationUsage(Tokens):
 async def of_person(db: Database, *, user_id: str) -> list[ConversationUsage]:
     """The person's usage per conversation, the most recent first."""
     async with db.connection() as conn:
-        rows = await conn.fetch(_OF_PERSON, user_id)
+        rows = await store_usage.of_person(conn, user_id=user_id)
     return [ConversationUsage(**dict(row)) for row in rows]

@@ -10,18 +10,19 @@ from typing import Any
 
 import pytest
 
-from parley import conversations, tasks
 from parley.assistant import ledger
-from parley.chat import lease
+from parley.chat import store as lease
 from parley.cluster import layout
+from parley.conversations import store as conversations
 from parley.db import Database
 from parley.messages import store as message_store
 from parley.push import outbox
 from parley.questions import store as questions
 from parley.realtime import user_stream
-from parley.runs import delegations
+from parley.runs import store_delegations as delegations
+from parley.tasks import store as tasks
 from parley.tools import call_memory
-from parley.work import usage
+from parley.work import store_usage as usage
 from tests.cluster.helpers import Placement, on_node
 from tests.conftest import Server
 
