@@ -174,21 +174,6 @@ async def prompts_after(
     )
 
 
-async def open_question_of(
-    conn: asyncpg.Connection, *, user_id: str, conversation_id: int
-) -> StoredMessage | None:
-    """The oldest open question of the conversation (a thread's), still within its time."""
-    row = await conn.fetchrow(
-        f"SELECT {columns(Message, alias='m')} FROM questions q"
-        f" {joined('m', user='q.user_id', message_id='q.message_id')}"
-        " WHERE q.user_id = $2 AND q.conversation_id = $1 AND q.status = 'open'"
-        " AND q.timeout_at > now() ORDER BY q.message_id LIMIT 1",
-        conversation_id,
-        user_id,
-    )
-    return StoredMessage(**row) if row is not None else None
-
-
 # Search (parley.search). The expression must be the index's own for the index to serve it.
 # `id + 0`: ordered by the bare id, the planner may walk the whole primary key backwards
 # hoping to meet 20 matches soon, which for a rare word means reading most of the table; this

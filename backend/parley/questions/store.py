@@ -45,6 +45,16 @@ def is_permission(meta: dict[str, Any] | None) -> bool:
     return bool((meta or {}).get("permission"))
 
 
+def oldest_open_sql(*, user: str, conversation: str) -> str:
+    """The message id of the conversation's oldest open question still within its time (a
+    subquery other aggregates' statements read a thread's state with)."""
+    return (
+        f"(SELECT q.message_id FROM questions q WHERE q.user_id = {user}"
+        f" AND q.conversation_id = {conversation} AND q.status = 'open'"
+        " AND q.timeout_at > now() ORDER BY q.message_id LIMIT 1)"
+    )
+
+
 Q_COLUMNS = messages.prefixed("q")
 # A question's own message, joined as `q` to its row `s`.
 Q_JOIN = messages.joined("q", user="s.user_id", message_id="s.message_id")

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from parley.auth import Caller, validate_agent_name
-from parley.conversations import check_id, latest_message_id, title_from
+from parley.conversations import check_id, title_from
 from parley.conversations import store as conversation_store
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
@@ -188,13 +188,10 @@ async def get_thread(db: Database, *, caller: Caller, thread_id: int) -> ThreadS
     """Seen by the person and the thread's two agents; 404 for anyone else."""
     check_id(thread_id)
     async with db.connection() as conn:
-        found = await store.get(conn, user_id=caller.user_id, thread_id=thread_id)
-        if found is None or not rules.can_see(caller, found.facts):
-            raise not_found(thread_id)
-        open_question = await messages.open_question_of(
-            conn, user_id=caller.user_id, conversation_id=thread_id
-        )
-    return ThreadState(found, open_question)
+        found = await store.get_with_question(conn, user_id=caller.user_id, thread_id=thread_id)
+    if found is None or not rules.can_see(caller, found[0].facts):
+        raise not_found(thread_id)
+    return ThreadState(*found)
 
 
 async def heard_from(
@@ -236,13 +233,15 @@ async def wait_for_child(
     The wait counts as its agent being heard from, up to its own deadline."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + max(0.0, wait_s)
-    first = await get_thread(db, caller=caller, thread_id=thread_id)  # 404 before anything
-    await heard_from(db, caller=caller, thread=first.delegation, wait_s=wait_s)
-    latest = await latest_message_id(db, user_id=caller.user_id, conversation_id=thread_id)
-    # Watch first, then read: whatever is stored after `latest` wakes this wait.
+    check_id(thread_id)
+    async with db.connection() as conn:  # no ownership check here: the first read is it
+        latest = await messages.latest_id(conn, user_id=caller.user_id, conversation_id=thread_id)
+    # Watch first, then read: whatever is stored after `latest` wakes this wait. The first
+    # read is also the 404 for anyone the thread is not shown to, before anything is written.
     watcher = await hub.subscribe(thread_id, latest, user_id=caller.user_id)
     try:
         state = await get_thread(db, caller=caller, thread_id=thread_id)
+        await heard_from(db, caller=caller, thread=state.delegation, wait_s=wait_s)
         while state.delegation.status not in CLOSED and state.open_question is None:
             left = deadline - loop.time()
             if left <= 0:

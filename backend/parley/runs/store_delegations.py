@@ -12,7 +12,10 @@ from typing import Any
 
 import asyncpg
 
+from parley.messages import store as messages
+from parley.messages.store import StoredMessage
 from parley.models import Delegation, columns, from_row
+from parley.questions import store as questions
 from parley.runs.rules import OPEN, DelegationStatus, Event, ThreadFacts
 from parley.runs.schemas import DelegationShown
 
@@ -66,6 +69,27 @@ async def insert(
 
 
 # -- reads ------------------------------------------------------------------------------
+
+
+# A thread as its waiters read it, in one statement: the delegation and the child's oldest
+# open question (a wait for a child reads this on every wake-up).
+_OPEN_QUESTION = questions.oldest_open_sql(user="d.user_id", conversation="d.thread_id")
+_THREAD = (
+    f"SELECT {columns(Delegation, DelegationRecord, alias='d')}, {messages.prefixed('m')}"
+    " FROM delegations d"
+    f" {messages.joined('m', user='d.user_id', message_id=_OPEN_QUESTION, left=True)}"
+    " WHERE d.thread_id = $1 AND d.user_id = $2"
+)
+
+
+async def get_with_question(
+    conn: asyncpg.Connection, *, user_id: str, thread_id: int
+) -> tuple[DelegationRecord, StoredMessage | None] | None:
+    row = await conn.fetchrow(_THREAD, thread_id, user_id)
+    if row is None:
+        return None
+    question = messages.record(row, "m_") if row["m_id"] is not None else None
+    return record(row), question
 
 
 async def get(conn: asyncpg.Connection, *, user_id: str, thread_id: int) -> DelegationRecord | None:

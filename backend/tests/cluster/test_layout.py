@@ -104,6 +104,7 @@ def _hot_path(user: str, other_id: int = 7) -> list[tuple[str, str, tuple[Any, .
         ("list tasks", tasks._LIST, (user, None)),
         ("read a question", questions._READ, (mid, user)),
         ("open questions", questions._OPEN, (user, None, 100)),
+        ("a thread as its waiters read it", delegations._THREAD, (cid, user)),
         (
             "find a delegation to claim",
             delegations._FIND.format(where=delegations._OPEN),
