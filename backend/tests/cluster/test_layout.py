@@ -16,7 +16,7 @@ from parley.chat import lease
 from parley.cluster import layout
 from parley.db import Database
 from parley.messages import store as message_store
-from parley.push import outbox
+from parley.push import store as push_store
 from parley.questions import store as questions
 from parley.realtime import user_stream
 from parley.runs import delegations
@@ -118,7 +118,7 @@ def _hot_path(user: str, other_id: int = 7) -> list[tuple[str, str, tuple[Any, .
             delegations._LOCK.format(where=delegations._OPEN, n=3),
             (user, "coder", cid),
         ),
-        ("claim pushes", outbox._CLAIM, (10, 60.0, user)),
+        ("claim pushes", push_store._CLAIM, (10, 60.0, user)),
         ("search recent", message_store._FROM_RECENT, (user, "milk", 20, message_store.RECENT)),
         ("search the index", message_store._FROM_INDEX, (user, "milk", 20)),
         ("remember an MCP call", call_memory._CLAIM, (user, "", "k", "add_task", 30.0)),
