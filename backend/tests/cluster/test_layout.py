@@ -18,7 +18,7 @@ from parley.db import Database
 from parley.messages import store as message_store
 from parley.push import store as push_store
 from parley.questions import store as questions
-from parley.realtime import user_stream
+from parley.realtime import store as realtime_store
 from parley.runs import delegations
 from parley.tools import call_memory
 from parley.work import usage
@@ -90,7 +90,7 @@ def _hot_path(user: str, other_id: int = 7) -> list[tuple[str, str, tuple[Any, .
         ("history", message_store._LAST, ([cid], 50, user)),
         ("catch up a stream", message_store._AFTER, ([cid], mid, 500, user)),
         ("conversation list", conversations._SUMMARIES, (user, None)),
-        ("person events", user_stream.EVENTS_AFTER, (user, mid, 200)),
+        ("person events", realtime_store.EVENTS_AFTER, (user, mid, 200)),
         ("renew a claim", lease._RENEW, (cid, "t", 5.0, user)),
         (
             "record a tool call",
