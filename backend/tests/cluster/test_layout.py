@@ -20,7 +20,7 @@ from parley.push import store as push_store
 from parley.questions import store as questions
 from parley.realtime import store as realtime_store
 from parley.runs import delegations
-from parley.tools import call_memory
+from parley.tools import store as tools_store
 from parley.work import usage
 from tests.cluster.helpers import Placement, on_node
 from tests.conftest import Server
@@ -121,8 +121,8 @@ def _hot_path(user: str, other_id: int = 7) -> list[tuple[str, str, tuple[Any, .
         ("claim pushes", push_store._CLAIM, (10, 60.0, user)),
         ("search recent", message_store._FROM_RECENT, (user, "milk", 20, message_store.RECENT)),
         ("search the index", message_store._FROM_INDEX, (user, "milk", 20)),
-        ("remember an MCP call", call_memory._CLAIM, (user, "", "k", "add_task", 30.0)),
-        ("read an MCP call", call_memory._READ, (user, "", "k")),
+        ("remember an MCP call", tools_store._CLAIM, (user, "", "k", "add_task", 30.0)),
+        ("read an MCP call", tools_store._READ, (user, "", "k")),
         ("count a work session's tokens", usage._ADD, (user, cid, 10, 20, 0, 0)),
         ("a person's work usage", usage._OF_PERSON, (user,)),
     ]
