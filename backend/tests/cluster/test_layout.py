@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from parley import conversations, tasks
-from parley.assistant import ledger
+from parley.assistant import store as assistant_store
 from parley.chat import lease
 from parley.cluster import layout
 from parley.db import Database
@@ -94,11 +94,15 @@ def _hot_path(user: str, other_id: int = 7) -> list[tuple[str, str, tuple[Any, .
         ("renew a claim", lease._RENEW, (cid, "t", 5.0, user)),
         (
             "record a tool call",
-            ledger._BEGIN,
+            assistant_store._BEGIN,
             (cid, user, "t", mid, "add_task", {"title": "x"}, None, None),
         ),
-        ("record its result", ledger._DONE, (mid, {"ok": True}, user)),
-        ("an earlier try", ledger._EARLIER, (cid, mid, "t", "add_task", {"title": "x"}, user)),
+        ("record its result", assistant_store._DONE, (mid, {"ok": True}, user)),
+        (
+            "an earlier try",
+            assistant_store._EARLIER,
+            (cid, mid, "t", "add_task", {"title": "x"}, user),
+        ),
         ("add a task", tasks._ADD, (user, "title", None)),
         ("list tasks", tasks._LIST, (user, None)),
         ("read a question", questions._READ, (mid, user)),
