@@ -47,7 +47,7 @@ async def first_admin_hint(db: Database, settings: Settings) -> str | None:
     if settings.signup == "open":
         return None
     async with db.connection() as conn:
-        if await conn.fetchval("SELECT EXISTS (SELECT 1 FROM accounts WHERE is_admin)"):
+        if await store.any_admin(conn):
             return None
     return (
         "No admin account yet: `parley user create NAME --admin` prints a one-time sign-up"

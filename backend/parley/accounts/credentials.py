@@ -18,7 +18,7 @@ from parley.auth import Caller, verify_claims
 from parley.db import Database, retry_on_reconnect
 from parley.errors import ParleyError, Unauthorized
 
-from . import keys
+from . import keys, store_credentials
 from .hashing import digest
 
 Kind = Literal["session", "key", "token", "oauth"]
@@ -53,27 +53,6 @@ class Principal:
     @property
     def via(self) -> Literal["session", "bearer"]:
         return "session" if self.kind == "session" else "bearer"
-
-
-# A session ends at its absolute expiry, or once unused for the idle time ($2).
-_SESSION = """SELECT s.id, s.user_id, a.is_admin, a.disabled_at IS NOT NULL AS disabled,
-        s.expires_at <= now() OR s.last_seen_at <= now() - $2::interval AS expired,
-        s.last_seen_at < now() - interval '1 minute' AS stale,
-        extract(epoch FROM s.created_at) AS authenticated
-    FROM web_sessions s JOIN accounts a USING (user_id) WHERE s.token_hash = $1"""
-_KEY = """SELECT k.id, k.user_id, k.agent, coalesce(a.disabled_at IS NOT NULL, false) AS disabled,
-        coalesce(k.expires_at <= now(), false) AS expired,
-        coalesce(k.last_used_at < now() - interval '1 minute', true) AS stale
-    FROM agent_keys k LEFT JOIN accounts a USING (user_id) WHERE k.secret_hash = $1"""
-_OAUTH = """SELECT g.id, g.user_id, g.agent, t.resource,
-        extract(epoch FROM t.expires_at) AS expires,
-        coalesce(a.disabled_at IS NOT NULL, false) AS disabled,
-        coalesce(g.last_used_at < now() - interval '1 minute', true) AS stale
-    FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
-    LEFT JOIN accounts a USING (user_id) WHERE t.token_hash = $1 AND t.kind = 'access'"""
-_ACCOUNT = """SELECT extract(epoch FROM tokens_revoked_at) AS revoked, is_admin,
-        disabled_at IS NOT NULL AS disabled
-    FROM accounts WHERE user_id = $1"""
 
 
 class Credentials:
@@ -138,56 +117,52 @@ class Credentials:
     @retry_on_reconnect
     async def _session(self, cookie: str) -> Principal:
         async with self.db.connection() as conn:
-            row = await conn.fetchrow(_SESSION, digest(cookie), self.session_idle)
-            if row is None or row["expired"]:
+            row = await store_credentials.check_session(
+                conn, token_hash=digest(cookie), idle=self.session_idle
+            )
+            if row is None or row.expired:
                 raise Unauthorized("Your session has ended; sign in again")
-            if row["disabled"]:
+            if row.disabled:
                 raise Unauthorized("This account is disabled", code="account_disabled")
-            if row["stale"]:
-                await conn.execute(
-                    "UPDATE web_sessions SET last_seen_at = now() WHERE id = $1", row["id"]
-                )
+            if row.stale:
+                await store_credentials.session_seen(conn, session_id=row.id)
         return Principal(
-            Caller(row["user_id"]),
+            Caller(row.user_id),
             "session",
-            is_admin=row["is_admin"],
-            session_id=row["id"],
-            authenticated_at=float(row["authenticated"]),
+            is_admin=row.is_admin,
+            session_id=row.id,
+            authenticated_at=float(row.authenticated),
         )
 
     @retry_on_reconnect
     async def _key(self, token: str) -> Principal:
         async with self.db.connection() as conn:
-            row = await conn.fetchrow(_KEY, digest(token))
+            row = await store_credentials.check_key(conn, secret_hash=digest(token))
             if row is None:
                 raise Unauthorized("Unknown or revoked agent key")
-            if row["expired"]:
+            if row.expired:
                 raise Unauthorized("This agent key has expired")
-            if row["disabled"]:
+            if row.disabled:
                 raise Unauthorized("This account is disabled", code="account_disabled")
-            if row["stale"]:
-                await conn.execute(
-                    "UPDATE agent_keys SET last_used_at = now() WHERE id = $1", row["id"]
-                )
-        return Principal(Caller(row["user_id"], row["agent"]), "key", key_id=row["id"])
+            if row.stale:
+                await store_credentials.key_used(conn, key_id=row.id)
+        return Principal(Caller(row.user_id, row.agent), "key", key_id=row.id)
 
     @retry_on_reconnect
     async def _oauth(self, token: str) -> Principal:
         async with self.db.connection() as conn:
-            row = await conn.fetchrow(_OAUTH, digest(token))
+            row = await store_credentials.check_access(conn, token_hash=digest(token))
             if row is None:
                 raise Unauthorized("Unknown or revoked access token")
-            if row["disabled"]:
+            if row.disabled:
                 raise Unauthorized("This account is disabled", code="account_disabled")
-            if row["stale"]:
-                await conn.execute(
-                    "UPDATE oauth_grants SET last_used_at = now() WHERE id = $1", row["id"]
-                )
+            if row.stale:
+                await store_credentials.grant_used(conn, grant_id=row.id)
         return Principal(
-            Caller(row["user_id"], row["agent"]),
+            Caller(row.user_id, row.agent),
             "oauth",
-            resource=row["resource"],
-            expires_at=float(row["expires"]),
+            resource=row.resource,
+            expires_at=float(row.expires),
         )
 
     @retry_on_reconnect
@@ -197,11 +172,11 @@ class Credentials:
         `parley user revoke-tokens` and disabling an account stop it."""
         caller, issued = verify_claims(secret=self.secret, token=token)
         async with self.db.connection() as conn:
-            row = await conn.fetchrow(_ACCOUNT, caller.user_id)
+            row = await store_credentials.check_account(conn, user_id=caller.user_id)
         if row is not None:
-            if row["disabled"]:
+            if row.disabled:
                 raise Unauthorized("This account is disabled", code="account_disabled")
-            if row["revoked"] is not None and issued <= float(row["revoked"]):
+            if row.revoked is not None and issued <= float(row.revoked):
                 raise Unauthorized("This token has been revoked")
-        is_admin = bool(row and row["is_admin"]) and caller.agent is None
+        is_admin = bool(row and row.is_admin) and caller.agent is None
         return Principal(caller, "token", is_admin=is_admin, authenticated_at=issued or None)

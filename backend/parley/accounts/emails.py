@@ -14,14 +14,13 @@ import logging
 from typing import Any
 
 import aiosmtplib
-import asyncpg
 
 from parley.config import Settings
 from parley.db import Database
 from parley.errors import Forbidden, NotFound, ParleyError, RateLimited
 from parley.push.escalation import Email, send_email
 
-from . import store
+from . import store, store_challenges
 from .hashing import digest, new_secret
 from .store import AccountRecord, EmailTaken, clean_email
 
@@ -56,21 +55,12 @@ async def set_email(db: Database, *, user_id: str, email: str | None) -> Account
     if cleaned == account.email:
         return account
     async with db.transaction() as conn:
-        if cleaned is not None and await conn.fetchval(
-            "SELECT EXISTS (SELECT 1 FROM accounts WHERE email = $1"
-            " AND email_verified_at IS NOT NULL AND user_id <> $2)",
-            cleaned,
-            user_id,
+        if cleaned is not None and await store.verified_elsewhere(
+            conn, email=cleaned, user_id=user_id
         ):
             raise EmailTaken()
-        await conn.execute(
-            "UPDATE accounts SET email = $2, email_verified_at = NULL WHERE user_id = $1",
-            user_id,
-            cleaned,
-        )
-        await conn.execute(
-            "DELETE FROM auth_challenges WHERE purpose = $1 AND user_id = $2", PURPOSE, user_id
-        )
+        await store.set_email(conn, user_id=user_id, email=cleaned)
+        await store_challenges.drop_all(conn, purpose=PURPOSE, user_id=user_id)
     return await _account(db, user_id)
 
 
@@ -83,45 +73,33 @@ async def send_link(db: Database, *, settings: Settings, user_id: str) -> Accoun
     token = new_secret()
     async with db.transaction() as conn:
         # The account's row, locked: two clicks at once send one mail.
-        row = await conn.fetchrow(
-            "SELECT email, email_verified_at FROM accounts WHERE user_id = $1 FOR UPDATE",
-            user_id,
-        )
-        if row is None:
+        account = await store.locked(conn, user_id=user_id)
+        if account is None:
             raise NoAccount("This user has no account")
-        if row["email"] is None:
+        email = account.email
+        if email is None:
             raise ParleyError("Add an email to the account first", code="no_email", status=409)
-        if row["email_verified_at"] is not None:
+        if account.email_verified_at is not None:
             raise ParleyError("This email is verified already", code="already_verified", status=409)
-        since = await conn.fetchval(
-            "SELECT extract(epoch FROM now())::float8 - max((data->>'sent')::float8)"
-            " FROM auth_challenges WHERE purpose = $1 AND user_id = $2",
-            PURPOSE,
-            user_id,
-        )
+        since = await store_challenges.seconds_since_sent(conn, purpose=PURPOSE, user_id=user_id)
         if since is not None and since < RESEND_SECONDS:
             wait = max(1, int(RESEND_SECONDS - since + 0.999))
             raise RateLimited(
                 f"A link was sent less than a minute ago; try again in {wait} s",
                 retry_after_seconds=wait,
             )
-        await conn.execute(
-            "DELETE FROM auth_challenges WHERE purpose = $1 AND user_id = $2", PURPOSE, user_id
-        )
-        await conn.execute(
-            "INSERT INTO auth_challenges (id, purpose, user_id, data, expires_at)"
-            " VALUES ($1, $2, $3,"
-            " jsonb_build_object('email', $4::text, 'sent', extract(epoch FROM now())),"
-            " now() + make_interval(secs => $5))",
-            _key(token),
-            PURPOSE,
-            user_id,
-            row["email"],
-            settings.email_link_minutes * 60,
+        await store_challenges.drop_all(conn, purpose=PURPOSE, user_id=user_id)
+        await store_challenges.remember_email_link(
+            conn,
+            key=_key(token),
+            purpose=PURPOSE,
+            user_id=user_id,
+            email=email,
+            seconds=settings.email_link_minutes * 60,
         )
     minutes = f"{settings.email_link_minutes:g}"
     mail = Email(
-        to=row["email"],
+        to=email,
         subject="Verify your email for Parley",
         body=(
             f"Someone signed in to the Parley account {user_id!r} asked to verify this email.\n\n"
@@ -136,7 +114,7 @@ async def send_link(db: Database, *, settings: Settings, user_id: str) -> Accoun
     except (aiosmtplib.SMTPException, OSError) as exc:
         log.warning("a verification email could not be sent: %s", type(exc).__name__)
         async with db.connection() as conn:
-            await conn.execute("DELETE FROM auth_challenges WHERE id = $1", _key(token))
+            await store_challenges.drop(conn, key=_key(token))
         raise ParleyError(
             "The mail server did not take the email; try again later",
             code="email_failed",
@@ -151,31 +129,18 @@ async def verify(db: Database, *, user_id: str, token: str) -> AccountRecord:
     is signed in elsewhere, or a phishing attempt, verifies nothing); unknown, used, expired
     or for an email the account no longer has: 404 `link_expired`."""
     async with db.transaction() as conn:
-        row = await conn.fetchrow(
-            "SELECT user_id, data, expires_at > now() AS fresh FROM auth_challenges"
-            " WHERE id = $1 AND purpose = $2 FOR UPDATE",
-            _key(token),
-            PURPOSE,
-        )
-        if row is None or not row["fresh"]:
+        link = await store_challenges.lock(conn, key=_key(token), purpose=PURPOSE)
+        if link is None or not link.fresh:
             raise NotFound("This link was used already or has expired", code="link_expired")
-        if row["user_id"] != user_id:
+        if link.user_id != user_id:
             raise Forbidden(
                 "This link verifies another account's email: open it signed in to the account"
                 " that asked for it",
                 code="wrong_account",
             )
-        data: dict[str, Any] = row["data"]
-        await conn.execute("DELETE FROM auth_challenges WHERE id = $1", _key(token))
-        try:
-            done = await conn.execute(
-                "UPDATE accounts SET email_verified_at = now() WHERE user_id = $1 AND email = $2",
-                user_id,
-                data["email"],
-            )
-        except asyncpg.UniqueViolationError as exc:  # another account verified it first
-            raise EmailTaken() from exc
-        if done == "UPDATE 0":
+        data: dict[str, Any] = link.data
+        await store_challenges.drop(conn, key=_key(token))
+        if not await store.mark_verified(conn, user_id=user_id, email=data["email"]):
             raise NotFound(
                 "This link was for an email the account no longer has", code="link_expired"
             )

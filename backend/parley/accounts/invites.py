@@ -3,8 +3,7 @@ kept as a digest of the link's token, used once, expiring."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 import asyncpg
 
@@ -12,20 +11,9 @@ from parley.auth import validate_new_user_id
 from parley.db import Database, retry_on_reconnect
 from parley.errors import NotFound
 
+from . import store
 from .hashing import digest, new_secret
-from .store import clean_email
-
-
-@dataclass(slots=True, frozen=True)
-class InviteRecord:
-    id: int
-    email: str | None
-    user_id: str | None
-    is_admin: bool
-    expires_at: datetime
-
-
-_COLUMNS = "id, email, user_id, is_admin, expires_at"
+from .store import InviteRecord, clean_email
 
 
 def link(web_origin: str, token: str) -> str:
@@ -46,42 +34,32 @@ async def create(
         validate_new_user_id(user_id)
     token = new_secret()
     async with db.connection() as conn:
-        row = await conn.fetchrow(
-            f"""INSERT INTO invites (token_hash, email, user_id, is_admin, created_by, expires_at)
-            VALUES ($1, $2, $3, $4, $5, now() + $6) RETURNING {_COLUMNS}""",
-            digest(token),
-            clean_email(email),
-            user_id,
-            is_admin,
-            created_by,
-            lifetime,
+        invite = await store.insert_invite(
+            conn,
+            token_hash=digest(token),
+            email=clean_email(email),
+            user_id=user_id,
+            is_admin=is_admin,
+            created_by=created_by,
+            lifetime=lifetime,
         )
-    return InviteRecord(**dict(row)), token
+    return invite, token
 
 
 @retry_on_reconnect
 async def find(db: Database, *, token: str) -> InviteRecord:
     """An unused, unexpired invite, or 404."""
     async with db.connection() as conn:
-        row = await conn.fetchrow(
-            f"SELECT {_COLUMNS} FROM invites WHERE token_hash = $1"
-            " AND used_at IS NULL AND expires_at > now()",
-            digest(token),
-        )
-    if row is None:
+        invite = await store.usable_invite(conn, token_hash=digest(token))
+    if invite is None:
         raise NotFound("This invite is unknown, used or expired")
-    return InviteRecord(**dict(row))
+    return invite
 
 
 async def consume(conn: asyncpg.Connection, *, token: str, user_id: str) -> InviteRecord:
     """Marks the invite used by `user_id` inside the caller's transaction (so a failed
     sign-up leaves it usable); 404 when it is not (any longer) usable."""
-    row = await conn.fetchrow(
-        f"""UPDATE invites SET used_at = now(), used_by = $2 WHERE token_hash = $1
-        AND used_at IS NULL AND expires_at > now() RETURNING {_COLUMNS}""",
-        digest(token),
-        user_id,
-    )
-    if row is None:
+    invite = await store.use_invite(conn, token_hash=digest(token), user_id=user_id)
+    if invite is None:
         raise NotFound("This invite is unknown, used or expired")
-    return InviteRecord(**dict(row))
+    return invite

@@ -6,27 +6,17 @@ from __future__ import annotations
 import secrets
 from datetime import datetime
 
-from pydantic import ConfigDict
-
-from parley.accounts.schemas import AgentKeyOut
 from parley.auth import validate_agent_name
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
 from parley.models import MAX_BIGINT
 
+from . import store_credentials as store
 from .hashing import digest, new_secret
+from .store_credentials import KeyRecord
 
 PREFIX = "pk_parley_"
 MAX_KEYS = 100  # per person: more is a leak in the making, not a use
-
-
-class KeyRecord(AgentKeyOut):
-    """A row of `agent_keys` (its digest left out), validated by column name: the wire shape."""
-
-    model_config = ConfigDict(frozen=True)
-
-
-_COLUMNS = "id, agent, prefix, created_at, expires_at, last_used_at"
 
 
 def is_key(token: str) -> bool:
@@ -43,38 +33,31 @@ async def create(
     public = secrets.token_hex(4)
     secret = f"{PREFIX}{public}_{new_secret()}"
     async with db.transaction() as conn:
-        count = await conn.fetchval("SELECT count(*) FROM agent_keys WHERE user_id = $1", user_id)
-        if count >= MAX_KEYS:
+        if await store.count_keys(conn, user_id=user_id) >= MAX_KEYS:
             raise InvalidInput(f"At most {MAX_KEYS} agent keys; revoke some first")
-        if expires_at is not None and await conn.fetchval("SELECT $1 <= now()", expires_at):
+        if expires_at is not None and await store.is_past(conn, when=expires_at):
             raise InvalidInput("expires_at is in the past", details=[{"field": "expires_at"}])
-        row = await conn.fetchrow(
-            f"""INSERT INTO agent_keys (user_id, agent, prefix, secret_hash, expires_at)
-            VALUES ($1, $2, $3, $4, $5) RETURNING {_COLUMNS}""",
-            user_id,
-            agent,
-            PREFIX + public,
-            digest(secret),
-            expires_at,
+        key = await store.insert_key(
+            conn,
+            user_id=user_id,
+            agent=agent,
+            prefix=PREFIX + public,
+            secret_hash=digest(secret),
+            expires_at=expires_at,
         )
-    return KeyRecord(**dict(row)), secret
+    return key, secret
 
 
 @retry_on_reconnect
 async def listed(db: Database, *, user_id: str) -> list[KeyRecord]:
     async with db.connection() as conn:
-        rows = await conn.fetch(
-            f"SELECT {_COLUMNS} FROM agent_keys WHERE user_id = $1 ORDER BY id", user_id
-        )
-    return [KeyRecord(**dict(r)) for r in rows]
+        return await store.keys_of(conn, user_id=user_id)
 
 
 async def revoke(db: Database, *, user_id: str, key_id: int) -> None:
     if not 1 <= key_id <= MAX_BIGINT:  # ids are bigints
         raise NotFound("No such agent key")
     async with db.connection() as conn:
-        done = await conn.execute(
-            "DELETE FROM agent_keys WHERE id = $1 AND user_id = $2", key_id, user_id
-        )
-    if done == "DELETE 0":
+        found = await store.delete_key(conn, user_id=user_id, key_id=key_id)
+    if not found:
         raise NotFound("No such agent key")

@@ -82,8 +82,8 @@ async def account_for(
     linked to no other identity), now linked; else, with sign-up open, a new account."""
     email = verified_email(claims)
     async with db.transaction() as conn:
-        await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", subject)
-        linked = await store.select_one(conn, "oidc_subject = $1", subject)
+        await store.lock_identity(conn, subject=subject)
+        linked = await store.by_subject(conn, subject=subject)
         if link_to is not None:
             return Resolved(await _link(conn, user_id=link_to, subject=subject, linked=linked))
         if linked is not None:
@@ -100,25 +100,17 @@ async def account_for(
             )
             return Resolved(user_id)
         if email is not None:
-            joined = await conn.fetchrow(
-                "UPDATE accounts SET oidc_subject = $2 WHERE email = $1"
-                " AND email_verified_at IS NOT NULL AND oidc_subject IS NULL"
-                " RETURNING user_id, disabled_at IS NOT NULL AS disabled",
-                email,
-                subject,
-            )
+            joined = await store.join_by_verified_email(conn, email=email, subject=subject)
             if joined is not None:
-                if joined["disabled"]:
+                if joined.disabled:
                     raise OidcFailed("This account is disabled", code="account_disabled")
-                return Resolved(joined["user_id"])
+                return Resolved(joined.user_id)
         if signup != "open":
             raise OidcFailed(
                 "No account here is linked to this sign-in; ask an admin for an invite",
                 code="oidc_no_account",
             )
-        similar = email is not None and bool(
-            await conn.fetchval("SELECT EXISTS (SELECT 1 FROM accounts WHERE email = $1)", email)
-        )
+        similar = email is not None and await store.email_exists(conn, email=email)
         user_id, renamed = await _create(
             conn, names=_names(claims), email=email, is_admin=False, subject=subject
         )
@@ -193,7 +185,7 @@ async def _link(
             "This single sign-on identity is already linked to another account",
             code="sso_taken",
         )
-    account = await store.select_one(conn, "user_id = $1 FOR UPDATE", user_id)
+    account = await store.locked(conn, user_id=user_id)
     if account is None:
         raise OidcFailed("This account no longer exists", code="sso_link_failed")
     usable(account)
@@ -202,5 +194,5 @@ async def _link(
             "This account is already linked to another single sign-on identity",
             code="sso_already_linked",
         )
-    await conn.execute("UPDATE accounts SET oidc_subject = $2 WHERE user_id = $1", user_id, subject)
+    await store.set_subject(conn, user_id=user_id, subject=subject)
     return user_id

@@ -21,6 +21,7 @@ from parley.config import Settings
 from parley.db import Database
 from parley.errors import ParleyError
 
+from . import store_challenges
 from .hashing import digest, new_secret
 from .linking import OidcFailed, account_for
 
@@ -137,14 +138,12 @@ class Provider:
                 **extra,
             )
         async with db.connection() as conn:
-            await conn.execute(
-                "DELETE FROM auth_challenges WHERE expires_at < now() - interval '1 hour'"
-            )
-            await conn.execute(
-                "INSERT INTO auth_challenges (id, purpose, data, expires_at)"
-                " VALUES ($1, 'oidc', $2, now() + make_interval(secs => $3))",
-                digest(state).hex(),
-                {
+            await store_challenges.sweep(conn)
+            await store_challenges.remember(
+                conn,
+                key=digest(state).hex(),
+                purpose="oidc",
+                data={
                     "nonce": nonce,
                     "verifier": verifier,
                     "binder": digest(binder).hex(),
@@ -153,7 +152,7 @@ class Provider:
                     "link_to": link_to,
                     "fresh_since": time.time() if fresh else None,
                 },
-                FLOW_SECONDS,
+                seconds=FLOW_SECONDS,
             )
         return Started(url=url, binder=binder)
 
@@ -218,15 +217,11 @@ class Provider:
             raise OidcFailed("This sign-in was started in another browser")
         async with db.connection() as conn:
             # Bound to the browser that started it: another one's attempt uses nothing up.
-            row = await conn.fetchrow(
-                "DELETE FROM auth_challenges WHERE id = $1 AND purpose = 'oidc'"
-                " AND data->>'binder' = $2 AND expires_at > now() RETURNING data",
-                digest(state).hex(),
-                digest(binder).hex(),
+            flow = await store_challenges.take_oidc(
+                conn, key=digest(state).hex(), binder=digest(binder).hex()
             )
-        if row is None:
+        if flow is None:
             raise OidcFailed("This sign-in expired, was already used or began elsewhere")
-        flow = row["data"]
         link_to = flow.get("link_to")
         try:
             if link_to is not None and signed_in != link_to:

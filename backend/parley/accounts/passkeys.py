@@ -15,7 +15,6 @@ from urllib.parse import urlsplit
 
 import asyncpg
 import webauthn
-from pydantic import ConfigDict
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 from webauthn.helpers.exceptions import WebAuthnException
 from webauthn.helpers.structs import (
@@ -25,38 +24,26 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from parley.accounts.schemas import PasskeyOut
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound, ParleyError, Unauthorized
 from parley.models import MAX_BIGINT
 
-
-class PasskeyRecord(PasskeyOut):
-    """A row of `passkeys` (its key material left out), validated by column name: the wire
-    shape."""
-
-    model_config = ConfigDict(frozen=True)
+from . import store_challenges, store_factors
+from .store_factors import PasskeyRecord
 
 
 @retry_on_reconnect
 async def listed(db: Database, *, user_id: str) -> list[PasskeyRecord]:
     async with db.connection() as conn:
-        rows = await conn.fetch(
-            "SELECT id, name, created_at, last_used_at FROM passkeys WHERE user_id = $1"
-            " ORDER BY id",
-            user_id,
-        )
-    return [PasskeyRecord(**dict(r)) for r in rows]
+        return await store_factors.passkeys_of(conn, user_id=user_id)
 
 
 async def delete(db: Database, *, user_id: str, passkey_id: int) -> None:
     if not 1 <= passkey_id <= MAX_BIGINT:  # ids are bigints
         raise NotFound("No such passkey")
     async with db.connection() as conn:
-        done = await conn.execute(
-            "DELETE FROM passkeys WHERE id = $1 AND user_id = $2", passkey_id, user_id
-        )
-    if done == "DELETE 0":
+        found = await store_factors.delete_passkey(conn, user_id=user_id, passkey_id=passkey_id)
+    if not found:
         raise NotFound("No such passkey")
 
 
@@ -85,17 +72,14 @@ async def _remember(
     db: Database, *, challenge: bytes, purpose: str, user_id: str | None, rp: RelyingParty
 ) -> None:
     async with db.connection() as conn:
-        await conn.execute(
-            "DELETE FROM auth_challenges WHERE expires_at < now() - interval '1 hour'"
-        )
-        await conn.execute(
-            "INSERT INTO auth_challenges (id, purpose, user_id, data, expires_at)"
-            " VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))",
-            bytes_to_base64url(challenge),
-            purpose,
-            user_id,
-            {"rp_id": rp.id, "origin": rp.origin},
-            CHALLENGE_SECONDS,
+        await store_challenges.sweep(conn)
+        await store_challenges.remember(
+            conn,
+            key=bytes_to_base64url(challenge),
+            purpose=purpose,
+            user_id=user_id,
+            data={"rp_id": rp.id, "origin": rp.origin},
+            seconds=CHALLENGE_SECONDS,
         )
 
 
@@ -119,24 +103,15 @@ async def _consume(
     """The challenge row the credential answers, used up (once, on any instance)."""
     challenge = _challenge_of(credential)
     async with db.connection() as conn:
-        row = await conn.fetchrow(
-            "DELETE FROM auth_challenges WHERE id = $1 AND purpose = $2"
-            " AND user_id IS NOT DISTINCT FROM $3 AND expires_at > now() RETURNING data",
-            challenge,
-            purpose,
-            user_id,
-        )
-    if row is None:
+        data = await store_challenges.take(conn, key=challenge, purpose=purpose, user_id=user_id)
+    if data is None:
         raise Unauthorized("This passkey challenge is unknown or expired; try again")
-    data = row["data"]
     return base64url_to_bytes(challenge), RelyingParty(id=data["rp_id"], origin=data["origin"])
 
 
 async def registration_options(db: Database, *, user_id: str, rp: RelyingParty) -> str:
     async with db.connection() as conn:
-        existing = await conn.fetch(
-            "SELECT credential_id FROM passkeys WHERE user_id = $1", user_id
-        )
+        existing = await store_factors.credential_ids(conn, user_id=user_id)
     options = webauthn.generate_registration_options(
         rp_id=rp.id,
         rp_name="Parley",
@@ -147,7 +122,7 @@ async def registration_options(db: Database, *, user_id: str, rp: RelyingParty) 
             user_verification=UserVerificationRequirement.REQUIRED,
         ),
         exclude_credentials=[
-            PublicKeyCredentialDescriptor(id=r["credential_id"]) for r in existing
+            PublicKeyCredentialDescriptor(id=credential_id) for credential_id in existing
         ],
     )
     await _remember(db, challenge=options.challenge, purpose="register", user_id=user_id, rp=rp)
@@ -171,22 +146,23 @@ async def register(
     transports = credential.get("response", {}).get("transports") or []
     try:
         async with db.connection() as conn:
-            row = await conn.fetchrow(
-                """INSERT INTO passkeys (user_id, credential_id, public_key, sign_count,
-                    transports, name) VALUES ($1, $2, $3, $4, $5, $6)
-                RETURNING id, name, created_at, last_used_at""",
-                user_id,
-                verified.credential_id,
-                verified.credential_public_key,
-                verified.sign_count,
-                [t for t in transports if t in TRANSPORTS] if isinstance(transports, list) else [],
-                (name or "Passkey").strip()[:100] or "Passkey",
+            return await store_factors.insert_passkey(
+                conn,
+                user_id=user_id,
+                credential_id=verified.credential_id,
+                public_key=verified.credential_public_key,
+                sign_count=verified.sign_count,
+                transports=(
+                    [t for t in transports if t in TRANSPORTS]
+                    if isinstance(transports, list)
+                    else []
+                ),
+                name=(name or "Passkey").strip()[:100] or "Passkey",
             )
     except asyncpg.UniqueViolationError as exc:
         raise ParleyError(
             "This passkey is already registered", code="passkey_exists", status=409
         ) from exc
-    return PasskeyRecord(**dict(row))
 
 
 async def authentication_options(db: Database, *, rp: RelyingParty) -> str:
@@ -207,10 +183,7 @@ async def authenticate(db: Database, *, credential: dict[str, Any]) -> str:
     except (ValueError, TypeError):
         credential_id = b""
     async with db.connection() as conn:
-        row = await conn.fetchrow(
-            "SELECT id, user_id, public_key, sign_count FROM passkeys WHERE credential_id = $1",
-            credential_id,
-        )
+        row = await store_factors.passkey_key(conn, credential_id=credential_id)
     if row is None:
         raise Unauthorized("This passkey is not registered here", code="invalid_credentials")
     try:
@@ -219,16 +192,14 @@ async def authenticate(db: Database, *, credential: dict[str, Any]) -> str:
             expected_challenge=challenge,
             expected_rp_id=rp.id,
             expected_origin=rp.origin,
-            credential_public_key=row["public_key"],
-            credential_current_sign_count=row["sign_count"],
+            credential_public_key=row.public_key,
+            credential_current_sign_count=row.sign_count,
             require_user_verification=True,
         )
     except (WebAuthnException, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise Unauthorized("The passkey was not accepted", code="invalid_credentials") from exc
     async with db.connection() as conn:
-        await conn.execute(
-            "UPDATE passkeys SET sign_count = $2, last_used_at = now() WHERE id = $1",
-            row["id"],
-            verified.new_sign_count,
+        await store_factors.passkey_used(
+            conn, passkey_id=row.id, sign_count=verified.new_sign_count
         )
-    return str(row["user_id"])
+    return str(row.user_id)

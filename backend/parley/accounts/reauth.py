@@ -21,7 +21,7 @@ from parley.config import Settings
 from parley.db import Database, retry_on_reconnect
 from parley.errors import Forbidden
 
-from . import store
+from . import store, store_factors
 
 
 class ReauthRequired(Forbidden):
@@ -40,9 +40,7 @@ async def methods(db: Database, *, user_id: str, settings: Settings) -> list[str
     if account is None:
         return ["dev"] if settings.dev_login else []
     async with db.connection() as conn:
-        has_passkey = await conn.fetchval(
-            "SELECT EXISTS (SELECT 1 FROM passkeys WHERE user_id = $1)", user_id
-        )
+        has_passkey = await store_factors.has_passkey(conn, user_id=user_id)
     found = []
     if account.password_hash is not None:
         found.append("password")

@@ -143,7 +143,7 @@ class InviteInfo(BaseModel):
 
 class SessionShown(BaseModel):
     """A web session as the API shows it: the one definition the wire shape (`SessionOut`)
-    and the row record (`sessions.SessionRecord`) share."""
+    and the row record (`store_credentials.SessionRecord`) share."""
 
     id: int
     device: str

@@ -32,7 +32,7 @@ from parley.config import Settings
 from parley.db import Database, retry_on_reconnect
 from parley.errors import ParleyError, Unauthorized
 
-from . import store, throttle
+from . import store, store_challenges, store_factors, throttle
 from .hashing import digest, new_secret
 
 ISSUER = "Parley"
@@ -73,29 +73,19 @@ class Status:
 @retry_on_reconnect
 async def status(db: Database, *, user_id: str) -> Status:
     async with db.connection() as conn:
-        row = await conn.fetchrow(
-            "SELECT enabled_at IS NOT NULL AS enabled, cardinality(recovery_hashes) AS left_"
-            " FROM second_factors WHERE user_id = $1",
-            user_id,
-        )
+        row = await store_factors.factor_state(conn, user_id=user_id)
     if row is None:
         return Status(enabled=False, pending=False, recovery_codes_left=0)
-    enabled = bool(row["enabled"])
+    enabled = bool(row.enabled)
     return Status(
-        enabled=enabled, pending=not enabled, recovery_codes_left=row["left_"] if enabled else 0
+        enabled=enabled, pending=not enabled, recovery_codes_left=row.left_ if enabled else 0
     )
 
 
 @retry_on_reconnect
 async def is_on(db: Database, *, user_id: str) -> bool:
     async with db.connection() as conn:
-        return bool(
-            await conn.fetchval(
-                "SELECT EXISTS (SELECT 1 FROM second_factors WHERE user_id = $1"
-                " AND enabled_at IS NOT NULL)",
-                user_id,
-            )
-        )
+        return await store_factors.factor_on(conn, user_id=user_id)
 
 
 async def begin(db: Database, *, user_id: str) -> Setup:
@@ -106,15 +96,8 @@ async def begin(db: Database, *, user_id: str) -> Setup:
         raise ParleyError("This user has no account", code="no_account", status=404)
     secret = pyotp.random_base32()
     async with db.connection() as conn:
-        done = await conn.execute(
-            "INSERT INTO second_factors (user_id, secret) VALUES ($1, $2)"
-            " ON CONFLICT (user_id) DO UPDATE SET secret = EXCLUDED.secret,"
-            " created_at = now(), last_step = NULL, recovery_hashes = '{}'"
-            " WHERE second_factors.enabled_at IS NULL",
-            user_id,
-            secret,
-        )
-    if done.endswith(" 0"):
+        begun = await store_factors.begin_factor(conn, user_id=user_id, secret=secret)
+    if not begun:
         raise ParleyError(
             "The authenticator app is already on: turn it off first to set up another",
             code="second_factor_on",
@@ -152,10 +135,7 @@ async def confirm(db: Database, *, user_id: str, code: str) -> list[str]:
     """Turns the pending app on with its first right code; returns the recovery codes (the
     only time they are shown)."""
     async with db.connection() as conn:
-        secret = await conn.fetchval(
-            "SELECT secret FROM second_factors WHERE user_id = $1 AND enabled_at IS NULL",
-            user_id,
-        )
+        secret = await store_factors.factor_secret(conn, user_id=user_id, enabled=False)
     if secret is None:
         raise ParleyError(
             "No authenticator app is being set up: start again",
@@ -172,15 +152,14 @@ async def confirm(db: Database, *, user_id: str, code: str) -> list[str]:
         )
     codes = [_new_recovery_code() for _ in range(RECOVERY_CODES)]
     async with db.connection() as conn:
-        done = await conn.execute(
-            "UPDATE second_factors SET enabled_at = now(), last_step = $3, recovery_hashes = $4"
-            " WHERE user_id = $1 AND secret = $2 AND enabled_at IS NULL",
-            user_id,
-            secret,
-            step,
-            [_recovery_digest(c) for c in codes],
+        enabled = await store_factors.enable_factor(
+            conn,
+            user_id=user_id,
+            secret=secret,
+            step=step,
+            recovery=[_recovery_digest(c) for c in codes],
         )
-    if done.endswith(" 0"):
+    if not enabled:
         raise ParleyError(
             "The setup changed meanwhile: start again", code="no_second_factor_setup", status=409
         )
@@ -189,23 +168,21 @@ async def confirm(db: Database, *, user_id: str, code: str) -> list[str]:
 
 async def disable(db: Database, *, user_id: str) -> None:
     async with db.connection() as conn:
-        await conn.execute("DELETE FROM second_factors WHERE user_id = $1", user_id)
+        await store_factors.delete_factor(conn, user_id=user_id)
 
 
 async def challenge(db: Database, *, user_id: str) -> SecondFactorRequired:
     """The answer to a right password when the app is on: a new one-time challenge."""
     secret = new_secret()
     async with db.connection() as conn:
-        await conn.execute(
-            "DELETE FROM auth_challenges WHERE expires_at < now() - interval '1 hour'"
-        )
-        await conn.execute(
-            "INSERT INTO auth_challenges (id, purpose, user_id, data, expires_at)"
-            " VALUES ($1, $2, $3, '{}'::jsonb, now() + make_interval(secs => $4))",
-            digest(secret).hex(),
-            CHALLENGE_PURPOSE,
-            user_id,
-            CHALLENGE_SECONDS,
+        await store_challenges.sweep(conn)
+        await store_challenges.remember(
+            conn,
+            key=digest(secret).hex(),
+            purpose=CHALLENGE_PURPOSE,
+            user_id=user_id,
+            data={},
+            seconds=CHALLENGE_SECONDS,
         )
     return SecondFactorRequired(
         "Enter the code your authenticator app shows (or a recovery code)",
@@ -219,28 +196,15 @@ async def _accept(db: Database, *, user_id: str, code: str) -> bool:
     """Whether `code` is a right, unused code of the account's app or recovery codes; using
     it up if so."""
     async with db.connection() as conn:
-        secret = await conn.fetchval(
-            "SELECT secret FROM second_factors WHERE user_id = $1 AND enabled_at IS NOT NULL",
-            user_id,
-        )
+        secret = await store_factors.factor_secret(conn, user_id=user_id, enabled=True)
         if secret is None:
             return False
         step = _matching_step(secret, code)
         if step is not None:
-            done = await conn.execute(
-                "UPDATE second_factors SET last_step = $2 WHERE user_id = $1"
-                " AND enabled_at IS NOT NULL AND (last_step IS NULL OR last_step < $2)",
-                user_id,
-                step,
-            )
-            return done == "UPDATE 1"
-        done = await conn.execute(
-            "UPDATE second_factors SET recovery_hashes = array_remove(recovery_hashes, $2)"
-            " WHERE user_id = $1 AND enabled_at IS NOT NULL AND $2 = ANY (recovery_hashes)",
-            user_id,
-            _recovery_digest(code),
+            return await store_factors.use_step(conn, user_id=user_id, step=step)
+        return await store_factors.use_recovery(
+            conn, user_id=user_id, code_hash=_recovery_digest(code)
         )
-        return done == "UPDATE 1"
 
 
 async def finish(
@@ -251,12 +215,7 @@ async def finish(
     is 401 `invalid_code`, counted against the sign-in limits before it is checked."""
     key = digest(challenge[:200]).hex()
     async with db.connection() as conn:
-        user_id = await conn.fetchval(
-            "SELECT user_id FROM auth_challenges WHERE id = $1 AND purpose = $2"
-            " AND expires_at > now()",
-            key,
-            CHALLENGE_PURPOSE,
-        )
+        user_id = await store_challenges.owner(conn, key=key, purpose=CHALLENGE_PURPOSE)
     if user_id is None:
         raise Unauthorized(
             "This sign-in has expired or was already used: sign in again",
@@ -267,12 +226,8 @@ async def finish(
         await throttle.failed(db, reservation)
         raise InvalidCode("That code is not right")
     async with db.connection() as conn:
-        used = await conn.fetchval(
-            "DELETE FROM auth_challenges WHERE id = $1 AND purpose = $2 AND user_id = $3"
-            " AND expires_at > now() RETURNING true",
-            key,
-            CHALLENGE_PURPOSE,
-            user_id,
+        used = await store_challenges.use_up(
+            conn, key=key, purpose=CHALLENGE_PURPOSE, user_id=user_id
         )
     account = await store.get(db, user_id=user_id)
     if not used or account is None or account.disabled:

@@ -59,11 +59,7 @@ async def signup(
                 raise Forbidden(
                     f"This invite is for the user name {used.user_id!r}", code="invite_mismatch"
                 )
-            if used.user_id is None and await conn.fetchval(
-                "SELECT EXISTS (SELECT 1 FROM conversations WHERE user_id = $1)"
-                " OR EXISTS (SELECT 1 FROM tasks WHERE user_id = $1)",
-                user_id,
-            ):
+            if used.user_id is None and await store.owns_data(conn, user_id=user_id):
                 raise UserIdTaken("That user name is taken")
             _same_email(used, email)
             email = used.email or email

@@ -6,22 +6,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pydantic import ConfigDict
-
-from parley.accounts.schemas import SessionShown
 from parley.db import Database, retry_on_reconnect
 from parley.errors import NotFound
 from parley.models import MAX_BIGINT
 
+from . import store_credentials as store
 from .hashing import digest, new_secret
+from .store_credentials import SessionRecord
 
 DEVICE_MAX = 200
-
-
-class SessionRecord(SessionShown):
-    """A row of `web_sessions` (its digest left out), validated by column name."""
-
-    model_config = ConfigDict(frozen=True)
 
 
 async def start(
@@ -40,68 +33,45 @@ async def start(
     secret = new_secret()
     async with db.transaction() as conn:
         if replacing:
-            await conn.execute(
-                "DELETE FROM web_sessions WHERE token_hash = $1", digest(replacing[:200])
-            )
-        await conn.execute(
-            "DELETE FROM web_sessions WHERE user_id = $1"
-            " AND (expires_at <= now() OR last_seen_at <= now() - $2::interval)",
-            user_id,
-            idle,
-        )
-        await conn.execute(
-            "INSERT INTO web_sessions (token_hash, user_id, device, expires_at)"
-            " VALUES ($1, $2, $3, now() + $4)",
-            digest(secret),
-            user_id,
-            device[:DEVICE_MAX],
-            lifetime,
+            await store.end_session(conn, token_hash=digest(replacing[:200]))
+        await store.end_expired_sessions(conn, user_id=user_id, idle=idle)
+        await store.insert_session(
+            conn,
+            token_hash=digest(secret),
+            user_id=user_id,
+            device=device[:DEVICE_MAX],
+            lifetime=lifetime,
         )
     return secret
 
 
 async def end(db: Database, *, secret: str) -> None:
     async with db.connection() as conn:
-        await conn.execute("DELETE FROM web_sessions WHERE token_hash = $1", digest(secret))
+        await store.end_session(conn, token_hash=digest(secret))
 
 
 async def end_one(db: Database, *, user_id: str, session_id: int) -> None:
     if not 1 <= session_id <= MAX_BIGINT:  # ids are bigints
         raise NotFound("No such session")
     async with db.connection() as conn:
-        done = await conn.execute(
-            "DELETE FROM web_sessions WHERE id = $1 AND user_id = $2", session_id, user_id
-        )
-    if done == "DELETE 0":
+        found = await store.end_session_of(conn, user_id=user_id, session_id=session_id)
+    if not found:
         raise NotFound("No such session")
 
 
 async def end_others(db: Database, *, user_id: str, keep: int | None) -> int:
     """Every session of the person but `keep`; how many ended."""
     async with db.connection() as conn:
-        done = await conn.execute(
-            "DELETE FROM web_sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2",
-            user_id,
-            keep,
-        )
-    return int(done.split()[-1])
+        return await store.end_sessions_of(conn, user_id=user_id, keep=keep)
 
 
 async def end_everyone(db: Database, *, keep: int | None) -> int:
     """Every session of every person but `keep` (an admin's own); how many ended."""
     async with db.connection() as conn:
-        done = await conn.execute("DELETE FROM web_sessions WHERE id IS DISTINCT FROM $1", keep)
-    return int(done.split()[-1])
+        return await store.end_all_sessions(conn, keep=keep)
 
 
 @retry_on_reconnect
 async def listed(db: Database, *, user_id: str, idle: timedelta) -> list[SessionRecord]:
     async with db.connection() as conn:
-        rows = await conn.fetch(
-            "SELECT id, device, created_at, last_seen_at FROM web_sessions"
-            " WHERE user_id = $1 AND expires_at > now() AND last_seen_at > now() - $2::interval"
-            " ORDER BY last_seen_at DESC",
-            user_id,
-            idle,
-        )
-    return [SessionRecord(**dict(r)) for r in rows]
+        return await store.live_sessions(conn, user_id=user_id, idle=idle)

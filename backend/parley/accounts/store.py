@@ -1,9 +1,16 @@
-"""Accounts: who may sign in, under which `user_id`, and whether they are still allowed to."""
+"""Accounts: who may sign in, under which `user_id`, and whether they are still allowed to.
+
+The one store of `accounts` and `invites`: every statement on them is here, so a column or a
+rule is changed in one file. The account's other rows have theirs beside it
+(`store_credentials`: sessions, keys, passkeys, the authenticator app; `store_challenges`:
+what a sign-in holds in flight). Functions taking `conn` run inside the caller's
+transaction, with its locks."""
 
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 import asyncpg
 import idna
@@ -13,6 +20,7 @@ from parley.accounts.schemas import AccountOut
 from parley.auth import validate_new_user_id
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound, ParleyError
+from parley.models import Account, Invite, columns, from_row
 
 EMAIL_RE = re.compile(r"^[^@\s]{1,64}@[^@\s]{1,255}$")
 
@@ -37,14 +45,11 @@ class AccountRecord(AccountOut):
         return self.email is not None and self.email_verified_at is not None
 
 
-_COLUMNS = (
-    "user_id, email, password_hash, is_admin, disabled_at, tokens_revoked_at,"
-    " email_verified_at, oidc_subject"
-)
+_COLUMNS = columns(Account, AccountRecord)
 
 
 def _record(row: asyncpg.Record | None) -> AccountRecord | None:
-    return None if row is None else AccountRecord(**dict(row))
+    return None if row is None else from_row(AccountRecord, row)
 
 
 def clean_email(email: str | None) -> str | None:
@@ -134,10 +139,26 @@ async def taken(conn: asyncpg.Connection, *, user_id: str) -> bool:
     )
 
 
-async def select_one(conn: asyncpg.Connection, where: str, *args: object) -> AccountRecord | None:
-    """The account matching `where` (SQL over the accounts table's columns), read on the
-    caller's connection: inside its transaction, and with its locks."""
-    return _record(await conn.fetchrow(f"SELECT {_COLUMNS} FROM accounts WHERE {where}", *args))
+async def owns_data(conn: asyncpg.Connection, *, user_id: str) -> bool:
+    """`has_data`, inside the caller's transaction."""
+    return bool(await conn.fetchval(_HAS_DATA, user_id))
+
+
+async def locked(conn: asyncpg.Connection, *, user_id: str) -> AccountRecord | None:
+    """The account, its row locked until the caller's transaction ends."""
+    return _record(
+        await conn.fetchrow(
+            f"SELECT {_COLUMNS} FROM accounts WHERE user_id = $1 FOR UPDATE", user_id
+        )
+    )
+
+
+async def exists(conn: asyncpg.Connection, *, user_id: str) -> bool:
+    return bool(await conn.fetchval("SELECT true FROM accounts WHERE user_id = $1", user_id))
+
+
+async def any_admin(conn: asyncpg.Connection) -> bool:
+    return bool(await conn.fetchval("SELECT EXISTS (SELECT 1 FROM accounts WHERE is_admin)"))
 
 
 async def create(
@@ -230,3 +251,147 @@ async def revoke_tokens(db: Database, *, user_id: str) -> None:
             " ON CONFLICT (user_id) DO UPDATE SET tokens_revoked_at = EXCLUDED.tokens_revoked_at",
             user_id,
         )
+
+
+# -- email ------------------------------------------------------------------------------
+
+
+async def verified_elsewhere(conn: asyncpg.Connection, *, email: str, user_id: str) -> bool:
+    """Whether an account other than `user_id` verified `email`."""
+    return bool(
+        await conn.fetchval(
+            "SELECT EXISTS (SELECT 1 FROM accounts WHERE email = $1"
+            " AND email_verified_at IS NOT NULL AND user_id <> $2)",
+            email,
+            user_id,
+        )
+    )
+
+
+async def email_exists(conn: asyncpg.Connection, *, email: str) -> bool:
+    """Whether any account has `email`, verified or not."""
+    return bool(
+        await conn.fetchval("SELECT EXISTS (SELECT 1 FROM accounts WHERE email = $1)", email)
+    )
+
+
+async def set_email(conn: asyncpg.Connection, *, user_id: str, email: str | None) -> None:
+    """A new email, unverified."""
+    await conn.execute(
+        "UPDATE accounts SET email = $2, email_verified_at = NULL WHERE user_id = $1",
+        user_id,
+        email,
+    )
+
+
+async def mark_verified(conn: asyncpg.Connection, *, user_id: str, email: str) -> bool:
+    """Marks `email` verified if it is still the account's; 409 `email_taken` when another
+    account verified it first (the unique index on verified emails says so)."""
+    try:
+        done = await conn.execute(
+            "UPDATE accounts SET email_verified_at = now() WHERE user_id = $1 AND email = $2",
+            user_id,
+            email,
+        )
+    except asyncpg.UniqueViolationError as exc:
+        raise EmailTaken() from exc
+    return done != "UPDATE 0"
+
+
+# -- single sign-on ---------------------------------------------------------------------
+
+
+async def lock_identity(conn: asyncpg.Connection, *, subject: str) -> None:
+    """Serialises everything done for one identity until the caller's transaction ends."""
+    await conn.execute("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", subject)
+
+
+async def by_subject(conn: asyncpg.Connection, *, subject: str) -> AccountRecord | None:
+    return _record(
+        await conn.fetchrow(f"SELECT {_COLUMNS} FROM accounts WHERE oidc_subject = $1", subject)
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Joined:
+    user_id: str
+    disabled: bool
+
+
+async def join_by_verified_email(
+    conn: asyncpg.Connection, *, email: str, subject: str
+) -> Joined | None:
+    """Links `subject` to the account that verified `email`, if it is linked to no identity."""
+    row = await conn.fetchrow(
+        "UPDATE accounts SET oidc_subject = $2 WHERE email = $1"
+        " AND email_verified_at IS NOT NULL AND oidc_subject IS NULL"
+        " RETURNING user_id, disabled_at IS NOT NULL AS disabled",
+        email,
+        subject,
+    )
+    return None if row is None else from_row(Joined, row)
+
+
+async def set_subject(conn: asyncpg.Connection, *, user_id: str, subject: str) -> None:
+    await conn.execute("UPDATE accounts SET oidc_subject = $2 WHERE user_id = $1", user_id, subject)
+
+
+# -- invites ----------------------------------------------------------------------------
+
+
+@dataclass(slots=True, frozen=True)
+class InviteRecord:
+    id: int
+    email: str | None
+    user_id: str | None
+    is_admin: bool
+    expires_at: datetime
+
+
+_INVITE = columns(Invite, InviteRecord)
+
+
+async def insert_invite(
+    conn: asyncpg.Connection,
+    *,
+    token_hash: bytes,
+    email: str | None,
+    user_id: str | None,
+    is_admin: bool,
+    created_by: str | None,
+    lifetime: timedelta,
+) -> InviteRecord:
+    row = await conn.fetchrow(
+        f"""INSERT INTO invites (token_hash, email, user_id, is_admin, created_by, expires_at)
+        VALUES ($1, $2, $3, $4, $5, now() + $6) RETURNING {_INVITE}""",
+        token_hash,
+        email,
+        user_id,
+        is_admin,
+        created_by,
+        lifetime,
+    )
+    return from_row(InviteRecord, row)
+
+
+async def usable_invite(conn: asyncpg.Connection, *, token_hash: bytes) -> InviteRecord | None:
+    """The invite if it is unused and unexpired."""
+    row = await conn.fetchrow(
+        f"SELECT {_INVITE} FROM invites WHERE token_hash = $1"
+        " AND used_at IS NULL AND expires_at > now()",
+        token_hash,
+    )
+    return None if row is None else from_row(InviteRecord, row)
+
+
+async def use_invite(
+    conn: asyncpg.Connection, *, token_hash: bytes, user_id: str
+) -> InviteRecord | None:
+    """Marks the invite used by `user_id`, if it still was usable."""
+    row = await conn.fetchrow(
+        f"""UPDATE invites SET used_at = now(), used_by = $2 WHERE token_hash = $1
+        AND used_at IS NULL AND expires_at > now() RETURNING {_INVITE}""",
+        token_hash,
+        user_id,
+    )
+    return None if row is None else from_row(InviteRecord, row)

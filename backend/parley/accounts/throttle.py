@@ -23,6 +23,8 @@ from parley.config import Settings
 from parley.db import Database
 from parley.errors import RateLimited
 
+from . import store_challenges as store
+
 # Counts older than this are forgotten.
 WINDOW = timedelta(minutes=15)
 
@@ -61,13 +63,13 @@ async def reserve(db: Database, *, settings: Settings, login: str, address: str)
         delay_max=settings.login_delay_max,
     )
     async with db.connection() as conn:
-        wait = await conn.fetchval(
-            "SELECT parley_signin_reserve($1, $2, $3, $4, $5)",
-            [reservation.account, reservation.address],
-            [reservation.account_free, reservation.address_free],
-            reservation.delay,
-            reservation.delay_max,
-            WINDOW,
+        wait = await store.reserve_attempt(
+            conn,
+            keys=[reservation.account, reservation.address],
+            free=[reservation.account_free, reservation.address_free],
+            delay=reservation.delay,
+            delay_max=reservation.delay_max,
+            window=WINDOW,
         )
     if wait is not None:
         seconds = max(1, math.ceil(float(wait)))
@@ -90,15 +92,12 @@ async def failed(db: Database, reservation: Reservation) -> None:
                 (reservation.address, reservation.address_free),
             ]
         ):
-            await conn.execute(
-                "UPDATE login_throttle SET locked_until = greatest(locked_until,"
-                " clock_timestamp() + make_interval(secs => least($4::float8,"
-                " $3::float8 * 2 ^ least(failures - $2, 30))))"
-                " WHERE key = $1 AND failures >= $2",
-                key,
-                free,
-                reservation.delay,
-                reservation.delay_max,
+            await store.lock_out(
+                conn,
+                key=key,
+                free=free,
+                delay=reservation.delay,
+                delay_max=reservation.delay_max,
             )
 
 
@@ -107,14 +106,8 @@ async def succeeded(db: Database, reservation: Reservation) -> None:
     taken back (people behind one address who sign in fine never make it wait). The two
     statements lock one row each, so they never wait on a reservation holding the other."""
     async with db.connection() as conn:
-        await conn.execute("DELETE FROM login_throttle WHERE key = $1", reservation.account)
-        await conn.execute(
-            "UPDATE login_throttle SET failures = greatest(failures - 1, 0),"
-            " locked_until = CASE WHEN failures - 1 < $2 THEN NULL ELSE locked_until END"
-            " WHERE key = $1",
-            reservation.address,
-            reservation.address_free,
-        )
+        await store.clear(conn, key=reservation.account)
+        await store.take_back(conn, key=reservation.address, free=reservation.address_free)
 
 
 async def taken_back(db: Database, reservation: Reservation) -> None:
@@ -128,10 +121,4 @@ async def taken_back(db: Database, reservation: Reservation) -> None:
                 (reservation.address, reservation.address_free),
             ]
         ):
-            await conn.execute(
-                "UPDATE login_throttle SET failures = greatest(failures - 1, 0),"
-                " locked_until = CASE WHEN failures - 1 < $2 THEN NULL ELSE locked_until END"
-                " WHERE key = $1",
-                key,
-                free,
-            )
+            await store.take_back(conn, key=key, free=free)

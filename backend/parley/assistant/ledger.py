@@ -31,30 +31,12 @@ from parley.db import Database
 from parley.errors import TurnInProgress
 from parley.text import scrub
 
+from . import store
+
 log = logging.getLogger(__name__)
 
 READ_PREFIXES = ("list_", "get_", "read_")
 UNKNOWN = {"error": "Interrupted before it reported back: it may or may not have happened"}
-
-# Both writes commit without waiting for the disk (synchronous_commit off, for that transaction
-# only): PostgreSQL flushes its log in order, so the next commit that does wait — the tool's
-# own effect, or at the latest the turn's finish, before anyone is answered — makes them
-# durable too. A database crash in between loses only records of calls nobody was told about.
-# Each is one function (parley/sql/record_call.sql, call_result.sql), run on the person's node
-# on a cluster; records of earlier prompts go as a new one is written.
-_BEGIN = "SELECT parley_record_call($2, $1, $3, $4, $5, $6, $7, $8)"
-_DONE = "SELECT parley_call_result($3, $1, $2)"
-# The same call made by an earlier try of this turn, not yet answered again in this one.
-_EARLIER = """
-SELECT id, result FROM turn_tool_calls AS earlier
-WHERE user_id = $6 AND conversation_id = $1 AND prompt_id = $2 AND turn_id <> $3 AND tool = $4
-  AND parameters = $5::jsonb AND replay_of IS NULL
-  AND (result IS NULL OR jsonb_typeof(result) <> 'object' OR NOT result ? 'error')
-  AND NOT EXISTS (SELECT 1 FROM turn_tool_calls
-                  WHERE user_id = $6 AND turn_id = $3 AND replay_of = earlier.id)
-ORDER BY id
-LIMIT 1
-"""
 
 
 @dataclass(frozen=True)
@@ -118,7 +100,7 @@ class Ledger:
     async def _done(self, user_id: str, record: int, result: Any) -> None:
         try:
             async with self.db.connection() as conn:
-                await conn.execute(_DONE, record, scrub(result), user_id)
+                await store.done(conn, user_id=user_id, record=record, result=scrub(result))
         except Exception:  # the call happened: only its record lacks the result
             log.warning("could not record the result of tool call %s", record, exc_info=True)
 
@@ -126,18 +108,19 @@ class Ledger:
         self, key: TurnKey, tool: str, arguments: dict[str, Any]
     ) -> tuple[int, Any] | None:
         async with self.db.connection() as conn:
-            row = await conn.fetchrow(
-                _EARLIER,
-                key.conversation_id,
-                key.prompt_id,
-                key.turn_id,
-                tool,
-                arguments,
-                key.user_id,
+            found = await store.earlier(
+                conn,
+                user_id=key.user_id,
+                conversation_id=key.conversation_id,
+                prompt_id=key.prompt_id,
+                turn_id=key.turn_id,
+                tool=tool,
+                arguments=arguments,
             )
-        if row is None:
+        if found is None:
             return None
-        return int(row["id"]), row["result"] if row["result"] is not None else UNKNOWN
+        earlier_id, result = found
+        return earlier_id, result if result is not None else UNKNOWN
 
     async def _begin(
         self,
@@ -150,20 +133,20 @@ class Ledger:
     ) -> int:
         """Write the record, only while the turn holds its claim (TurnInProgress if not)."""
         async with self.db.connection() as conn:
-            record = await conn.fetchval(
-                _BEGIN,
-                key.conversation_id,
-                key.user_id,
-                key.turn_id,
-                key.prompt_id,
-                tool,
-                arguments,
-                result,
-                replay_of,
+            record = await store.begin(
+                conn,
+                user_id=key.user_id,
+                conversation_id=key.conversation_id,
+                turn_id=key.turn_id,
+                prompt_id=key.prompt_id,
+                tool=tool,
+                arguments=arguments,
+                result=result,
+                replay_of=replay_of,
             )
         if record is None:
             raise TurnInProgress(
                 "This reply lost its hold on the conversation (it took too long)",
                 conversation_id=key.conversation_id,
             )
-        return int(record)
+        return record

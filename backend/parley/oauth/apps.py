@@ -9,6 +9,7 @@ from pydantic import ConfigDict
 from parley.db import Database, retry_on_reconnect
 from parley.errors import NotFound
 
+from . import store
 from .consent import client_host
 from .schemas import ConnectedAppOut
 
@@ -22,22 +23,16 @@ class AppRecord(ConnectedAppOut):
 @retry_on_reconnect
 async def listed(db: Database, *, user_id: str) -> list[AppRecord]:
     async with db.connection() as conn:
-        rows = await conn.fetch(
-            """SELECT g.id, g.agent, g.client_id, g.client_name, g.created_at, g.last_used_at,
-                coalesce(c.info->'redirect_uris'->>0, '') AS redirect_uri
-            FROM oauth_grants g LEFT JOIN oauth_clients c USING (client_id)
-            WHERE g.user_id = $1 ORDER BY g.id""",
-            user_id,
-        )
+        rows = await store.grants_of(conn, user_id=user_id)
     return [
         AppRecord(
-            id=r["id"],
-            agent=r["agent"],
-            client_id=r["client_id"],
-            client_name=r["client_name"],
-            client_host=client_host(r["client_id"], r["redirect_uri"]),
-            created_at=r["created_at"],
-            last_used_at=r["last_used_at"],
+            id=r.id,
+            agent=r.agent,
+            client_id=r.client_id,
+            client_name=r.client_name,
+            client_host=client_host(r.client_id, r.redirect_uri),
+            created_at=r.created_at,
+            last_used_at=r.last_used_at,
         )
         for r in rows
     ]
@@ -47,8 +42,6 @@ async def revoke(db: Database, *, user_id: str, app_id: int) -> None:
     if not 1 <= app_id < 2**63:  # ids are bigints
         raise NotFound("No such connected app")
     async with db.connection() as conn:
-        done = await conn.execute(
-            "DELETE FROM oauth_grants WHERE id = $1 AND user_id = $2", app_id, user_id
-        )
-    if done == "DELETE 0":
+        found = await store.delete_grant_of(conn, user_id=user_id, grant_id=app_id)
+    if not found:
         raise NotFound("No such connected app")

@@ -23,7 +23,7 @@ from pydantic import AnyUrl, ValidationError
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput
 
-from . import redirects
+from . import redirects, store
 
 DOCUMENT_TTL_SECONDS = 600
 DOCUMENT_MAX_BYTES = 64 * 1024
@@ -148,12 +148,6 @@ def from_document(client_id: str, document: dict[str, Any]) -> Client:
         raise InvalidInput(f"The client metadata document is invalid: {exc}") from exc
 
 
-_FRESH = (
-    " AND (source = 'registered'"
-    f" OR fetched_at > now() - interval '{DOCUMENT_TTL_SECONDS} seconds')"
-)
-
-
 class Clients:
     """Where the authorization server finds a client by its id."""
 
@@ -163,11 +157,10 @@ class Clients:
 
     @retry_on_reconnect
     async def _stored(self, client_id: str, *, fresh: bool) -> Client | None:
-        query = "SELECT info FROM oauth_clients WHERE client_id = $1"
-        if fresh:
-            query += _FRESH
         async with self.db.connection() as conn:
-            info = await conn.fetchval(query, client_id)
+            info = await store.client_info(
+                conn, client_id=client_id, fresh_seconds=DOCUMENT_TTL_SECONDS if fresh else None
+            )
         return None if info is None else Client.model_validate(info)
 
     async def get(self, client_id: str) -> Client | None:
@@ -189,10 +182,9 @@ class Clients:
 
     async def save(self, client: OAuthClientInformationFull, *, source: str) -> None:
         async with self.db.connection() as conn:
-            await conn.execute(
-                """INSERT INTO oauth_clients (client_id, source, info) VALUES ($1, $2, $3)
-                ON CONFLICT (client_id) DO UPDATE SET info = $3, fetched_at = now()""",
-                client.client_id,
-                source,
-                client.model_dump(mode="json", exclude_none=True),
+            await store.save_client(
+                conn,
+                client_id=client.client_id,
+                source=source,
+                info=client.model_dump(mode="json", exclude_none=True),
             )

@@ -16,22 +16,19 @@ from typing import Any
 
 from mcp.server.auth.provider import construct_redirect_uri
 
+from parley.accounts import store as accounts
 from parley.accounts.hashing import digest, new_secret
 from parley.auth import validate_agent_name
 from parley.db import Database, retry_on_reconnect
 from parley.errors import Forbidden, NotFound, ParleyError
 
-from . import redirects
+from . import redirects, store
 
 REQUEST_LIFETIME = timedelta(minutes=10)
 CODE_LIFETIME = timedelta(minutes=5)
 # A used code's row stays this long after it expires, so presenting it again is recognised
 # as a replay (and revokes what it issued) rather than as an unknown code.
 CODE_KEPT = timedelta(hours=1)
-_CLEANUP = (
-    "DELETE FROM auth_challenges WHERE purpose IN ('oauth_request', 'oauth_code')"
-    " AND expires_at < now() - interval '1 hour'"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,13 +90,9 @@ async def start(
         "resource": resource,
     }
     async with db.transaction() as conn:
-        await conn.execute(_CLEANUP)
-        await conn.execute(
-            "INSERT INTO auth_challenges (id, purpose, data, expires_at)"
-            " VALUES ($1, 'oauth_request', $2, now() + $3)",
-            digest(secret).hex(),
-            data,
-            REQUEST_LIFETIME,
+        await store.sweep(conn)
+        await store.remember_request(
+            conn, key=digest(secret).hex(), data=data, lifetime=REQUEST_LIFETIME
         )
     return secret
 
@@ -107,15 +100,10 @@ async def start(
 @retry_on_reconnect
 async def _request(db: Database, secret: str) -> dict[str, Any]:
     async with db.connection() as conn:
-        data = await conn.fetchval(
-            "SELECT data FROM auth_challenges WHERE id = $1 AND purpose = 'oauth_request'"
-            " AND expires_at > now()",
-            digest(secret).hex(),
-        )
+        data = await store.request(conn, key=digest(secret).hex())
     if data is None:
         raise NotFound("This authorization request is unknown, used or expired; start again")
-    result: dict[str, Any] = data
-    return result
+    return data
 
 
 async def pending(db: Database, *, secret: str) -> Pending:
@@ -140,11 +128,7 @@ async def decide(
     if allow:
         agent = validate_agent_name(agent or "")
     async with db.transaction() as conn:
-        data = await conn.fetchval(
-            "DELETE FROM auth_challenges WHERE id = $1 AND purpose = 'oauth_request'"
-            " AND expires_at > now() RETURNING data",
-            digest(secret).hex(),
-        )
+        data = await store.take_request(conn, key=digest(secret).hex())
         if data is None:
             raise NotFound("This authorization request is unknown, used or expired; start again")
         checked_redirect(data["redirect_uri"])
@@ -156,29 +140,25 @@ async def decide(
                 state=data["state"],
                 iss=issuer,
             )
-        await conn.execute(
-            "DELETE FROM oauth_grants WHERE user_id = $1 AND client_id = $2 AND agent = $3",
-            user_id,
-            data["client_id"],
-            agent,
+        assert agent is not None  # validated above, as `allow`
+        await store.delete_grants_for(
+            conn, user_id=user_id, client_id=data["client_id"], agent=agent
         )
-        if not await conn.fetchval("SELECT true FROM accounts WHERE user_id = $1", user_id):
+        if not await accounts.exists(conn, user_id=user_id):
             raise Forbidden("Sign in with an account to connect an app", code="account_required")
-        grant_id = await conn.fetchval(
-            "INSERT INTO oauth_grants (user_id, agent, client_id, client_name)"
-            " VALUES ($1, $2, $3, $4) RETURNING id",
-            user_id,
-            agent,
-            data["client_id"],
-            data["client_name"],
+        grant_id = await store.insert_grant(
+            conn,
+            user_id=user_id,
+            agent=agent,
+            client_id=data["client_id"],
+            client_name=data["client_name"],
         )
         code = new_secret()
-        await conn.execute(
-            "INSERT INTO auth_challenges (id, purpose, user_id, data, expires_at)"
-            " VALUES ($1, 'oauth_code', $2, $3, now() + $4)",
-            digest(code).hex(),
-            user_id,
-            {**data, "grant_id": grant_id, "used": False},
-            CODE_LIFETIME + CODE_KEPT,
+        await store.remember_code(
+            conn,
+            key=digest(code).hex(),
+            user_id=user_id,
+            data={**data, "grant_id": grant_id, "used": False},
+            lifetime=CODE_LIFETIME + CODE_KEPT,
         )
     return construct_redirect_uri(data["redirect_uri"], code=code, state=data["state"], iss=issuer)

@@ -12,10 +12,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Literal
 
+import asyncpg
+
 from parley.accounts.credentials import ACCESS_PREFIX
 from parley.accounts.hashing import digest, new_secret
 from parley.db import Database, retry_on_reconnect
 
+from . import store
 from .consent import CODE_KEPT
 
 # What a lookup answers when the credential was a replay and its connected app is now revoked
@@ -58,46 +61,35 @@ class Held:
 
 async def revoke_grant(db: Database, *, grant_id: int) -> None:
     async with db.connection() as conn:
-        await conn.execute("DELETE FROM oauth_grants WHERE id = $1", grant_id)
+        await store.delete_grant(conn, grant_id=grant_id)
 
 
 @retry_on_reconnect
 async def load_code(db: Database, *, code: str) -> Code | Replayed | None:
     """The code, if it was issued and not used; a used one revokes its connected app."""
     async with db.connection() as conn:
-        row = await conn.fetchrow(
-            "SELECT data, user_id, extract(epoch FROM expires_at) - $2 AS valid_until"
-            " FROM auth_challenges WHERE id = $1 AND purpose = 'oauth_code'",
-            digest(code).hex(),
-            CODE_KEPT.total_seconds(),
-        )
+        row = await store.code(conn, key=digest(code).hex(), kept=CODE_KEPT)
     if row is None:
         return None
-    data: dict[str, Any] = row["data"]
+    data: dict[str, Any] = row.data
     if data["used"]:
         await revoke_grant(db, grant_id=data["grant_id"])
         return REPLAYED
     return Code(
         grant_id=data["grant_id"],
-        user_id=row["user_id"],
+        user_id=row.user_id,
         client_id=data["client_id"],
         code_challenge=data["code_challenge"],
         redirect_uri=data["redirect_uri"],
         redirect_uri_explicit=data["redirect_uri_explicit"],
         resource=data["resource"],
         scopes=data["scopes"],
-        valid_until=float(row["valid_until"]),
+        valid_until=row.valid_until,
     )
 
 
-_INSERT = """INSERT INTO oauth_tokens (token_hash, grant_id, kind, resource, expires_at)
-    SELECT $1, g.id, $3, $4, least(now() + $5::interval, g.created_at + $6::interval)
-    FROM oauth_grants g WHERE g.id = $2
-    RETURNING greatest(0, extract(epoch FROM expires_at - now()))::int AS seconds"""
-
-
 async def _issue(
-    conn: Any,
+    conn: asyncpg.Connection,
     *,
     grant_id: int,
     resource: str,
@@ -111,14 +103,24 @@ async def _issue(
     refresh_token = REFRESH_PREFIX + new_secret()
     # What this app held and can no longer use goes (a used refresh token stays until it
     # expires, so presenting it again is still recognised).
-    await conn.execute(
-        "DELETE FROM oauth_tokens WHERE grant_id = $1 AND expires_at < now()", grant_id
+    await store.drop_expired_tokens(conn, grant_id=grant_id)
+    seconds = await store.insert_token(
+        conn,
+        token_hash=digest(access_token),
+        grant_id=grant_id,
+        kind="access",
+        resource=resource,
+        lifetime=access,
+        grant_max=grant_max,
     )
-    seconds = await conn.fetchval(
-        _INSERT, digest(access_token), grant_id, "access", resource, access, grant_max
-    )
-    await conn.execute(
-        _INSERT, digest(refresh_token), grant_id, "refresh", resource, refresh, grant_max
+    await store.insert_token(
+        conn,
+        token_hash=digest(refresh_token),
+        grant_id=grant_id,
+        kind="refresh",
+        resource=resource,
+        lifetime=refresh,
+        grant_max=grant_max,
     )
     if not seconds:
         return None
@@ -131,17 +133,9 @@ async def exchange_code(
     """Tokens for the code, once: a second exchange (even a concurrent one) revokes the
     connected app. None: the app was revoked meanwhile."""
     async with db.transaction() as conn:
-        data = await conn.fetchval(
-            "UPDATE auth_challenges SET data = data || '{\"used\": true}'::jsonb"
-            " WHERE id = $1 AND purpose = 'oauth_code' AND NOT (data->>'used')::boolean"
-            " RETURNING data",
-            digest(code).hex(),
-        )
+        data = await store.use_code(conn, key=digest(code).hex())
         if data is not None:
-            exists = await conn.fetchval(
-                "SELECT true FROM oauth_grants WHERE id = $1", data["grant_id"]
-            )
-            if exists:
+            if await store.grant_exists(conn, grant_id=data["grant_id"]):
                 return await _issue(
                     conn,
                     grant_id=data["grant_id"],
@@ -151,36 +145,26 @@ async def exchange_code(
                     grant_max=grant_max,
                 )
             return None
-        grant_id = await conn.fetchval(
-            "SELECT (data->>'grant_id')::bigint FROM auth_challenges"
-            " WHERE id = $1 AND purpose = 'oauth_code'",
-            digest(code).hex(),
-        )
+        grant_id = await store.code_grant(conn, key=digest(code).hex())
     if grant_id is None:
         return None
     await revoke_grant(db, grant_id=grant_id)
     return REPLAYED
 
 
-_HELD = """SELECT t.grant_id, g.user_id, g.client_id, t.resource,
-        extract(epoch FROM t.expires_at) AS expires_at, t.used_at IS NOT NULL AS used
-    FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
-    WHERE t.token_hash = $1 AND t.kind = $2"""
-
-
 @retry_on_reconnect
-async def _held(db: Database, token: str, kind: str) -> Any:
+async def _held(db: Database, token: str, kind: str) -> store.TokenRow | None:
     async with db.connection() as conn:
-        return await conn.fetchrow(_HELD, digest(token), kind)
+        return await store.token(conn, token_hash=digest(token), kind=kind)
 
 
-def _as_held(row: Any) -> Held:
+def _as_held(row: store.TokenRow) -> Held:
     return Held(
-        grant_id=row["grant_id"],
-        user_id=row["user_id"],
-        client_id=row["client_id"],
-        resource=row["resource"],
-        expires_at=float(row["expires_at"]),
+        grant_id=row.grant_id,
+        user_id=row.user_id,
+        client_id=row.client_id,
+        resource=row.resource,
+        expires_at=row.expires_at,
     )
 
 
@@ -194,8 +178,8 @@ async def load_refresh(db: Database, *, token: str) -> Held | Replayed | None:
     row = await _held(db, token, "refresh")
     if row is None:
         return None
-    if row["used"]:
-        await revoke_grant(db, grant_id=row["grant_id"])
+    if row.used:
+        await revoke_grant(db, grant_id=row.grant_id)
         return REPLAYED
     return _as_held(row)
 
@@ -206,17 +190,13 @@ async def rotate(
     """A new pair for the refresh token, which is used up: None if it already was, or if
     the consent is older than `grant_max` (the person must allow the app again)."""
     async with db.transaction() as conn:
-        row = await conn.fetchrow(
-            "UPDATE oauth_tokens SET used_at = now() WHERE token_hash = $1 AND kind = 'refresh'"
-            " AND used_at IS NULL AND expires_at > now() RETURNING grant_id, resource",
-            digest(token),
-        )
+        row = await store.use_refresh(conn, token_hash=digest(token))
         if row is None:
             return None
         return await _issue(
             conn,
-            grant_id=row["grant_id"],
-            resource=row["resource"],
+            grant_id=row.grant_id,
+            resource=row.resource,
             access=access,
             refresh=refresh,
             grant_max=grant_max,

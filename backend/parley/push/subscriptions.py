@@ -11,8 +11,6 @@ import base64
 import binascii
 import ipaddress
 import re
-from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -21,6 +19,9 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from parley.conversations import check_id, not_found
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput, NotFound
+
+from . import store
+from .store import Preferences, Subscription
 
 MAX_ENDPOINT = 2048
 MAX_LABEL = 100
@@ -37,15 +38,6 @@ _HOST = re.compile(rf"{_LABEL}(?:\.{_LABEL})*")
 # top-level domain is one, and an address written so is not the address a pattern names.
 _NUMERIC = re.compile(r"(?:0x[0-9a-f]*|[0-9]+)")
 _B64URL = re.compile(r"[A-Za-z0-9_-]*")
-
-
-@dataclass(slots=True)
-class Subscription:
-    id: int
-    endpoint: str
-    label: str
-    created_at: datetime
-    last_sent_at: datetime | None
 
 
 def _b64(value: str) -> bytes:
@@ -204,19 +196,6 @@ def check_subscription(
     return endpoint, p256dh, auth
 
 
-def _subscription(row: Any) -> Subscription:
-    return Subscription(
-        id=row["id"],
-        endpoint=row["endpoint"],
-        label=row["label"],
-        created_at=row["created_at"],
-        last_sent_at=row["last_sent_at"],
-    )
-
-
-_COLUMNS = "id, endpoint, label, created_at, last_sent_at"
-
-
 @retry_on_reconnect
 async def subscribe(
     db: Database,
@@ -235,44 +214,25 @@ async def subscribe(
     )
     label = " ".join(label.split())[:MAX_LABEL]
     async with db.connection() as conn:
-        row = await conn.fetchrow(
-            f"""INSERT INTO push_subscriptions (user_id, endpoint, p256dh, auth, label)
-            VALUES ($1, $2, $3, $4, $5)
-            ON CONFLICT (user_id, endpoint) DO UPDATE SET p256dh = EXCLUDED.p256dh,
-                auth = EXCLUDED.auth,
-                label = CASE WHEN EXCLUDED.label = '' THEN push_subscriptions.label
-                             ELSE EXCLUDED.label END
-            RETURNING {_COLUMNS}, xmax = 0 AS created""",
-            user_id,
-            endpoint,
-            p256dh,
-            auth,
-            label,
+        return await store.subscribe(
+            conn, user_id=user_id, endpoint=endpoint, p256dh=p256dh, auth=auth, label=label
         )
-    return _subscription(row), bool(row["created"])
 
 
 @retry_on_reconnect
 async def list_subscriptions(db: Database, *, user_id: str) -> list[Subscription]:
     async with db.connection() as conn:
-        rows = await conn.fetch(
-            f"SELECT {_COLUMNS} FROM push_subscriptions WHERE user_id = $1 ORDER BY id", user_id
-        )
-    return [_subscription(row) for row in rows]
+        return await store.subscriptions_of(conn, user_id=user_id)
 
 
 @retry_on_reconnect
 async def unsubscribe(db: Database, *, user_id: str, subscription_id: int) -> None:
     """Remove a device (its pending pushes go with it). Another person's is 404."""
-    gone = None
+    gone = False
     if 1 <= subscription_id < 2**63:
         async with db.connection() as conn:
-            gone = await conn.fetchval(
-                "DELETE FROM push_subscriptions WHERE id = $1 AND user_id = $2 RETURNING id",
-                subscription_id,
-                user_id,
-            )
-    if gone is None:
+            gone = await store.unsubscribe(conn, user_id=user_id, subscription_id=subscription_id)
+    if not gone:
         raise NotFound(
             f"Push subscription {subscription_id} not found", subscription_id=subscription_id
         )
@@ -283,44 +243,15 @@ async def owned_subscription(db: Database, *, user_id: str, subscription_id: int
     if not 1 <= subscription_id < 2**63:
         return None
     async with db.connection() as conn:
-        found: int | None = await conn.fetchval(
-            "SELECT id FROM push_subscriptions WHERE id = $1 AND user_id = $2",
-            subscription_id,
-            user_id,
+        return await store.owned_subscription(
+            conn, user_id=user_id, subscription_id=subscription_id
         )
-    return found
-
-
-@dataclass(slots=True)
-class Preferences:
-    question: bool
-    run_failed: bool
-    message: bool
-    email_reminders: bool
-    muted_conversations: list[int]
-
-
-_PREFS = """
-SELECT coalesce(p.question, true) AS question, coalesce(p.run_failed, true) AS run_failed,
-       coalesce(p.message, false) AS message,
-       coalesce(p.email_reminders, true) AS email_reminders,
-       coalesce((SELECT array_agg(conversation_id ORDER BY conversation_id)
-                 FROM conversation_mutes WHERE user_id = $1), '{}') AS muted
-FROM (SELECT 1) one LEFT JOIN notification_prefs p ON p.user_id = $1
-"""
 
 
 @retry_on_reconnect
 async def preferences(db: Database, *, user_id: str) -> Preferences:
     async with db.connection() as conn:
-        row = await conn.fetchrow(_PREFS, user_id)
-    return Preferences(
-        question=row["question"],
-        run_failed=row["run_failed"],
-        message=row["message"],
-        email_reminders=row["email_reminders"],
-        muted_conversations=list(row["muted"]),
-    )
+        return await store.preferences(conn, user_id=user_id)
 
 
 @retry_on_reconnect
@@ -328,16 +259,8 @@ async def set_preferences(db: Database, *, user_id: str, changes: dict[str, bool
     """Change the kinds named in `changes`; the others keep their values."""
     known = {k: v for k, v in changes.items() if k in (*KINDS, "email_reminders")}
     if known:
-        columns = ", ".join(known)
-        values = ", ".join(f"${i + 2}" for i in range(len(known)))
-        updates = ", ".join(f"{k} = EXCLUDED.{k}" for k in known)
         async with db.connection() as conn:
-            await conn.execute(
-                f"INSERT INTO notification_prefs (user_id, {columns}) VALUES ($1, {values})"
-                f" ON CONFLICT (user_id) DO UPDATE SET {updates}",
-                user_id,
-                *known.values(),
-            )
+            await store.set_preferences(conn, user_id=user_id, changes=known)
     return await preferences(db, user_id=user_id)
 
 
@@ -346,22 +269,12 @@ async def set_muted(db: Database, *, user_id: str, conversation_id: int, muted: 
     """Mute or unmute one of the person's conversations (another's is 404)."""
     check_id(conversation_id)
     async with db.transaction() as conn:
-        owned = await conn.fetchval(
-            "SELECT 1 FROM conversations WHERE id = $1 AND user_id = $2", conversation_id, user_id
-        )
-        if owned is None:
+        if not await store.conversation_owned(
+            conn, user_id=user_id, conversation_id=conversation_id
+        ):
             raise not_found(conversation_id)
         if muted:
-            await conn.execute(
-                "INSERT INTO conversation_mutes (conversation_id, user_id) VALUES ($1, $2)"
-                " ON CONFLICT DO NOTHING",
-                conversation_id,
-                user_id,
-            )
+            await store.mute(conn, user_id=user_id, conversation_id=conversation_id)
         else:
-            await conn.execute(
-                "DELETE FROM conversation_mutes WHERE user_id = $2 AND conversation_id = $1",
-                conversation_id,
-                user_id,
-            )
+            await store.unmute(conn, user_id=user_id, conversation_id=conversation_id)
     return muted

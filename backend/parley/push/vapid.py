@@ -13,6 +13,8 @@ from py_vapid import Vapid, b64urlencode
 
 from parley.db import Database
 
+from . import store
+
 # A VAPID JWT may live at most 24 h; a fresh one is made when less than an hour is left.
 TOKEN_SECONDS = 12 * 3600
 RENEW_BEFORE = 3600
@@ -58,13 +60,11 @@ async def load_key(db: Database, *, configured: str | None, subject: str) -> Vap
     if configured:
         return VapidKey(_load(configured), subject)
     async with db.connection() as conn:
-        pem = await conn.fetchval("SELECT private_pem FROM push_vapid WHERE id = 1")
+        pem = await store.vapid_key(conn)
         if pem is None:
             made = Vapid()
             made.generate_keys()
-            await conn.execute(
-                "INSERT INTO push_vapid (id, private_pem) VALUES (1, $1) ON CONFLICT DO NOTHING",
-                made.private_pem().decode(),
-            )
-            pem = await conn.fetchval("SELECT private_pem FROM push_vapid WHERE id = 1")
+            await store.offer_vapid_key(conn, pem=made.private_pem().decode())
+            pem = await store.vapid_key(conn)
+            assert pem is not None  # this instance's, or the one stored first
     return VapidKey(_load(pem), subject)

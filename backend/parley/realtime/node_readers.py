@@ -26,7 +26,8 @@ import asyncpg
 
 from parley.cluster.nodes import Node
 from parley.db import SERVER_SETTINGS
-from parley.realtime.reader import Counters, Found, Reader, poll_statement
+from parley.realtime.reader import Counters, Found, Reader
+from parley.realtime.store import poll_statement
 
 log = logging.getLogger(__name__)
 

@@ -40,6 +40,7 @@ import asyncpg
 from parley import events
 from parley.cluster.nodes import Node, placed
 from parley.db import SERVER_SETTINGS, asyncpg_dsn
+from parley.realtime import store
 from parley.realtime.hub import Hub, Place
 from parley.realtime.node_readers import NodeReaders
 from parley.realtime.reader import Counters, Found, Reader
@@ -49,7 +50,6 @@ log = logging.getLogger(__name__)
 
 LIVE_CHANNEL = "parley_live"
 APPLICATION_NAME = "parley-listen"
-_COUNT_INSTANCES = "SELECT count(*) FROM pg_stat_activity WHERE application_name = $1"
 MAX_PAYLOAD = 7900  # PostgreSQL's NOTIFY limit is 8000 bytes
 WATCH_BATCH = 500  # conversation ids per announcement note
 # Text per forwarded piece of a long delta: within NOTIFY's 8 kB however it is escaped (JSON
@@ -222,7 +222,7 @@ class Notifier:
                     )
                 await self._count_peers(conn)
                 hello = json.dumps([{"instance": self.instance, "hello": True}])
-                await conn.execute("SELECT pg_notify($1, $2)", LIVE_CHANNEL, hello)
+                await store.notify(conn, channel=LIVE_CHANNEL, payload=hello)
                 cluster = await placed(conn)
                 if cluster is None:
                     await self.reader.start(conn)
@@ -300,15 +300,15 @@ class Notifier:
                     continue
                 try:
                     async with self._lock:
-                        await conn.execute(
-                            "SELECT pg_notify($1, $2)", LIVE_CHANNEL, f"[{','.join(batch)}]"
+                        await store.notify(
+                            conn, channel=LIVE_CHANNEL, payload=f"[{','.join(batch)}]"
                         )
                 except Exception:
                     log.debug("dropped live events", exc_info=True)
 
     async def _count_peers(self, conn: asyncpg.Connection) -> None:
         """Also the probe of the connection: a dead one fails here."""
-        self.peers = await conn.fetchval(_COUNT_INSTANCES, APPLICATION_NAME) > 1
+        self.peers = await store.listeners(conn, application_name=APPLICATION_NAME) > 1
         if not self.peers:
             self.watched_elsewhere.clear()  # their watchers went with them
 

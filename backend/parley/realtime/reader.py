@@ -28,55 +28,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import asyncpg
 
+from parley.realtime import store
+from parley.realtime.store import POLL
+
 log = logging.getLogger(__name__)
 
 Snapshot = tuple[int, int, list[int]]  # xmin, xmax, xip
-
-_NEW = "WHERE xid >= $1::text::xid8 OR xid = ANY ($2::text[]::xid8[])"
-
-
-def poll_statement(relations: Mapping[str, Sequence[str]] | None = None) -> str:
-    """The poll: one statement, so the rows and the snapshot that becomes the next cursor are
-    one view. `relations` names where each table's rows are on the node polled: on a Citus
-    worker, the table's shards there (specs/scale.md, *Delivery per node*); by default the
-    tables themselves."""
-
-    def rows(table: str, columns: str, none: str) -> str:
-        found = [table] if relations is None else relations.get(table, [])
-        if not found:  # no shard of it on this node
-            return f"SELECT {none} WHERE false"
-        return "\n    UNION ALL ".join(f"SELECT {columns} FROM {r} {_NEW}" for r in found)
-
-    messages = rows("messages", "conversation_id", "NULL::bigint AS conversation_id")
-    events = rows(
-        "user_events",
-        "user_id, kind, ref",
-        "NULL::text AS user_id, NULL::text AS kind, NULL::bigint AS ref",
-    )
-    pushes = rows("push_outbox", "1 AS found", "1 AS found")
-    return f"""
-WITH snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
-new_messages AS (SELECT DISTINCT conversation_id FROM ({messages}) m),
-new_events AS (SELECT DISTINCT user_id, kind, ref FROM ({events}) e),
-new_pushes AS (SELECT 1 FROM ({pushes}) p LIMIT 1)
-SELECT NULL::pg_snapshot AS snapshot, 'm' AS t, NULL::text AS user_id, NULL::text AS kind,
-       conversation_id::bigint AS ref FROM new_messages
-UNION ALL
-SELECT NULL, 'e', user_id, kind, ref FROM new_events
-UNION ALL
-SELECT NULL, 'p', NULL, NULL, NULL FROM new_pushes
-UNION ALL
-SELECT s, 's', NULL, NULL, NULL FROM snap
-"""
-
-
-POLL = poll_statement()
-SNAPSHOT = "SELECT pg_current_snapshot()"
 
 
 @dataclass
@@ -109,7 +71,7 @@ def parse_snapshot(value: object) -> Snapshot:
 
 
 async def current_snapshot(conn: asyncpg.Connection) -> Snapshot:
-    return parse_snapshot(await conn.fetchval(SNAPSHOT))
+    return parse_snapshot(await store.snapshot(conn))
 
 
 async def read_new(
@@ -117,7 +79,7 @@ async def read_new(
 ) -> tuple[Found, Snapshot]:
     """Everything committed since `cursor` was taken, and the cursor to read from next."""
     _xmin, xmax, xip = cursor
-    rows = await conn.fetch(statement, str(xmax), [str(x) for x in xip])
+    rows = await store.poll(conn, statement=statement, xmax=xmax, xip=xip)
     found = Found()
     snapshot = cursor
     for row in rows:

@@ -18,6 +18,7 @@ import asyncpg
 from sse_starlette import ServerSentEvent
 
 from parley.db import Database, retry_on_reconnect
+from parley.realtime import store
 from parley.realtime.waits import Waits
 
 PAGE = 200
@@ -30,24 +31,13 @@ Render = Callable[[list[asyncpg.Record]], Awaitable[list[tuple[int, list[Rendere
 @retry_on_reconnect
 async def latest_event_id(db: Database, *, user_id: str) -> int:
     async with db.connection() as conn:
-        latest = await conn.fetchval("SELECT max(id) FROM user_events WHERE user_id = $1", user_id)
-    return int(latest or 0)
-
-
-EVENTS_AFTER = """SELECT id, kind, action, ref, data FROM user_events
-WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT $3"""
+        return await store.latest_event_id(conn, user_id=user_id)
 
 
 @retry_on_reconnect
 async def events_after(db: Database, *, user_id: str, after: int) -> list[asyncpg.Record]:
     async with db.connection() as conn:
-        rows: list[asyncpg.Record] = await conn.fetch(
-            EVENTS_AFTER,
-            user_id,
-            after,
-            PAGE,
-        )
-    return rows
+        return await store.events_after(conn, user_id=user_id, after=after, limit=PAGE)
 
 
 async def person_events(

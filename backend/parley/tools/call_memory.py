@@ -11,33 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from parley.auth import Caller
 from parley.db import Database
 
+from . import store
+from .store import Remembered
+
 KEY_MAX = 200
-RETENTION = "1 day"
-
-# True when this call is the first with the key, or takes over one forgotten (older than
-# RETENTION) or stale (parley/sql/remember_call.sql).
-_CLAIM = "SELECT parley_remember_call($1, $2, $3, $4, $5)"
-_READ = "SELECT tool, result, wait FROM mcp_calls WHERE user_id = $1 AND caller = $2 AND key = $3"
-_FORGET = f"DELETE FROM mcp_calls WHERE created_at < now() - interval '{RETENTION}'"
 
 
-@dataclass(frozen=True, slots=True)
-class Remembered:
-    """What the first call with this key left."""
-
-    tool: str
-    result: dict[str, Any] | None  # its tool result, once it returned one
-    wait: str | None  # or the wait it started (`WaitRef` as text)
-
-
-def _who(caller: Caller) -> tuple[str, str]:
-    return caller.user_id, caller.agent or ""
+def _agent(caller: Caller) -> str:
+    """The `caller` column: the agent's name, '' for the person."""
+    return caller.agent or ""
 
 
 async def claim(
@@ -47,13 +34,15 @@ async def claim(
     else what the first one left."""
     async with db.connection() as conn:
         if random.random() < 0.01:  # forgetting is cheap and needs no sweeper of its own
-            await conn.execute(_FORGET)
-        if await conn.fetchval(_CLAIM, *_who(caller), key, tool, stale_s):
+            await store.forget_old(conn)
+        if await store.claim(
+            conn, user_id=caller.user_id, caller=_agent(caller), key=key, tool=tool, stale_s=stale_s
+        ):
             return None
-        row = await conn.fetchrow(_READ, *_who(caller), key)
+        row = await store.read(conn, user_id=caller.user_id, caller=_agent(caller), key=key)
     if row is None:  # forgotten in between: a day-old claim; take it now
         return await claim(db, caller=caller, key=key, tool=tool, stale_s=stale_s)
-    return Remembered(row["tool"], row["result"], row["wait"])
+    return row
 
 
 async def settled(
@@ -66,9 +55,9 @@ async def settled(
     delay = 0.05
     while True:
         async with db.connection() as conn:
-            row = await conn.fetchrow(_READ, *_who(caller), key)
-        if row is not None and (row["result"] is not None or row["wait"] is not None):
-            return Remembered(row["tool"], row["result"], row["wait"])
+            row = await store.read(conn, user_id=caller.user_id, caller=_agent(caller), key=key)
+        if row is not None and (row.result is not None or row.wait is not None):
+            return row
         if loop.time() + delay > deadline:
             return None
         await asyncio.sleep(delay)
@@ -77,30 +66,19 @@ async def settled(
 
 async def record_wait(db: Database, *, caller: Caller, key: str, wait: str) -> None:
     async with db.connection() as conn:
-        await conn.execute(
-            "UPDATE mcp_calls SET wait = $4 WHERE user_id = $1 AND caller = $2 AND key = $3",
-            *_who(caller),
-            key,
-            wait,
+        await store.record_wait(
+            conn, user_id=caller.user_id, caller=_agent(caller), key=key, wait=wait
         )
 
 
 async def finish(db: Database, *, caller: Caller, key: str, result: dict[str, Any]) -> None:
     async with db.connection() as conn:
-        await conn.execute(
-            "UPDATE mcp_calls SET result = $4 WHERE user_id = $1 AND caller = $2 AND key = $3",
-            *_who(caller),
-            key,
-            result,
+        await store.record_result(
+            conn, user_id=caller.user_id, caller=_agent(caller), key=key, result=result
         )
 
 
 async def release(db: Database, *, caller: Caller, key: str) -> None:
     """The call failed at the protocol level (nothing to remember): a copy may run it."""
     async with db.connection() as conn:
-        await conn.execute(
-            "DELETE FROM mcp_calls WHERE user_id = $1 AND caller = $2 AND key = $3"
-            " AND result IS NULL AND wait IS NULL",
-            *_who(caller),
-            key,
-        )
+        await store.release(conn, user_id=caller.user_id, caller=_agent(caller), key=key)

@@ -10,18 +10,18 @@ from typing import Any
 
 import pytest
 
-from parley.assistant import ledger
+from parley.assistant import store as assistant_store
 from parley.chat import store as lease
 from parley.cluster import layout
 from parley.conversations import store as conversations
 from parley.db import Database
 from parley.messages import store as message_store
-from parley.push import outbox
+from parley.push import store as push_store
 from parley.questions import store as questions
-from parley.realtime import user_stream
+from parley.realtime import store as realtime_store
 from parley.runs import store_delegations as delegations
 from parley.tasks import store as tasks
-from parley.tools import call_memory
+from parley.tools import store as tools_store
 from parley.work import store_usage as usage
 from tests.cluster.helpers import Placement, on_node
 from tests.conftest import Server
@@ -91,15 +91,19 @@ def _hot_path(user: str, other_id: int = 7) -> list[tuple[str, str, tuple[Any, .
         ("history", message_store._LAST, ([cid], 50, user)),
         ("catch up a stream", message_store._AFTER, ([cid], mid, 500, user)),
         ("conversation list", conversations._SUMMARIES, (user, None)),
-        ("person events", user_stream.EVENTS_AFTER, (user, mid, 200)),
+        ("person events", realtime_store.EVENTS_AFTER, (user, mid, 200)),
         ("renew a claim", lease._RENEW, (cid, "t", 5.0, user)),
         (
             "record a tool call",
-            ledger._BEGIN,
+            assistant_store._BEGIN,
             (cid, user, "t", mid, "add_task", {"title": "x"}, None, None),
         ),
-        ("record its result", ledger._DONE, (mid, {"ok": True}, user)),
-        ("an earlier try", ledger._EARLIER, (cid, mid, "t", "add_task", {"title": "x"}, user)),
+        ("record its result", assistant_store._DONE, (mid, {"ok": True}, user)),
+        (
+            "an earlier try",
+            assistant_store._EARLIER,
+            (cid, mid, "t", "add_task", {"title": "x"}, user),
+        ),
         ("add a task", tasks._ADD, (user, "title", None)),
         ("list tasks", tasks._LIST, (user, None)),
         ("read a question", questions._READ, (mid, user)),
@@ -120,11 +124,11 @@ def _hot_path(user: str, other_id: int = 7) -> list[tuple[str, str, tuple[Any, .
             delegations._LOCK.format(where=delegations._OPEN, n=3),
             (user, "coder", cid),
         ),
-        ("claim pushes", outbox._CLAIM, (10, 60.0, user)),
+        ("claim pushes", push_store._CLAIM, (10, 60.0, user)),
         ("search recent", message_store._FROM_RECENT, (user, "milk", 20, message_store.RECENT)),
         ("search the index", message_store._FROM_INDEX, (user, "milk", 20)),
-        ("remember an MCP call", call_memory._CLAIM, (user, "", "k", "add_task", 30.0)),
-        ("read an MCP call", call_memory._READ, (user, "", "k")),
+        ("remember an MCP call", tools_store._CLAIM, (user, "", "k", "add_task", 30.0)),
+        ("read an MCP call", tools_store._READ, (user, "", "k")),
         ("count a work session's tokens", usage._ADD, (user, cid, 10, 20, 0, 0)),
         ("a person's work usage", usage._OF_PERSON, (user,)),
     ]
