@@ -21,7 +21,7 @@ from parley.config import Settings
 from parley.db import Database
 from parley.limits import RateLimiter
 from parley.modes import Modes
-from parley.realtime.hub import Hub
+from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
 from parley.realtime.waits import Waits
 
@@ -37,6 +37,16 @@ if TYPE_CHECKING:
 # The key of the lifespan state the API's lifespan yields (Starlette copies it into every
 # request's `scope["state"]`).
 STATE_KEY = "services"
+
+
+def realtime_parts(db: Database, *, database_url: str) -> tuple[Hub, Waits, Notifier]:
+    """Every process's realtime parts over `db` (the notifier not started yet). A released
+    connection wakes the notifier's reader: set on the pool here, not passed to `connect`,
+    because the notifier needs the hub, which reads through this very pool."""
+    hub, waits = Hub(message_fetcher(db)), Waits()
+    notifier = Notifier(database_url=database_url, hub=hub, waits=waits)
+    db.on_release = notifier.nudge
+    return hub, waits, notifier
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -30,11 +30,8 @@ from parley.limits import RateLimiter
 from parley.modes import Modes, Parts
 from parley.oauth.provider import Provider, build_app
 from parley.push import service as push_service
-from parley.realtime.hub import Hub, message_fetcher
-from parley.realtime.notifier import Notifier
-from parley.realtime.waits import Waits
 from parley.runs.sweeper import sweep_forever
-from parley.services import ApiServices
+from parley.services import ApiServices, realtime_parts
 from parley.tools.context import ToolContext, serving
 from parley.tools.http import McpHttp
 from parley.tools.identity import from_request_meta
@@ -81,11 +78,7 @@ async def build_services(
     tools = InProcessTools(ledger=Ledger(db))
     assistant = Assistant(model=model or resolve_model(settings), tools=tools)
     limiter = RateLimiter(settings.rate_limit_per_minute)
-    hub, waits = Hub(message_fetcher(db)), Waits()
-    notifier = Notifier(database_url=url, hub=hub, waits=waits)
-    # The one hook set afterwards: a released connection wakes the notifier's reader, and
-    # the notifier needs the hub, which reads through this very pool.
-    db.on_release = notifier.nudge
+    hub, waits, notifier = realtime_parts(db, database_url=url)
     runner = TurnRunner(notifier.publish_live, forward_stop=notifier.forward_stop)
     await notifier.start(on_stop=runner.stop)
     stack.push_async_callback(notifier.stop)

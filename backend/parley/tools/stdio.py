@@ -35,10 +35,8 @@ from parley.config import Settings
 from parley.db import Database, EmbeddedPostgres
 from parley.errors import ParleyError
 from parley.modes import Modes, Parts
-from parley.realtime.hub import Hub, message_fetcher
 from parley.realtime.notifier import Notifier
-from parley.realtime.waits import Waits
-from parley.services import Services
+from parley.services import Services, realtime_parts
 from parley.tools.context import Starting, ToolContext
 from parley.tools.identity import CallerResolver, fixed_user
 from parley.tools.server import build_server
@@ -222,11 +220,8 @@ class Startup:
             os._exit(0)
         print(f"parley mcp: {describe_database(self.settings, url)}", file=sys.stderr)
         db = self._db = await Database.connect(url, max_connections=POOL_SIZE)
-        hub, waits = Hub(message_fetcher(db)), Waits()
-        notifier = self._notifier = Notifier(database_url=url, hub=hub, waits=waits)
-        # A released connection wakes the notifier's reader; set here, not passed to
-        # `connect`, because the notifier needs the hub, which reads through this pool.
-        db.on_release = notifier.nudge
+        hub, waits, notifier = realtime_parts(db, database_url=url)
+        self._notifier = notifier
         # Nothing remembered: each re-check asks the database.
         credentials = Credentials(db, secret=self.settings.auth_secret, cache_seconds=0)
         resolve_caller, caller, watch = await _verified(self.identity, credentials)
