@@ -8,40 +8,14 @@ store's (`parley.messages.store.search`), the titles' the conversations store's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
-
 from parley.conversations import store as conversation_store
 from parley.db import Database, retry_on_reconnect
 from parley.messages import store as message_store
+from parley.schemas import SearchOut
 from parley.text import clean
 
 QUERY_MAX = 200
 LIMIT_MAX = 50
-
-
-@dataclass(slots=True)
-class TitleHit:
-    id: int
-    title: str
-    mode: str
-
-
-@dataclass(slots=True)
-class MessageHit:
-    id: int
-    conversation_id: int
-    conversation_title: str
-    role: str
-    author: str | None
-    created_at: datetime
-    snippet: str
-
-
-@dataclass(slots=True)
-class SearchResult:
-    conversations: list[TitleHit]
-    messages: list[MessageHit]
 
 
 def clean_query(query: str) -> str:
@@ -53,7 +27,7 @@ def _like_escaped(text: str) -> str:
 
 
 @retry_on_reconnect
-async def search(db: Database, *, user_id: str, query: str, limit: int = 20) -> SearchResult:
+async def search(db: Database, *, user_id: str, query: str, limit: int = 20) -> SearchOut:
     """The person's conversations whose title holds `query`, and their newest messages that
     have its words; at most `limit` of each."""
     text = clean_query(query)
@@ -62,7 +36,7 @@ async def search(db: Database, *, user_id: str, query: str, limit: int = 20) -> 
             conn, user_id=user_id, escaped=_like_escaped(text), limit=limit
         )
         messages = await message_store.search(conn, user_id=user_id, text=text, limit=limit)
-    return SearchResult(
-        conversations=[TitleHit(**dict(row)) for row in titles],
-        messages=[MessageHit(**dict(row)) for row in messages],
+    # The wire shapes are the one definition of a hit: validated from the rows by name.
+    return SearchOut.model_validate(
+        {"conversations": [dict(r) for r in titles], "messages": [dict(r) for r in messages]}
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -30,5 +29,4 @@ async def search(
     """The caller's conversations whose title holds `q`, and the caller's newest messages
     containing its words (full-text: several words all match, "a phrase" in quotes, -word
     excludes). Only the caller's own conversations are ever searched."""
-    found = await search_service.search(db, user_id=user_id, query=q, limit=limit)
-    return SearchOut.model_validate(asdict(found))
+    return await search_service.search(db, user_id=user_id, query=q, limit=limit)
