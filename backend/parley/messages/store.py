@@ -159,11 +159,11 @@ async def exists(
 
 async def prompts_after(
     conn: asyncpg.Connection, *, user_id: str, after: dict[int, int]
-) -> list[asyncpg.Record]:
+) -> list[StoredMessage]:
     """The person's prompts (plain messages they wrote, not answers) after the given id, per
-    conversation, in order: `id`, `conversation_id`, `content`."""
-    return await conn.fetch(
-        """SELECT m.id, m.conversation_id, m.content FROM messages m
+    conversation, in order."""
+    rows = await conn.fetch(
+        f"""SELECT {columns(Message, alias="m")} FROM messages m
         JOIN unnest($1::bigint[], $2::bigint[]) AS s(conversation_id, after)
           ON m.conversation_id = s.conversation_id AND m.id > s.after
         WHERE m.user_id = $3 AND m.role = 'user' AND m.kind = 'message'
@@ -172,6 +172,7 @@ async def prompts_after(
         list(after.values()),
         user_id,
     )
+    return [record(row) for row in rows]
 
 
 # Search (parley.search). The expression must be the index's own for the index to serve it.

@@ -382,24 +382,16 @@ async def last_message_id(db: Database, *, user_id: str, conversation_id: int) -
         return await messages.latest_id(conn, user_id=user_id, conversation_id=conversation_id)
 
 
-@dataclass(frozen=True, slots=True)
-class PromptMessage:
-    id: int
-    conversation_id: int
-    content: str
-
-
-async def prompts_after(db: Database, *, since: dict[tuple[str, int], int]) -> list[PromptMessage]:
+async def prompts_after(db: Database, *, since: dict[tuple[str, int], int]) -> list[StoredMessage]:
     """The person's prompts (not answers) stored after the given id, per (owner,
     conversation): one statement per person, each to the node of their rows."""
     people: dict[str, dict[int, int]] = {}
     for (user_id, conversation_id), after in since.items():
         people.setdefault(user_id, {})[conversation_id] = after
-    found: list[PromptMessage] = []
+    found: list[StoredMessage] = []
     async with db.connection() as conn:
         for user_id, theirs in people.items():
-            rows = await messages.prompts_after(conn, user_id=user_id, after=theirs)
-            found += [PromptMessage(**dict(row)) for row in rows]
+            found += await messages.prompts_after(conn, user_id=user_id, after=theirs)
     return found
 
 
