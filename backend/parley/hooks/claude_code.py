@@ -14,6 +14,7 @@ reaches Parley over HTTP alone (no database, nothing heavy imported) and always 
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import sys
 import time
@@ -181,6 +182,7 @@ def run(
     """One hook event from `stdin`; Claude Code reads the decision from `stdout`. Exit 0
     always: a decision that could not be had is the configured default, never a crash."""
     machine = machine or socket.gethostname()
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # stderr is for what went wrong
     try:
         event = json.load(stdin)
     except ValueError:
