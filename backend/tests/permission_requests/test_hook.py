@@ -7,11 +7,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from parley.db import Database
-from tests.conftest import PARLEY, Server, eventually, free_port, token_for
+from tests.conftest import PARLEY, Server, eventually, free_port, spawn_server, token_for
 from tests.permission_requests.helpers import questions, write_call
 from tests.runs.helpers import Actor
 
@@ -189,3 +192,26 @@ async def test_notification_and_stop_reach_the_inbox(
         ("laptop-cc", "Claude Code on laptop finished: Wrote a.txt."),
         ("laptop-cc", "Claude Code on laptop finished: All done: 3 files changed."),
     ]
+
+
+async def test_the_hook_re_attaches_across_a_parley_restart(migrated: str, db: Database) -> None:
+    """The question is stored: the hook keeps polling through the restart, and the answer
+    given to the new server reaches it; nothing is asked twice."""
+    first, base = await spawn_server(migrated)
+    process = await hook(pre_tool_use("/w/a.txt"), url=base, token=token_for("ann", agent="cc"))
+    await eventually(lambda: _count(db, 1), within=30)
+    [question] = await questions(db)
+    os.killpg(first.pid, signal.SIGKILL)
+    await first.wait()
+    _second, again = await spawn_server(migrated, port=int(base.rsplit(":", 1)[1]))
+    assert process.returncode is None
+    async with httpx.AsyncClient(base_url=again, timeout=30) as rest:
+        answered = await rest.post(
+            f"/api/ann/questions/{question['message_id']}/answer",
+            json={"decision": "allow"},
+            headers={"Authorization": f"Bearer {token_for('ann')}"},
+        )
+    assert answered.status_code == 201, answered.text
+    decided = await finished(process, within=120)
+    assert decided["permissionDecision"] == "allow"
+    assert len(await questions(db)) == 1
