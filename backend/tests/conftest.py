@@ -184,6 +184,8 @@ async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
         "conversation_mutes": "SELECT conversation_id AS id, user_id FROM conversation_mutes",
         "approval_rules": "SELECT id, user_id, decision, pattern, scope, scope_value, on_timeout,"
         " updated_at FROM approval_rules",
+        "permission_requests": "SELECT question_id AS id, user_id, agent, tool_use_id"
+        " FROM permission_requests",
     }
     async with db.connection() as conn:
         return {
