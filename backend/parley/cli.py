@@ -1,4 +1,4 @@
-"""The `parley` command: serve, migrate, token, user, mcp, cluster."""
+"""The `parley` command: serve, migrate, token, user, mcp, hook, cluster."""
 
 from __future__ import annotations
 
@@ -163,6 +163,20 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_hook(args: argparse.Namespace) -> int:
+    from parley.hooks import claude_code
+
+    settings = get_settings()
+    return claude_code.run(
+        sys.stdin,
+        sys.stdout,
+        url=settings.parley_url,
+        token=settings.mcp_token,
+        machine=args.machine,
+        unreachable=settings.hook_unreachable,
+    )
+
+
 def cmd_cluster(args: argparse.Namespace) -> int:
     """A Citus cluster on this machine (specs/scale.md): start prints the coordinator's
     DATABASE_URL on stdout, the only thing it prints there."""
@@ -264,6 +278,17 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--user", help="act for this user (instead of PARLEY_TOKEN's)")
     mcp.add_argument("--agent", help="act as this agent of the user (role=agent, author=AGENT)")
     mcp.set_defaults(func=cmd_mcp)
+
+    hook = sub.add_parser(
+        "hook",
+        help="a hook Claude Code runs (reads its event on stdin, answers on stdout)",
+        description="Ask the person through the Parley at PARLEY_URL, as PARLEY_TOKEN's "
+        "person or agent: `claude-code` is Claude Code's command hook for PreToolUse "
+        "(prints the decision), Notification and Stop (a message in the person's inbox).",
+    )
+    hook.add_argument("client", choices=["claude-code"])
+    hook.add_argument("--machine", help="this machine's name in Parley (default: the hostname)")
+    hook.set_defaults(func=cmd_hook)
 
     cluster = sub.add_parser(
         "cluster",

@@ -65,6 +65,14 @@ class Settings(BaseSettings):
     db_pool_size: int = Field(default=20, ge=1, alias="PARLEY_DB_POOL_SIZE")
     # `parley mcp` (stdio) acts for this token's user; verified with auth_secret.
     mcp_token: str | None = Field(default=None, alias="PARLEY_TOKEN")
+    # The Parley server `parley hook claude-code` (Claude Code outside Parley) asks, with
+    # PARLEY_TOKEN (an agent key or the person's token).
+    parley_url: str = Field(default="http://127.0.0.1:8000", alias="PARLEY_URL")
+    # What the hook tells Claude Code when that server cannot be reached in time: `ask`
+    # (Claude Code asks in its own terminal), `deny` or `allow`.
+    hook_unreachable: Literal["ask", "deny", "allow"] = Field(
+        default="ask", alias="PARLEY_HOOK_UNREACHABLE"
+    )
     # Where clients reach this server: names the `/mcp` resource in its OAuth metadata.
     public_url: str = Field(default="http://127.0.0.1:8000", alias="PARLEY_PUBLIC_URL")
     # Host headers `/mcp` accepts, comma-separated ("api.example.com,127.0.0.1:*"). Empty: any

@@ -1041,3 +1041,28 @@ class ApprovalRule(SQLModel, table=True):
     question_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
     created_at: datetime = _created()
     updated_at: datetime = _updated()
+
+
+class PermissionRequest(SQLModel, table=True):
+    """A tool call of Claude Code running outside Parley that asked the person
+    (`parley.permission_requests`): the agent's call, by Claude Code's id, and the question
+    asking about it, so the same call sent again waits on the same question."""
+
+    __tablename__ = "permission_requests"
+    __table_args__ = (
+        sa.PrimaryKeyConstraint("user_id", "agent", "tool_use_id"),
+        sa.Index("ix_permission_requests_question", "user_id", "question_id"),
+    )
+
+    user_id: str = _person_key()
+    agent: str = Field(sa_column=sa.Column(sa.Text, primary_key=True, nullable=False))
+    tool_use_id: str = Field(sa_column=sa.Column(sa.Text, primary_key=True, nullable=False))
+    # Set in the transaction that claims the row (no key: a question may go).
+    question_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    tool_name: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    machine: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default=""))
+    session_id: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default=""))
+    cwd: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default=""))
+    # The ask rule that asked, if one did.
+    rule_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    created_at: datetime = _created()

@@ -47,7 +47,7 @@ TABLES = (
     " turn_tool_calls, work_sessions, messages, agent_runs, conversations, tasks, task_counters,"
     " push_outbox, push_subscriptions, notification_prefs, conversation_mutes,"
     " question_escalations, push_vapid, mcp_calls, work_uids, work_usage,"
-    " approval_rules"
+    " approval_rules, permission_requests"
 )
 
 
@@ -184,6 +184,8 @@ async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
         "conversation_mutes": "SELECT conversation_id AS id, user_id FROM conversation_mutes",
         "approval_rules": "SELECT id, user_id, decision, pattern, scope, scope_value, on_timeout,"
         " updated_at FROM approval_rules",
+        "permission_requests": "SELECT question_id AS id, user_id, agent, tool_use_id"
+        " FROM permission_requests",
     }
     async with db.connection() as conn:
         return {

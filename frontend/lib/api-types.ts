@@ -686,6 +686,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{user_id}/permission-requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Request Permission
+         * @description Ask whether Claude Code may make this tool call. A rule of the person's decides at
+         *     once (`status: "decided"`); otherwise a permission question goes to their inbox and
+         *     this answers `status: "pending"` with its `id`: long-poll `GET .../{id}?wait=`. The same
+         *     `tool_use_id` again (from the same agent) is the same request, however often it is sent.
+         */
+        post: operations["request_permission_api__user_id__permission_requests_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{user_id}/permission-requests/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Permission Request
+         * @description The request; with `wait`, returned as soon as it is decided (the person answered, or
+         *     its question timed out with its default), else after `wait` seconds still `pending`.
+         *     Only the agent that asked and its person see it (anyone else: 404).
+         */
+        get: operations["get_permission_request_api__user_id__permission_requests__request_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{user_id}/push-subscriptions": {
         parameters: {
             query?: never;
@@ -2372,6 +2417,79 @@ export interface components {
             current_password: string;
             /** New Password */
             new_password: string;
+        };
+        /**
+         * PermissionRequestIn
+         * @description One tool call Claude Code is about to make (its PreToolUse hook event's fields).
+         */
+        PermissionRequestIn: {
+            /**
+             * Cwd
+             * @description The session's working folder
+             * @default
+             */
+            cwd: string;
+            /**
+             * Home
+             * @description The machine's home folder (`~` in rules)
+             * @default
+             */
+            home: string;
+            /**
+             * Machine
+             * @description The machine's name, for machine rules
+             * @default
+             */
+            machine: string;
+            /**
+             * Session Id
+             * @default
+             */
+            session_id: string;
+            /**
+             * Tool Input
+             * @description The tool's arguments, as Claude Code gives them
+             */
+            tool_input: {
+                [key: string]: components["schemas"]["StorableJSON"];
+            };
+            /**
+             * Tool Name
+             * @description `Bash`, `Write`…
+             */
+            tool_name: string;
+            /**
+             * Tool Use Id
+             * @description Claude Code's id of the call: the same id again is the same request
+             */
+            tool_use_id: string;
+        };
+        /** PermissionRequestOut */
+        PermissionRequestOut: {
+            /** Decided By */
+            decided_by: ("rule" | "person" | "timeout" | "closed") | null;
+            /** Decision */
+            decision: ("allow" | "deny") | null;
+            /**
+             * Id
+             * @description The question asking the person; null if a rule decided
+             */
+            id: number | null;
+            /**
+             * Reason
+             * @description What Claude Code is told (a denial's reaches the model)
+             */
+            reason: string;
+            /**
+             * Rule Id
+             * @description The rule that decided, or the ask rule that asked
+             */
+            rule_id: number | null;
+            /**
+             * Status
+             * @enum {string}
+             */
+            status: "pending" | "decided";
         };
         /** PostedOut */
         PostedOut: {
@@ -6024,6 +6142,148 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    request_permission_api__user_id__permission_requests_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PermissionRequestIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionRequestOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    get_permission_request_api__user_id__permission_requests__request_id__get: {
+        parameters: {
+            query?: {
+                /** @description Seconds to wait for the decision */
+                wait?: number;
+            };
+            header?: never;
+            path: {
+                request_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionRequestOut"];
+                };
             };
             /** @description Missing, invalid or expired bearer token */
             401: {

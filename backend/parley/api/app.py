@@ -30,6 +30,7 @@ from parley.api import (
     routes_oauth,
     routes_oidc,
     routes_passkeys,
+    routes_permission_requests,
     routes_person_events,
     routes_push,
     routes_questions,
@@ -148,6 +149,7 @@ def create_app(
         routes_work,
         routes_work_usage,
         routes_approval_rules,
+        routes_permission_requests,
     ):
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents

@@ -106,7 +106,9 @@ async def answer(
         await conversation_store.read_up_to(
             conn, user_id=user_id, conversation_id=conversation_id, message_id=reply.id
         )
-    if chosen is not None and sessions is not None:
+    # Only a work session's question has a session to hand it to (an agent's permission
+    # request in the inbox is read by the agent that waits on it).
+    if chosen is not None and sessions is not None and found["mode"] == "work":
         await sessions.answered(
             user_id=user_id,
             conversation_id=conversation_id,

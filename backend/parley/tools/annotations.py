@@ -47,6 +47,8 @@ ANNOTATIONS: dict[str, ToolAnnotations] = {
     "finish_run": SETS,
     "ask_user": ADDS,
     "wait_for_answer": READS,
+    # Claude Code's permission prompt: asks the person once per call id.
+    "approve_tool_use": SETS,
     # Agents delegating to agents.
     "delegate_task": ADDS,
     "next_delegation": ADDS,  # claims the next one: a second call claims another

@@ -13,7 +13,7 @@ from parley import tasks
 from parley.config import Settings
 from parley.errors import ParleyError
 from parley.tasks import TaskRecord
-from parley.tools import agent_tools, delegation_tools, work_tools
+from parley.tools import agent_tools, delegation_tools, permission_tools, work_tools
 from parley.tools.annotations import add_tools
 from parley.tools.context import Lifespan, caller_of, services_of
 from parley.tools.mcp_tasks import WaitingCalls
@@ -102,6 +102,7 @@ def build_server(
     if remote is not None:
         agent_tools.register(server)
         delegation_tools.register(server)
+        permission_tools.register(server)
     add_tools(server, TASK_TOOLS)
     if with_work:  # where work mode is off, the model is not offered tools that cannot work
         work_tools.register(server)

@@ -69,6 +69,11 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("PUT", "/api/{user_id}/conversations/{conversation_id}/mute"): {"muted": True},
     ("POST", "/api/{user_id}/approval-rules"): {"decision": "allow", "pattern": "Bash"},
     ("PATCH", "/api/{user_id}/approval-rules/{rule_id}"): {"decision": "allow", "pattern": "Bash"},
+    ("POST", "/api/{user_id}/permission-requests"): {
+        "tool_name": "Write",
+        "tool_input": {"file_path": "/sneaked/in"},
+        "tool_use_id": "toolu_sneaked",
+    },
 }
 
 UNKNOWN_ID = 987_654
@@ -185,7 +190,14 @@ async def _seed(server, user: str, db) -> dict[str, int]:
         headers=headers,
     )
     assert rule.status_code == 201, rule.text
+    asked = await server.client.post(
+        f"/api/{user}/permission-requests",
+        json={"tool_name": "Write", "tool_input": {"file_path": "/w/a"}, "tool_use_id": "t1"},
+        headers=agent,
+    )
+    assert asked.status_code == 200, asked.text
     return {
+        "request_id": asked.json()["id"],
         "rule_id": rule.json()["id"],
         "subscription_id": device.json()["id"],
         "thread_id": thread.json()["thread_id"],
@@ -346,6 +358,7 @@ def test_every_object_route_is_covered():
     """A route on a new kind of object needs a way to make one, or the 404 matrix is blind."""
     known = {"number", "conversation_id", "run_id", "question_id", "thread_id"}
     known |= {"session_id", "key_id", "passkey_id", "subscription_id", "app_id", "rule_id"}
+    known |= {"request_id"}
     unknown = {f"{m} {p}": _object_params(p) for m, p in OBJECT_ROUTES}
     unknown = {route: params for route, params in unknown.items() if set(params) - known}
     assert unknown == {}, "teach _seed() to make these objects for bob, so alice can be refused"
@@ -429,7 +442,8 @@ async def test_a_users_token_only_sees_their_own_lists(server, db):
         conversations = await server.client.get(
             f"/api/{user}/conversations", headers=server.headers(user)
         )
-        assert len(conversations.json()) == 3  # the chat, the helper's run and its thread
+        # the chat, the helper's run and its thread, the inbox its permission request is in
+        assert len(conversations.json()) == 4
 
 
 # --- dev-login ------------------------------------------------------------------------------

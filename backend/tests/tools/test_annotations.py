@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import pytest
 
-from parley.tools import agent_tools, delegation_tools, server, work_tools
+from parley.tools import agent_tools, delegation_tools, permission_tools, server, work_tools
 from parley.tools.annotations import ANNOTATIONS
 from tests.conftest import Server, token_for
 from tests.tools.test_mcp_http import mcp_client
 
-ALL_TOOLS = (*server.TASK_TOOLS, *agent_tools.TOOLS, *delegation_tools.TOOLS, *work_tools.TOOLS)
+ALL_TOOLS = (
+    *server.TASK_TOOLS,
+    *agent_tools.TOOLS,
+    *delegation_tools.TOOLS,
+    *permission_tools.TOOLS,
+    *work_tools.TOOLS,
+)
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 
@@ -55,4 +61,9 @@ async def test_an_agent_sees_all_four_hints_on_every_tool(server: Server) -> Non
 
 def server_tools() -> tuple[object, ...]:
     """What `/mcp` serves an agent whatever the work setting: tasks, agents, delegation."""
-    return (*server.TASK_TOOLS, *agent_tools.TOOLS, *delegation_tools.TOOLS)
+    return (
+        *server.TASK_TOOLS,
+        *agent_tools.TOOLS,
+        *delegation_tools.TOOLS,
+        *permission_tools.TOOLS,
+    )

@@ -1,0 +1,1 @@
+"""Hooks other programs run: light, HTTP-only clients of a Parley server."""
