@@ -73,11 +73,13 @@ async def insert(
 
 # A thread as its waiters read it, in one statement: the delegation and the child's oldest
 # open question (a wait for a child reads this on every wake-up).
-_OPEN_QUESTION = questions.oldest_open_sql(user="d.user_id", conversation="d.thread_id")
+# Every table filtered by the owner's own parameter ($2), not by a join column: on a cluster
+# that keeps the statement on the person's node (one shard's router plan).
+_OPEN_QUESTION = questions.oldest_open_sql(user="$2", conversation="$1")
 _THREAD = (
     f"SELECT {columns(Delegation, DelegationRecord, alias='d')}, {messages.prefixed('m')}"
     " FROM delegations d"
-    f" {messages.joined('m', user='d.user_id', message_id=_OPEN_QUESTION, left=True)}"
+    f" {messages.joined('m', user='$2', message_id=_OPEN_QUESTION, left=True)}"
     " WHERE d.thread_id = $1 AND d.user_id = $2"
 )
 
