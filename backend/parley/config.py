@@ -173,6 +173,9 @@ class Settings(BaseSettings):
     # refresh tokens never outlive its consent by more than this.
     oauth_grant_days: float = Field(default=90.0, gt=0, alias="PARLEY_OAUTH_GRANT_DAYS")
     oauth_cimd_allow_private: bool = Field(default=False, alias="PARLEY_OAUTH_CIMD_ALLOW_PRIVATE")
+    # `parley connect`'s device authorization (RFC 8628): the seconds a program waits
+    # between polls of the token endpoint (a faster poll is told `slow_down`).
+    device_interval: int = Field(default=5, ge=1, le=60, alias="PARLEY_DEVICE_INTERVAL")
     oidc_issuer: str | None = Field(default=None, alias="PARLEY_OIDC_ISSUER")
     oidc_client_id: str | None = Field(default=None, alias="PARLEY_OIDC_CLIENT_ID")
     oidc_client_secret: str | None = Field(default=None, alias="PARLEY_OIDC_CLIENT_SECRET")
