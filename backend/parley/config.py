@@ -90,6 +90,9 @@ class Settings(BaseSettings):
     work_enabled: bool = Field(default=False, alias="PARLEY_WORK_ENABLED")
     # The `claude` executable; unset: the one claude-agent-sdk bundles, else one on PATH.
     claude_path: str | None = Field(default=None, alias="PARLEY_CLAUDE_PATH")
+    # Claude Code's own: where its user settings live instead of ~/.claude and ~/.claude.json;
+    # `parley connect claude-code --scope user` writes where Claude Code will read.
+    claude_config_dir: Path | None = Field(default=None, alias="CLAUDE_CONFIG_DIR")
     # Each session runs in a folder under this root (by default one per person).
     workspace_root: Path | None = Field(default=None, alias="PARLEY_WORKSPACE_ROOT")
     work_idle_timeout: float = Field(default=1800.0, gt=0, alias="PARLEY_WORK_IDLE_TIMEOUT")
