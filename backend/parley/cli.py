@@ -1,4 +1,4 @@
-"""The `parley` command: serve, migrate, token, user, mcp, hook, cluster."""
+"""The `parley` command: serve, migrate, token, user, mcp, hook, cluster, connect, disconnect."""
 
 from __future__ import annotations
 
@@ -217,6 +217,48 @@ def cmd_openapi(_args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_connect(args: argparse.Namespace) -> int:
+    """Needs no database: only HTTP to the server (`parley.connect`)."""
+    from parley.connect import claude_code
+    from parley.connect.signin import ConnectError
+
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # its requests are not the person's news
+    settings = get_settings()
+    try:
+        claude_code.connect(
+            url=args.url or settings.public_url,
+            scope=args.scope,
+            token=settings.mcp_token,
+            machine=args.machine or claude_code.machine_name(),
+            cwd=Path.cwd(),
+            config_dir=settings.claude_config_dir,
+            out=sys.stdout,
+        )
+    except ConnectError as exc:
+        print(f"parley: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_disconnect(args: argparse.Namespace) -> int:
+    from parley.connect import claude_code
+    from parley.connect.signin import ConnectError
+
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    settings = get_settings()
+    try:
+        revoked = claude_code.disconnect(
+            scope=args.scope,
+            cwd=Path.cwd(),
+            config_dir=settings.claude_config_dir,
+            out=sys.stdout,
+        )
+    except ConnectError as exc:
+        print(f"parley: {exc}", file=sys.stderr)
+        return 1
+    return 0 if revoked else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="parley", description="Parley chat hub")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -306,6 +348,31 @@ def build_parser() -> argparse.ArgumentParser:
             "--dir", type=Path, help="the cluster's data (default: PARLEY_DATA_DIR/cluster)"
         )
     cluster.set_defaults(func=cmd_cluster)
+
+    connect = sub.add_parser(
+        "connect",
+        help="connect an agent on this machine to Parley (signs in, makes its agent key)",
+        description="Sign in as yourself (a code you approve in Parley's web UI, or your token"
+        " in PARLEY_TOKEN for scripts), make an agent key named after this machine, and write"
+        " the agent's settings: Parley as its MCP server and hooks that ask Parley before each"
+        " tool call. No database is needed here, only Parley's address.",
+    )
+    disconnect = sub.add_parser(
+        "disconnect", help="take out what `parley connect` wrote, and revoke its agent key"
+    )
+    for command in (connect, disconnect):
+        command.add_argument("agent", choices=["claude-code"])
+        command.add_argument(
+            "--scope",
+            choices=["user", "project"],
+            default="user",
+            help="user: ~/.claude.json and ~/.claude/settings.json; project: .mcp.json and"
+            " .claude/settings.json in this directory",
+        )
+    connect.add_argument("--url", help="Parley's address (default: PARLEY_PUBLIC_URL)")
+    connect.add_argument("--machine", help="this machine's name (default: its host name)")
+    connect.set_defaults(func=cmd_connect)
+    disconnect.set_defaults(func=cmd_disconnect)
 
     openapi = sub.add_parser("openapi", help="print the API's OpenAPI schema (JSON) to stdout")
     openapi.set_defaults(func=cmd_openapi)

@@ -98,6 +98,9 @@ class Settings(BaseSettings):
     work_enabled: bool = Field(default=False, alias="PARLEY_WORK_ENABLED")
     # The `claude` executable; unset: the one claude-agent-sdk bundles, else one on PATH.
     claude_path: str | None = Field(default=None, alias="PARLEY_CLAUDE_PATH")
+    # Claude Code's own: where its user settings live instead of ~/.claude and ~/.claude.json;
+    # `parley connect claude-code --scope user` writes where Claude Code will read.
+    claude_config_dir: Path | None = Field(default=None, alias="CLAUDE_CONFIG_DIR")
     # Each session runs in a folder under this root (by default one per person).
     workspace_root: Path | None = Field(default=None, alias="PARLEY_WORKSPACE_ROOT")
     work_idle_timeout: float = Field(default=1800.0, gt=0, alias="PARLEY_WORK_IDLE_TIMEOUT")
@@ -181,6 +184,9 @@ class Settings(BaseSettings):
     # refresh tokens never outlive its consent by more than this.
     oauth_grant_days: float = Field(default=90.0, gt=0, alias="PARLEY_OAUTH_GRANT_DAYS")
     oauth_cimd_allow_private: bool = Field(default=False, alias="PARLEY_OAUTH_CIMD_ALLOW_PRIVATE")
+    # `parley connect`'s device authorization (RFC 8628): the seconds a program waits
+    # between polls of the token endpoint (a faster poll is told `slow_down`).
+    device_interval: int = Field(default=5, ge=1, le=60, alias="PARLEY_DEVICE_INTERVAL")
     oidc_issuer: str | None = Field(default=None, alias="PARLEY_OIDC_ISSUER")
     oidc_client_id: str | None = Field(default=None, alias="PARLEY_OIDC_CLIENT_ID")
     oidc_client_secret: str | None = Field(default=None, alias="PARLEY_OIDC_CLIENT_SECRET")

@@ -996,6 +996,50 @@ class OAuthToken(SQLModel, table=True):
     used_at: datetime | None = _when()
 
 
+DEVICE_STATUSES = ("pending", "approved", "denied", "redeemed")
+
+
+class DeviceCode(SQLModel, table=True):
+    """A device authorization in flight (RFC 8628, `parley.device`): the program polls with
+    the device code, the person enters the user code in the web UI; only digests are kept.
+    Approved once, redeemed once, for at most its lifetime."""
+
+    __tablename__ = "device_codes"
+    __table_args__ = (
+        sa.CheckConstraint(
+            "status IN ('pending', 'approved', 'denied', 'redeemed')",
+            name="ck_device_codes_status",
+        ),
+        sa.CheckConstraint(
+            "(status = 'pending') = (user_id IS NULL)",
+            name="ck_device_codes_person",
+        ),
+        sa.Index("ix_device_codes_address", "address"),
+        sa.Index("ix_device_codes_expires_at", "expires_at"),
+    )
+
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
+    )
+    device_hash: bytes = Field(sa_column=sa.Column(sa.LargeBinary, nullable=False, unique=True))
+    user_code_hash: bytes = Field(sa_column=sa.Column(sa.LargeBinary, nullable=False, unique=True))
+    client_id: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    # What asks, from a fixed list ("Claude Code"), and the machine it says it runs on.
+    application: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    machine: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    # The client address that asked for the code (counted: pending codes per address).
+    address: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    interval_seconds: int = Field(sa_column=sa.Column(sa.Integer, nullable=False))
+    status: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default="pending"))
+    # The person who approved (or denied) it.
+    user_id: str | None = Field(default=None, max_length=USER_ID_MAX, nullable=True)
+    created_at: datetime = _created()
+    expires_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+    polled_at: datetime | None = _when()
+    decided_at: datetime | None = _when()
+
+
 APPROVAL_DECISIONS = ("allow", "deny", "ask")
 APPROVAL_SCOPES = ("all", "agent", "machine")
 APPROVAL_TIMEOUTS = ("allow", "deny")

@@ -40,6 +40,7 @@ TABLES = {
     "passkeys",
     "second_factors",
     "auth_challenges",
+    "device_codes",
     "login_throttle",
     "push_subscriptions",
     "notification_prefs",

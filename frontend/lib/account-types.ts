@@ -16,6 +16,8 @@ export type CreatedInvite = JsonOf<paths["/api/admin/invites"]["post"]["response
 export type ConnectedApp = JsonOf<paths["/api/{user_id}/connected-apps"]["get"]["responses"][200]>[number];
 /** What the consent page asks about: which client, from where, as which agent. */
 export type ConsentRequest = JsonOf<paths["/api/oauth/requests/{request}"]["get"]["responses"][200]>;
+export type DeviceRequest = JsonOf<paths["/api/device/lookup"]["post"]["responses"][200]>;
+export type DeviceDecision = JsonOf<paths["/api/device/decision"]["post"]["responses"][200]>;
 /** A device that gets notifications. */
 export type PushDevice = JsonOf<paths["/api/{user_id}/push-subscriptions"]["get"]["responses"][200]>[number];
 export type NewPushDevice = JsonOf<paths["/api/{user_id}/push-subscriptions"]["post"]["responses"][201]>;

@@ -61,3 +61,10 @@ async def revoke(db: Database, *, user_id: str, key_id: int) -> None:
         found = await store.delete_key(conn, user_id=user_id, key_id=key_id)
     if not found:
         raise NotFound("No such agent key")
+
+
+async def revoke_secret(db: Database, *, secret: str) -> None:
+    """The key whose secret this is, by whoever holds it (giving a key up needs nothing
+    more); nothing when there is none."""
+    async with db.connection() as conn:
+        await conn.execute("DELETE FROM agent_keys WHERE secret_hash = $1", digest(secret))

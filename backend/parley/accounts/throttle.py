@@ -51,12 +51,19 @@ class Reservation:
     delay_max: float
 
 
-async def reserve(db: Database, *, settings: Settings, login: str, address: str) -> Reservation:
+async def reserve(
+    db: Database, *, settings: Settings, login: str, address: str, purpose: str = "login"
+) -> Reservation:
     """Counts one attempt at `login`'s secret from `address`, or raises 429 with the
-    seconds to wait (counting nothing) while either is waiting out earlier attempts."""
+    seconds to wait (counting nothing) while either is waiting out earlier attempts. Another
+    `purpose` (guessing a device's code, say) counts under keys of its own, which nothing
+    typed into the sign-in form can name (those all begin `login:` or `address:`)."""
+    account, by_address = account_key(login), address_key(address)
+    if purpose != "login":
+        account, by_address = f"{purpose}:{account}", f"{purpose}:{by_address}"
     reservation = Reservation(
-        account=account_key(login),
-        address=address_key(address),
+        account=account,
+        address=by_address,
         account_free=settings.login_free_attempts,
         address_free=settings.address_free_attempts,
         delay=settings.login_delay,

@@ -18,6 +18,7 @@ from parley.accounts.admin import first_admin_hint
 from parley.accounts.credentials import Credentials
 from parley.accounts.oidc import Provider as OidcProvider
 from parley.api import errors
+from parley.api.web_session import client_address
 from parley.assistant.ledger import Ledger
 from parley.assistant.llm import resolve_model
 from parley.assistant.mcp_bridge import InProcessTools
@@ -73,7 +74,9 @@ async def build_services(
         session_idle=timedelta(days=settings.session_idle_days),
     )
     oauth = build_app(
-        Provider(db, settings=settings, forget=credentials.forget), on_error=errors.parley_error
+        Provider(db, settings=settings, forget=credentials.forget),
+        address=lambda request: client_address(request, settings),
+        on_error=errors.parley_error,
     )
     tools = InProcessTools(ledger=Ledger(db))
     assistant = Assistant(model=model or resolve_model(settings), tools=tools)

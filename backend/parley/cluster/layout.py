@@ -61,6 +61,7 @@ ON_COORDINATOR = (
     "oauth_grants",
     "oauth_tokens",
     "auth_challenges",
+    "device_codes",
     "login_throttle",
     "push_vapid",
     "work_uids",

@@ -29,6 +29,7 @@ from mcp.server.auth.settings import ClientRegistrationOptions, RevocationOption
 from mcp.shared.auth import OAuthClientInformationFull, OAuthMetadata, OAuthToken
 from pydantic import AnyHttpUrl, AnyUrl
 from starlette.applications import Starlette
+from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.types import ASGIApp, ExceptionHandler, Receive, Scope, Send
@@ -38,7 +39,7 @@ from parley.db import Database
 from parley.errors import ParleyError
 from parley.services import from_scope
 
-from . import consent, redirects, tokens
+from . import consent, device_grant, redirects, tokens
 from .clients import Clients
 from .guards import CheckedAuthorization, CheckedRegistration, TooLarge, read_body, replaying
 
@@ -46,7 +47,7 @@ from .guards import CheckedAuthorization, CheckedRegistration, TooLarge, read_bo
 S256_CHALLENGE = re.compile(r"[A-Za-z0-9_-]{43}")
 MAX_REVOCATION_BYTES = 16 * 1024  # a token and a client id
 METADATA_PATH = "/.well-known/oauth-authorization-server"
-PATHS = (METADATA_PATH, "/authorize", "/token", "/register", "/revoke")
+PATHS = (METADATA_PATH, "/authorize", "/token", "/register", "/revoke", device_grant.PATH)
 
 
 class HeldCode(AuthorizationCode):
@@ -227,9 +228,16 @@ class Provider:
         raise TokenError("unsupported_grant_type", "Only authorization_code and refresh_token")
 
 
-def metadata(issuer: str) -> OAuthMetadata:
+class Metadata(OAuthMetadata):
+    """The SDK's model, plus the device authorization endpoint (RFC 8628 §4)."""
+
+    device_authorization_endpoint: AnyHttpUrl | None = None
+
+
+def metadata(issuer: str) -> Metadata:
     """RFC 8414, as the SDK builds it, plus what it does not know Parley supports: public
-    clients (PKCE, no secret) and Client ID Metadata Documents."""
+    clients (PKCE, no secret), Client ID Metadata Documents, and the device authorization
+    grant (RFC 8628) of `parley connect`."""
     built = build_metadata(
         AnyHttpUrl(issuer),
         None,
@@ -244,14 +252,28 @@ def metadata(issuer: str) -> OAuthMetadata:
     built.revocation_endpoint_auth_methods_supported = built.token_endpoint_auth_methods_supported
     built.client_id_metadata_document_supported = True
     built.authorization_response_iss_parameter_supported = True
+    built.grant_types_supported = [*(built.grant_types_supported or []), device_grant.GRANT_TYPE]
     # Re-validated so the issuer keeps its exact spelling (no trailing slash): clients compare
     # it, and the `iss` of each authorization response (RFC 9207), as strings.
-    return OAuthMetadata.model_validate({**built.model_dump(mode="json"), "issuer": issuer})
+    return Metadata.model_validate(
+        {
+            **built.model_dump(mode="json"),
+            "issuer": issuer,
+            "device_authorization_endpoint": issuer + device_grant.PATH,
+        }
+    )
 
 
-def build_app(provider: Provider, *, on_error: ExceptionHandler | None = None) -> Starlette:
-    """The SDK's handlers over `provider`; `on_error` answers a ParleyError they let through
-    (the database refusing text it cannot store, say) instead of a 500."""
+def build_app(
+    provider: Provider,
+    *,
+    address: Callable[[Request], str],
+    on_error: ExceptionHandler | None = None,
+) -> Starlette:
+    """The SDK's handlers over `provider`, and the device authorization grant's; `address`
+    says which client a request is from (the sign-in limits' reading); `on_error` answers a
+    ParleyError they let through (the database refusing text it cannot store, say) instead
+    of a 500."""
     routes = create_auth_routes(
         provider,
         issuer_url=AnyHttpUrl(provider.issuer),
@@ -264,8 +286,13 @@ def build_app(provider: Provider, *, on_error: ExceptionHandler | None = None) -
         if route.path == METADATA_PATH:
             route = Route(METADATA_PATH, endpoint=handler, methods=["GET", "OPTIONS"])
         elif route.path == "/revoke":
-            revoke = PublicRevocation(route.app)
+            revoke = device_grant.KeyRevocation(
+                PublicRevocation(route.app), provider.db, provider.forget
+            )
             route = Route(route.path, endpoint=revoke, methods=["POST", "OPTIONS"])
+        elif route.path == "/token":
+            grant = device_grant.DeviceToken(route.app, provider.db, provider.settings)
+            route = Route(route.path, endpoint=grant, methods=["POST", "OPTIONS"])
         elif route.path == "/register":
             route = Route(
                 route.path, endpoint=CheckedRegistration(route.app), methods=["POST", "OPTIONS"]
@@ -275,6 +302,8 @@ def build_app(provider: Provider, *, on_error: ExceptionHandler | None = None) -
                 route.path, endpoint=CheckedAuthorization(route.app), methods=["GET", "POST"]
             )
         kept.append(route)
+    authorization = device_grant.DeviceAuthorization(provider.db, provider.settings, address)
+    kept.append(Route(device_grant.PATH, endpoint=authorization, methods=["POST"]))
     handlers = {ParleyError: on_error} if on_error is not None else {}
     return Starlette(routes=kept, exception_handlers=handlers)
 

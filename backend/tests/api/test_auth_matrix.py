@@ -25,8 +25,9 @@ PUBLIC = {"/api/health", "/api/push/vapid-public-key"}
 # Public on purpose, guarded by a single-use token in the path (tests/push covers it).
 PUBLIC |= {"/api/question-links/{token}"}
 # Sign-in and admin routes are not per-user paths: tests/api/test_accounts.py covers them; the
-# OAuth consent requests are the signed-in person's own by their id (tests/oauth covers them).
-NOT_PER_USER = ("/api/auth/", "/api/admin/", "/api/oauth/")
+# OAuth consent requests are the signed-in person's own by their id (tests/oauth covers them);
+# a device code is found by the code itself (tests/device covers who may see and answer it).
+NOT_PER_USER = ("/api/auth/", "/api/admin/", "/api/oauth/", "/api/device/")
 NOT_REST = {
     "/docs",
     "/docs/oauth2-redirect",

@@ -54,7 +54,12 @@ async def test_metadata_documents_validate_and_point_at_each_other(server):
     assert raw["revocation_endpoint"] == f"{base}/revoke"
     assert raw["response_types_supported"] == ["code"]
     assert raw["code_challenge_methods_supported"] == ["S256"]
-    assert set(raw["grant_types_supported"]) == {"authorization_code", "refresh_token"}
+    assert set(raw["grant_types_supported"]) == {
+        "authorization_code",
+        "refresh_token",
+        "urn:ietf:params:oauth:grant-type:device_code",
+    }
+    assert raw["device_authorization_endpoint"] == f"{base}/oauth/device_authorization"
     assert "none" in raw["token_endpoint_auth_methods_supported"]
     assert raw["client_id_metadata_document_supported"] is True
     # a client with no token is told where to start
