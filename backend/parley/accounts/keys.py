@@ -67,4 +67,4 @@ async def revoke_secret(db: Database, *, secret: str) -> None:
     """The key whose secret this is, by whoever holds it (giving a key up needs nothing
     more); nothing when there is none."""
     async with db.connection() as conn:
-        await conn.execute("DELETE FROM agent_keys WHERE secret_hash = $1", digest(secret))
+        await store.delete_key_by_digest(conn, secret_hash=digest(secret))

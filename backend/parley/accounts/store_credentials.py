@@ -238,6 +238,10 @@ async def keys_of(conn: asyncpg.Connection, *, user_id: str) -> list[KeyRecord]:
     return [from_row(KeyRecord, r) for r in rows]
 
 
+async def delete_key_by_digest(conn: asyncpg.Connection, *, secret_hash: bytes) -> None:
+    await conn.execute("DELETE FROM agent_keys WHERE secret_hash = $1", secret_hash)
+
+
 async def delete_key(conn: asyncpg.Connection, *, user_id: str, key_id: int) -> bool:
     """Whether the person had that key."""
     done = await conn.execute(
