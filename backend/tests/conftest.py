@@ -47,7 +47,7 @@ TABLES = (
     " turn_tool_calls, work_sessions, messages, agent_runs, conversations, tasks, task_counters,"
     " push_outbox, push_subscriptions, notification_prefs, conversation_mutes,"
     " question_escalations, push_vapid, mcp_calls, work_uids, work_usage,"
-    " approval_rules"
+    " approval_rules, audit_events"
 )
 
 

@@ -19,6 +19,7 @@ PARLEY = str(Path(sys.executable).with_name("parley"))
 TABLES = {
     "tasks",
     "approval_rules",
+    "audit_events",
     "mcp_calls",
     "task_counters",
     "conversations",

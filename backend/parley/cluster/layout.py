@@ -48,6 +48,7 @@ PER_PERSON = (
     "mcp_calls",
     "work_usage",
     "approval_rules",
+    "audit_events",
 )
 REFERENCE = ("accounts",)
 ON_COORDINATOR = (
