@@ -19,6 +19,7 @@ from parley.api import (
     routes_accounts,
     routes_admin,
     routes_approval_rules,
+    routes_audit,
     routes_auth,
     routes_chat,
     routes_conversations,
@@ -148,6 +149,7 @@ def create_app(
         routes_work,
         routes_work_usage,
         routes_approval_rules,
+        routes_audit,
     ):
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents
