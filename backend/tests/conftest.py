@@ -184,6 +184,7 @@ async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
         "conversation_mutes": "SELECT conversation_id AS id, user_id FROM conversation_mutes",
         "approval_rules": "SELECT id, user_id, decision, pattern, scope, scope_value, on_timeout,"
         " updated_at FROM approval_rules",
+        "audit_events": "SELECT id, user_id, question_id, decision, via FROM audit_events",
     }
     async with db.connection() as conn:
         return {

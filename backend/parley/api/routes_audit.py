@@ -13,20 +13,25 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import StreamingResponse
 
 from parley import audit
-from parley.api.deps import DbDep, PathUserId, SignedInPerson
+from parley.api.deps import DbDep, PathUserId, PrincipalDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.audit.schemas import AuditEventOut, AuditPage, DecisionName
 from parley.audit.trail import MAX_PAGE
 from parley.db import Database
 from parley.errors import Forbidden
+from parley.schemas import BIGINT_END
 
 router = APIRouter(prefix="/api/{user_id}", tags=["audit"])
 
 
-async def _reader(user_id: PathUserId, principal: SignedInPerson) -> str:
-    """The person on their own path, or an admin on anyone's; never an agent's key."""
-    if user_id != principal.caller.user_id and not principal.is_admin:
+async def _reader(user_id: PathUserId, principal: PrincipalDep) -> str:
+    """The person on their own path, or an admin on anyone's; never an agent's key (an
+    admin's agent is no admin)."""
+    admin = principal.is_admin and principal.caller.agent is None
+    if user_id != principal.caller.user_id and not admin:
         raise Forbidden("This credential belongs to another user")
+    if principal.caller.agent is not None:
+        raise Forbidden("An agent's key cannot read the audit trail", code="agent_not_allowed")
     return user_id
 
 
@@ -46,7 +51,10 @@ async def read_trail(
     decision: DecisionQ = None,
     since: SinceQ = None,
     limit: Annotated[int, Query(ge=1, le=MAX_PAGE)] = 50,
-    cursor: Annotated[str | None, Query(max_length=64, description="`next_cursor`")] = None,
+    cursor: Annotated[
+        int | None,
+        Query(ge=1, lt=BIGINT_END, description="A page's `next_cursor`: the events before it"),
+    ] = None,
 ) -> AuditPage:
     """The person's decisions, newest first: what was asked, by which agent, who or which
     rule decided, through what, and how long it waited."""

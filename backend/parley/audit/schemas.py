@@ -49,4 +49,6 @@ class AuditEventOut(BaseModel):
 
 class AuditPage(BaseModel):
     events: list[AuditEventOut]
-    next_cursor: str | None = Field(description="Ask again with it for older events; null: no more")
+    next_cursor: int | None = Field(
+        description="Ask again with it as `cursor` for older events; null: no more"
+    )

@@ -10,7 +10,6 @@ not decided. A rule's decision on a call nobody was asked about is recorded as i
 
 from __future__ import annotations
 
-import base64
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -23,7 +22,7 @@ from parley.audit.channel import current
 from parley.audit.store import AuditEvent
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput
-from parley.models import AUDIT_DECIDERS, AUDIT_DECISIONS, AUDIT_KINDS, AUDIT_VIAS
+from parley.models import AUDIT_DECIDERS, AUDIT_DECISIONS, AUDIT_KINDS, AUDIT_VIAS, MAX_BIGINT
 
 MAX_PAGE = 200
 EXPORT_BATCH = 500
@@ -134,27 +133,7 @@ async def record_questions(
 @dataclass(slots=True)
 class Page:
     events: list[AuditEvent]
-    next_cursor: str | None  # the next (older) page's cursor, None at the end
-
-
-def _cursor(event_id: int) -> str:
-    return base64.urlsafe_b64encode(f"a:{event_id}".encode()).decode().rstrip("=")
-
-
-def _before(cursor: str | None) -> int | None:
-    if cursor is None:
-        return None
-    try:
-        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        kind, _, number = raw.partition(":")
-        value = int(number)
-        if kind != "a" or not 0 < value < 2**63:
-            raise ValueError(raw)
-    except ValueError:
-        raise InvalidInput(
-            "cursor is not one this server gave", details=[{"field": "cursor"}]
-        ) from None
-    return value
+    next_cursor: int | None  # the next (older) page's cursor, None at the end
 
 
 def _filters(decision: str | None, since: datetime | None) -> None:
@@ -177,14 +156,16 @@ async def trail(
     agent: str | None = None,
     decision: str | None = None,
     since: datetime | None = None,
-    cursor: str | None = None,
+    cursor: int | None = None,
     limit: int = 50,
 ) -> Page:
     """A person's decisions newest first, a page at a time (`user_id` None: everyone's, for
-    an admin)."""
+    an admin). `cursor`: the events older than this one (a page's `next_cursor`)."""
     _filters(decision, since)
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidInput(f"limit must be 1 to {MAX_PAGE}", details=[{"field": "limit"}])
+    if cursor is not None and not 1 <= cursor <= MAX_BIGINT:
+        raise InvalidInput("cursor is an event id", details=[{"field": "cursor"}])
     async with db.connection() as conn:
         found = await store.events(
             conn,
@@ -192,12 +173,12 @@ async def trail(
             agent=agent,
             decision=decision,
             since=since,
-            before=_before(cursor),
+            before=cursor,
             limit=limit + 1,
         )
     more = len(found) > limit
     found = found[:limit]
-    return Page(found, _cursor(found[-1].id) if more else None)
+    return Page(found, found[-1].id if more else None)
 
 
 async def export(
