@@ -94,6 +94,8 @@ class Settings(BaseSettings):
     claim_lease_seconds: float = Field(default=60.0, gt=0, alias="PARLEY_CLAIM_LEASE_SECONDS")
     # How often each instance looks for silent runs and overdue questions.
     sweep_seconds: float = Field(default=5.0, gt=0, alias="PARLEY_SWEEP_SECONDS")
+    # How long the audit trail keeps a decision; older ones are deleted by the sweep.
+    audit_days: float = Field(default=365.0, gt=0, alias="PARLEY_AUDIT_DAYS")
     # Work sessions run Claude Code, which runs commands on this host: off unless asked for.
     work_enabled: bool = Field(default=False, alias="PARLEY_WORK_ENABLED")
     # The `claude` executable; unset: the one claude-agent-sdk bundles, else one on PATH.

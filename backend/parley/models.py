@@ -1110,3 +1110,60 @@ class PermissionRequest(SQLModel, table=True):
     # The ask rule that asked, if one did.
     rule_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
     created_at: datetime = _created()
+
+
+AUDIT_KINDS = ("question", "permission")
+AUDIT_DECISIONS = ("allow", "allow_session", "deny", "answer", "timed_out", "withdrawn")
+AUDIT_DECIDERS = ("person", "rule", "timeout_default", "agent")
+AUDIT_VIAS = ("web", "push_action", "email_link", "mcp", "rest", "rule", "timeout")
+
+
+def _audit_one_of(column: str, values: tuple[str, ...]) -> sa.CheckConstraint:
+    listed = ", ".join(f"'{v}'" for v in values)
+    return sa.CheckConstraint(f"{column} IN ({listed})", name=f"ck_audit_events_{column}")
+
+
+class AuditEvent(SQLModel, table=True):
+    """One decision on a person's question or permission request (`parley.audit`): what was
+    asked, by which agent from which machine, what was decided, by whom or which rule,
+    through what, and how long it waited. Only added to; kept PARLEY_AUDIT_DAYS."""
+
+    __tablename__ = "audit_events"
+    __table_args__ = (
+        sa.PrimaryKeyConstraint("user_id", "id"),
+        _audit_one_of("kind", AUDIT_KINDS),
+        _audit_one_of("decision", AUDIT_DECISIONS),
+        _audit_one_of("decided_by", AUDIT_DECIDERS),
+        _audit_one_of("via", AUDIT_VIAS),
+        sa.CheckConstraint("waited_ms >= 0", name="ck_audit_events_waited_ms"),
+        sa.Index("ix_audit_events_decided_at", "decided_at"),
+    )
+
+    user_id: str = _person_key()
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
+    )
+    kind: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    asked: str = Field(sa_column=sa.Column(sa.Text, nullable=False, server_default=""))
+    tool: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    tool_input: Any = Field(default=None, sa_column=sa.Column(JSONB, nullable=True))
+    agent: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    machine: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    # No keys to the question or the rule: either may go, the record stays.
+    question_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    conversation_id: int | None = Field(
+        default=None, sa_column=sa.Column(sa.BigInteger, nullable=True)
+    )
+    decision: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    answer: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    decided_by: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    decider: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    rule_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    rule_pattern: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    via: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    device_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    session_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    asked_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
+    decided_at: datetime = _created()
+    waited_ms: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False, server_default="0"))

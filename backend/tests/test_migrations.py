@@ -20,6 +20,7 @@ TABLES = {
     "tasks",
     "approval_rules",
     "permission_requests",
+    "audit_events",
     "mcp_calls",
     "task_counters",
     "conversations",

@@ -6,6 +6,7 @@ import { useAuthConfig } from "@/lib/use-auth-config";
 import { AccountAdmin } from "./account-admin";
 import { AccountAgentKeys } from "./account-agent-keys";
 import { AccountApprovalRules } from "./account-approval-rules";
+import { AccountAudit } from "./account-audit";
 import { AccountConnectedApps } from "./account-connected-apps";
 import { AccountEmail } from "./account-email";
 import { AccountNotifications } from "./account-notifications";
@@ -63,6 +64,7 @@ export function AccountPanel({ session, open, onOpenChange, ssoResult = null }: 
               <AccountPasskeys session={session} />
               <AccountAgentKeys session={session} />
               <AccountApprovalRules session={session} />
+              <AccountAudit session={session} />
               <AccountConnectedApps session={session} />
               {session.isAdmin && <AccountAdmin session={session} />}
             </div>

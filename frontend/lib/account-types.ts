@@ -29,6 +29,8 @@ export type VapidKey = JsonOf<paths["/api/push/vapid-public-key"]["get"]["respon
 export type EmailState = JsonOf<paths["/api/auth/email"]["put"]["responses"][200]>;
 /** A standing answer to a kind of tool call, in Claude Code's rule syntax. */
 export type ApprovalRule = JsonOf<paths["/api/{user_id}/approval-rules"]["get"]["responses"][200]>[number];
+export type AuditPage = JsonOf<paths["/api/{user_id}/audit"]["get"]["responses"][200]>;
+export type AuditEvent = AuditPage["events"][number];
 export type ApprovalRuleIn = NonNullable<paths["/api/{user_id}/approval-rules"]["post"]["requestBody"]>["content"]["application/json"];
 /** "Always allow this": the rule made and the answer stored. */
 export type AlwaysAllowed = JsonOf<paths["/api/{user_id}/approval-rules/from-question/{question_id}"]["post"]["responses"][201]>;

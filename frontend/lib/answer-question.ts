@@ -1,6 +1,7 @@
 import type { AlwaysAllowed } from "./account-types";
 import { apiJson, userPath } from "./api-client";
 import type { Session } from "./auth-store";
+import { openedByEmailLink } from "./conversation-url";
 import type { Message } from "./types";
 
 /** What the person decides about a work session's permission request. */
@@ -21,5 +22,6 @@ export async function answerQuestion(session: Session, questionId: number, reply
     const path = userPath(session, `/approval-rules/from-question/${questionId}`);
     return (await apiJson<AlwaysAllowed>(session, path, { method: "POST" })).answer;
   }
-  return apiJson<Message>(session, userPath(session, `/questions/${questionId}/answer`), { method: "POST", body: reply });
+  const headers: Record<string, string> = openedByEmailLink(questionId) ? { "X-Parley-Via": "email_link" } : {};
+  return apiJson<Message>(session, userPath(session, `/questions/${questionId}/answer`), { method: "POST", body: reply, headers });
 }

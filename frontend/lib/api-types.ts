@@ -115,6 +115,47 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{user_id}/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read Trail
+         * @description The person's decisions, newest first: what was asked, by which agent, who or which
+         *     rule decided, through what, and how long it waited.
+         */
+        get: operations["read_trail_api__user_id__audit_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{user_id}/audit.jsonl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export Trail
+         * @description Every matching decision as JSON Lines (one event a line, newest first), streamed.
+         */
+        get: operations["export_trail_api__user_id__audit_jsonl_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{user_id}/chat": {
         parameters: {
             query?: never;
@@ -840,7 +881,10 @@ export interface paths {
          *     an agent's token is 403. A permission decision reaches its session at once. A service
          *     worker answering from a notification names its device (`X-Parley-Device`: the push
          *     subscription's id); it is kept with the answer (`meta.device`) when it is one of the
-         *     person's own devices, and ignored otherwise.
+         *     person's own devices, and ignored otherwise. The audit trail records the answer as
+         *     through `push_action` (with `X-Parley-Device`), `email_link` (`X-Parley-Via:
+         *     email_link`, sent by the web UI for a question an emailed link opened), else `web` for
+         *     the session cookie and `rest` for a bearer credential.
          */
         post: operations["answer_question_api__user_id__questions__question_id__answer_post"];
         delete?: never;
@@ -1776,7 +1820,8 @@ export interface paths {
          * Open Question Link
          * @description An emailed reminder's link: good once and for a short while, it opens the question in
          *     the web UI (which asks the person to sign in first if they are not; the link itself
-         *     signs nobody in). Used or expired: 404 (`link_expired`).
+         *     signs nobody in). Used or expired: 404 (`link_expired`). `via=email_link` tells the web
+         *     UI to say so when it answers (the audit trail's channel).
          */
         get: operations["open_question_link_api_question_links__token__get"];
         put?: never;
@@ -1855,6 +1900,115 @@ export interface components {
         AlwaysOut: {
             answer: components["schemas"]["PostedOut"];
             rule: components["schemas"]["RuleOut"];
+        };
+        /**
+         * AuditEventOut
+         * @description One decision on a question or permission request.
+         */
+        AuditEventOut: {
+            /**
+             * Agent
+             * @description The agent that asked (`claude-code`: a work session)
+             */
+            agent: string | null;
+            /**
+             * Answer
+             * @description The answer's text (first 2000 characters)
+             */
+            answer: string | null;
+            /**
+             * Asked
+             * @description The question's text (its first 2000 characters)
+             */
+            asked: string;
+            /**
+             * Asked At
+             * Format: date-time
+             */
+            asked_at: string;
+            /** Conversation Id */
+            conversation_id: number | null;
+            /**
+             * Decided At
+             * Format: date-time
+             */
+            decided_at: string;
+            /**
+             * Decided By
+             * @enum {string}
+             */
+            decided_by: "person" | "rule" | "timeout_default" | "agent";
+            /**
+             * Decider
+             * @description The agent that decided (a parent for its child)
+             */
+            decider: string | null;
+            /**
+             * Decision
+             * @description `answer`: a question's text answer; `timed_out`: nobody answered and there was no default; `withdrawn`: the agent took it back
+             * @enum {string}
+             */
+            decision: "allow" | "allow_session" | "deny" | "answer" | "timed_out" | "withdrawn";
+            /**
+             * Device Id
+             * @description The push subscription a notification's button
+             */
+            device_id: number | null;
+            /** Id */
+            id: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "question" | "permission";
+            /**
+             * Machine
+             * @description The machine it asked from, when it said
+             */
+            machine: string | null;
+            /**
+             * Question Id
+             * @description None for a call a rule decided unasked
+             */
+            question_id: number | null;
+            /** Rule Id */
+            rule_id: number | null;
+            /** Rule Pattern */
+            rule_pattern: string | null;
+            /**
+             * Session Id
+             * @description The web session, answered from the web UI
+             */
+            session_id: number | null;
+            /**
+             * Tool
+             * @description A permission request's tool
+             */
+            tool: string | null;
+            /**
+             * Tool Input
+             * @description Its input; past 4000 characters of JSON, `{truncated: true, preview}`
+             */
+            tool_input: unknown;
+            /** User Id */
+            user_id: string;
+            /**
+             * Via
+             * @enum {string}
+             */
+            via: "web" | "push_action" | "email_link" | "mcp" | "rest" | "rule" | "timeout";
+            /** Waited Ms */
+            waited_ms: number;
+        };
+        /** AuditPage */
+        AuditPage: {
+            /** Events */
+            events: components["schemas"]["AuditEventOut"][];
+            /**
+             * Next Cursor
+             * @description Ask again with it as `cursor` for older events; null: no more
+             */
+            next_cursor: number | null;
         };
         /** AuthConfig */
         AuthConfig: {
@@ -3849,6 +4003,157 @@ export interface operations {
             };
             /** @description Conflicts with the current state (a turn in progress, a finished run) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    read_trail_api__user_id__audit_get: {
+        parameters: {
+            query?: {
+                /** @description Only this agent's */
+                agent?: string | null;
+                /** @description A page's `next_cursor`: the events before it */
+                cursor?: number | null;
+                /** @description Only this decision */
+                decision?: ("allow" | "allow_session" | "deny" | "answer" | "timed_out" | "withdrawn") | null;
+                limit?: number;
+                /** @description Only decisions at or after this time (ISO 8601, with zone) */
+                since?: string | null;
+            };
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditPage"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    export_trail_api__user_id__audit_jsonl_get: {
+        parameters: {
+            query?: {
+                /** @description Only this agent's */
+                agent?: string | null;
+                /** @description Only this decision */
+                decision?: ("allow" | "allow_session" | "deny" | "answer" | "timed_out" | "withdrawn") | null;
+                /** @description Only decisions at or after this time (ISO 8601, with zone) */
+                since?: string | null;
+            };
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One AuditEventOut JSON object a line, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jsonl": string;
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6790,6 +7095,8 @@ export interface operations {
             header?: {
                 /** @description The push subscription whose notification answered (audit) */
                 "x-parley-device"?: number | null;
+                /** @description The web UI answering a question an emailed link opened (audit) */
+                "x-parley-via"?: "email_link" | null;
             };
             path: {
                 question_id: number;

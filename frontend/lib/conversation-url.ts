@@ -24,8 +24,35 @@ export function malformedConversationPath(pathname: string): string | null {
 /** The message an address points at (`/c/<id>?question=<message id>`, a notification's link), else null. */
 export function questionFromUrl(): number | null {
   if (typeof window === "undefined") return null;
-  const id = Number(new URLSearchParams(window.location.search).get("question"));
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
+  const params = new URLSearchParams(window.location.search);
+  const id = Number(params.get("question"));
+  if (!(Number.isSafeInteger(id) && id > 0)) return null;
+  if (params.get("via") === "email_link") rememberEmailLink(id);
+  return id;
+}
+
+const EMAIL_LINKED = "parley:email-linked-questions";
+
+function emailLinked(): Set<string> {
+  try {
+    return new Set((window.sessionStorage.getItem(EMAIL_LINKED) ?? "").split(",").filter(Boolean));
+  } catch {
+    return new Set();
+  }
+}
+
+/** A question a reminder email's link opened (`?via=email_link`): its answer says so (the audit trail). */
+function rememberEmailLink(id: number): void {
+  const linked = emailLinked().add(String(id));
+  try {
+    window.sessionStorage.setItem(EMAIL_LINKED, [...linked].slice(-50).join(","));
+  } catch {
+    // storage refused: the answer is recorded as from the web UI
+  }
+}
+
+export function openedByEmailLink(id: number): boolean {
+  return typeof window !== "undefined" && emailLinked().has(String(id));
 }
 
 /** The conversation to open: the one in the address (`/c/<id>`), else at `/` the last one opened. */

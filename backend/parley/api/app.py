@@ -19,6 +19,7 @@ from parley.api import (
     routes_accounts,
     routes_admin,
     routes_approval_rules,
+    routes_audit,
     routes_auth,
     routes_chat,
     routes_conversations,
@@ -152,6 +153,7 @@ def create_app(
         routes_work_usage,
         routes_approval_rules,
         routes_permission_requests,
+        routes_audit,
     ):
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents

@@ -15,6 +15,7 @@ from parley.accounts.credentials import Credentials, Principal
 from parley.accounts.oidc import Provider as OidcProvider
 from parley.api.web_session import COOKIE, UNSAFE, check_origin
 from parley.assistant.runner import Assistant
+from parley.audit.channel import Channel, set_channel
 from parley.auth import USER_ID_PATTERN, Caller, bearer_token
 from parley.chat.runner import TurnRunner
 from parley.config import Settings
@@ -125,10 +126,13 @@ async def _principal(
     origin: a cross-site form can send the cookie but not a listed Origin."""
     if bearer is not None or authorization is not None:
         token = bearer.credentials if bearer else bearer_token(authorization)
-        return await credentials.bearer(token)
+        principal = await credentials.bearer(token)
+        set_channel(Channel("rest"))  # what the audit trail says a decision came through
+        return principal
     if session:
         principal = await credentials.session(session)
         check_origin(request, settings, required=request.method in UNSAFE)
+        set_channel(Channel("web", session_id=principal.session_id))
         return principal
     raise Unauthorized("Sign in, or send 'Authorization: Bearer <key>'")
 

@@ -127,10 +127,11 @@ async def set_mute(conversation_id: int, body: MuteIn, user_id: PersonUser, db: 
 async def open_question_link(token: str, db: DbDep, settings: SettingsDep) -> RedirectResponse:
     """An emailed reminder's link: good once and for a short while, it opens the question in
     the web UI (which asks the person to sign in first if they are not; the link itself
-    signs nobody in). Used or expired: 404 (`link_expired`)."""
+    signs nobody in). Used or expired: 404 (`link_expired`). `via=email_link` tells the web
+    UI to say so when it answers (the audit trail's channel)."""
     found = await escalation.open_link(db, token=token)
     target = (
         f"{settings.web_origin}/c/{int(found['conversation_id'])}"
-        f"?question={quote(str(int(found['question_id'])))}"
+        f"?question={quote(str(int(found['question_id'])))}&via=email_link"
     )
     return RedirectResponse(target, status_code=303)

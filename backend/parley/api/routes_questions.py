@@ -3,12 +3,12 @@ long-polled for their answer, and answered."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from annotated_types import Ge
 from fastapi import APIRouter, Header, Query
 
-from parley.api.deps import CurrentCaller, DbDep, SettingsDep, WaitsDep, WorkDep
+from parley.api.deps import CurrentCaller, DbDep, PathPrincipal, SettingsDep, WaitsDep, WorkDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.errors import InvalidInput
 from parley.push import subscriptions
@@ -73,13 +73,17 @@ async def get_question(
 async def answer_question(
     question_id: int,
     body: QuestionAnswer,
-    caller: CurrentCaller,
+    principal: PathPrincipal,
     db: DbDep,
     settings: SettingsDep,
     work: WorkDep,
     x_parley_device: Annotated[
         int | None,
         Header(description="The push subscription whose notification answered (audit)"),
+    ] = None,
+    x_parley_via: Annotated[
+        Literal["email_link"] | None,
+        Header(description="The web UI answering a question an emailed link opened (audit)"),
     ] = None,
 ) -> PostedOut:
     """Answer one of the person's questions, with `text`, or, for a work session's
@@ -90,7 +94,11 @@ async def answer_question(
     an agent's token is 403. A permission decision reaches its session at once. A service
     worker answering from a notification names its device (`X-Parley-Device`: the push
     subscription's id); it is kept with the answer (`meta.device`) when it is one of the
-    person's own devices, and ignored otherwise."""
+    person's own devices, and ignored otherwise. The audit trail records the answer as
+    through `push_action` (with `X-Parley-Device`), `email_link` (`X-Parley-Via:
+    email_link`, sent by the web UI for a question an emailed link opened), else `web` for
+    the session cookie and `rest` for a bearer credential."""
+    caller = principal.caller
     device = None
     if x_parley_device is not None:
         device = await subscriptions.owned_subscription(
@@ -105,5 +113,17 @@ async def answer_question(
         max_chars=settings.max_message_chars,
         device=device,
         sessions=work,
+        via=_via(principal.via, x_parley_device, x_parley_via),
+        session=principal.session_id,
     )
     return PostedOut(**message_json(answered.answer), answered=question_id)
+
+
+def _via(credential: str, device: int | None, hint: str | None) -> str:
+    """How an answer came, for the audit trail: a notification's button names its device,
+    the web UI names an emailed link; else how the caller signed the request."""
+    if device is not None:
+        return "push_action"
+    if hint is not None:
+        return hint
+    return "web" if credential == "session" else "rest"

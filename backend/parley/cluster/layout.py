@@ -49,6 +49,7 @@ PER_PERSON = (
     "work_usage",
     "approval_rules",
     "permission_requests",
+    "audit_events",
 )
 REFERENCE = ("accounts",)
 ON_COORDINATOR = (

@@ -17,6 +17,7 @@ from typing import Any
 
 import asyncpg
 
+from parley import audit
 from parley.approvals import decide as approvals
 from parley.approvals.rules import MAX_MACHINE
 from parley.auth import Caller
@@ -119,6 +120,21 @@ async def request(
         home=home,
     )
     if rule is not None and rule.decision != "ask":
+        await audit.record(
+            db,
+            user_id=user_id,
+            kind="permission",
+            asked=question_text(machine, tool_name, tool_input),
+            tool=tool_name,
+            tool_input=tool_input,
+            agent=agent,
+            machine=machine or None,
+            decision=rule.decision,
+            decided_by="rule",
+            rule_id=rule.id,
+            rule_pattern=rule.pattern,
+            via="rule",
+        )
         return Outcome(None, "decided", rule.decision, approvals.reason(rule), rule.id, "rule")
     permission = {
         "tool": tool_name,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from parley import audit
 from parley.auth import Caller
 from parley.conversations import store as conversation_store
 from parley.db import Database
@@ -49,12 +50,16 @@ async def answer(
     max_chars: int,
     device: int | None = None,
     sessions: Sessions | None = None,
+    via: str | None = None,
+    session: int | None = None,
 ) -> Answered:
     """Answer one of the person's questions, exactly once, by text or (a permission
     question) by a decision, then hand a decision to `sessions`. An agent's token never
     answers for the person (403); a question already answered, timed out or closed refuses
     (409) and nothing is stored. `device`: the person's own push subscription it was
-    answered from (a notification's button), kept with the answer."""
+    answered from (a notification's button), kept with the answer. `via` (`rest`, `web`,
+    `push_action`, `email_link`, `mcp`) and `session` (the web session) say for the audit
+    trail how it came; None: the request's channel (`audit.channel`)."""
     if caller.agent is not None:
         raise Forbidden(
             "Only the person answers their questions; an agent's token cannot",
@@ -105,6 +110,17 @@ async def answer(
         )
         await conversation_store.read_up_to(
             conn, user_id=user_id, conversation_id=conversation_id, message_id=reply.id
+        )
+        await audit.record_questions(
+            conn,
+            user_id=user_id,
+            question_ids=[question_id],
+            decided_by="person",
+            via=via,
+            decision=chosen.value if chosen is not None else "answer",
+            answer=text,
+            device_id=device,
+            session_id=session,
         )
     # Only a work session's question has a session to hand it to (an agent's permission
     # request in the inbox is read by the agent that waits on it).

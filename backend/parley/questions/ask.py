@@ -15,6 +15,7 @@ from typing import Protocol
 
 import asyncpg
 
+from parley import audit
 from parley.auth import Caller
 from parley.db import Database, retry_on_reconnect
 from parley.errors import InvalidInput
@@ -142,4 +143,12 @@ async def withdraw(db: Database, *, caller: Caller, question_id: int) -> Questio
         status = await store.lock_status(conn, user_id=caller.user_id, question_id=question_id)
         if status == QuestionStatus.open:
             await store.close(conn, caller.user_id, question_id, QuestionStatus.closed)
+            await audit.record_questions(
+                conn,
+                user_id=caller.user_id,
+                question_ids=[question_id],
+                decided_by="agent",
+                decider=caller.agent,
+                decision="withdrawn",
+            )
     return await get_question(db, caller=caller, question_id=question_id)

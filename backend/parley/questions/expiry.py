@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncpg
 
+from parley import audit
 from parley.models import Role
 from parley.questions import store, store_deadlines
 from parley.questions.escalation import OnTimeout
@@ -22,7 +23,16 @@ async def expire_overdue(
     await decide_overdue(conn, question_id, user_id=user_id)
     people = [user_id] if user_id is not None else await store_deadlines.overdue_people(conn)
     for person in people:
-        await store_deadlines.expire(conn, user_id=person, question_id=question_id)
+        async with conn.transaction():  # each one closed is in the audit trail, or neither
+            closed = await store_deadlines.expire(conn, user_id=person, question_id=question_id)
+            await audit.record_questions(
+                conn,
+                user_id=person,
+                question_ids=closed,
+                decided_by="timeout_default",
+                via="timeout",
+                decision="timed_out",
+            )
 
 
 async def decide_overdue(
@@ -62,4 +72,13 @@ async def decide_overdue(
                 if permission
                 else {"by": "timeout"},
                 decision=chosen.value if permission else None,
+            )
+            await audit.record_questions(
+                conn,
+                user_id=person,
+                question_ids=[question.id],
+                decided_by="timeout_default",
+                via="timeout",
+                decision=chosen.value if permission else "answer",
+                answer=None if permission else ("yes" if allow else "no"),
             )

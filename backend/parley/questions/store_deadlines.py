@@ -172,11 +172,14 @@ WITH due AS (
     UPDATE questions s SET status = 'timed_out', closed_at = now()
     FROM due WHERE s.user_id = $2 AND s.message_id = due.message_id
     RETURNING s.run_id, s.message_id
+), resumed AS (
+    UPDATE agent_runs r SET status = 'running', last_activity_at = now()
+    WHERE r.user_id = $2 AND r.id IN (SELECT run_id FROM closed) AND r.status = 'waiting_input'
+      AND NOT EXISTS (SELECT 1 FROM questions q WHERE q.user_id = $2 AND q.run_id = r.id
+                      AND q.status = 'open'
+                      AND q.message_id NOT IN (SELECT message_id FROM closed))
 )
-UPDATE agent_runs r SET status = 'running', last_activity_at = now()
-WHERE r.user_id = $2 AND r.id IN (SELECT run_id FROM closed) AND r.status = 'waiting_input'
-  AND NOT EXISTS (SELECT 1 FROM questions q WHERE q.user_id = $2 AND q.run_id = r.id
-                  AND q.status = 'open' AND q.message_id NOT IN (SELECT message_id FROM closed))
+SELECT message_id FROM closed
 """
 
 
@@ -184,10 +187,10 @@ async def overdue_people(conn: asyncpg.Connection) -> list[str]:
     return [r["user_id"] for r in await conn.fetch(_OVERDUE_PEOPLE)]
 
 
-async def expire(conn: asyncpg.Connection, *, user_id: str, question_id: int | None) -> None:
+async def expire(conn: asyncpg.Connection, *, user_id: str, question_id: int | None) -> list[int]:
     """Close the person's overdue questions without a default (`question_id` only, when
-    given) as timed out."""
-    await conn.execute(_EXPIRE, question_id, user_id)
+    given) as timed out: the ones closed."""
+    return [row["message_id"] for row in await conn.fetch(_EXPIRE, question_id, user_id)]
 
 
 _OVERDUE_DEFAULTS = """

@@ -19,6 +19,7 @@ from typing import Any
 
 import asyncpg
 
+from parley import audit
 from parley.auth import Caller
 from parley.conversations import check_id, list_messages
 from parley.db import Database
@@ -236,6 +237,16 @@ async def post_in(
         )
     except asyncpg.PostgresError as exc:
         raise refusal(exc) from exc
+    if answered is not None:  # a person's reply, or a parent agent answering its child
+        await audit.record_questions(
+            conn,
+            user_id=caller.user_id,
+            question_ids=[answered],
+            decided_by="person" if caller.agent is None else "agent",
+            decider=caller.agent,
+            decision="answer",
+            answer=content,
+        )
     return Posted(message, answered)
 
 

@@ -1,5 +1,6 @@
 """Each instance looks now and then for delegations nobody claimed in time, claims that
-lapsed unacknowledged, silent runs and overdue questions; whichever instance gets to one
+lapsed unacknowledged, silent runs, overdue questions and audit events past
+PARLEY_AUDIT_DAYS; whichever instance gets to one
 first moves it (each skips rows another has locked)."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from parley import audit
 from parley.config import Settings
 from parley.db import Database
 from parley.questions.expiry import expire_overdue
@@ -21,6 +23,7 @@ async def sweep_once(db: Database, settings: Settings) -> None:
     await time_out_silent(db, silence_seconds=settings.run_silence_timeout)
     async with db.connection() as conn:
         await expire_overdue(conn)
+    await audit.sweep(db, days=settings.audit_days)
 
 
 async def sweep_forever(db: Database, settings: Settings) -> None:

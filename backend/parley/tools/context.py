@@ -13,6 +13,7 @@ from typing import Any
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
+from parley.audit.channel import Channel, set_channel
 from parley.auth import Caller
 from parley.errors import ParleyError
 from parley.services import Services
@@ -68,7 +69,10 @@ async def services_of(ctx: Context[Any]) -> Services:
 
 
 async def caller_of(ctx: Context[Any]) -> Caller:
-    return (await context_of(ctx)).caller(ctx)
+    """The tool's caller; what it decides reached Parley over MCP (the audit trail)."""
+    caller = (await context_of(ctx)).caller(ctx)
+    set_channel(Channel("mcp"))
+    return caller
 
 
 async def guarded(

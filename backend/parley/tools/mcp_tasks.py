@@ -46,6 +46,7 @@ from mcp_types import (
 )
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
+from parley.audit.channel import Channel, set_channel
 from parley.auth import Caller
 from parley.config import Settings
 from parley.errors import ParleyError
@@ -165,7 +166,9 @@ class WaitingCalls(Extension):
         return await ready_context(ctx.lifespan_context)
 
     async def _caller(self, ctx: ServerRequestContext[Any, Any]) -> Caller:
-        return (await self._context(ctx)).caller(_Request(ctx))  # type: ignore[arg-type]
+        caller = (await self._context(ctx)).caller(_Request(ctx))  # type: ignore[arg-type]
+        set_channel(Channel("mcp"))  # a withdrawal's channel, for the audit trail
+        return caller
 
     async def _open(
         self, ctx: ServerRequestContext[Any, Any], task_id: str

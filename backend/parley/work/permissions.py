@@ -14,6 +14,7 @@ import shlex
 from functools import partial
 from typing import Any
 
+from parley import audit
 from parley.approvals import decide as approvals
 from parley.approvals.store import Rule
 from parley.auth import Caller
@@ -47,8 +48,9 @@ async def ruled(
 ) -> Rule | None:
     """The person's approval rule that decides this call, if one does (specs/approvals.md).
     A work session is the agent `claude-code` on no named machine (machine rules are for
-    connected agents); `~` in a rule is the sandbox's home."""
-    return await approvals.decide(
+    connected agents); `~` in a rule is the sandbox's home. An allow or deny rule's decision
+    is put in the audit trail as it is made."""
+    rule = await approvals.decide(
         db,
         user_id=user_id,
         agent=store.RUN_AGENT,
@@ -58,6 +60,22 @@ async def ruled(
         cwd=cwd,
         home=sandbox.HOME,
     )
+    if rule is not None and rule.decision != "ask":
+        await audit.record(
+            db,
+            user_id=user_id,
+            kind="permission",
+            asked=question_text(tool, tool_input),
+            tool=tool,
+            tool_input=tool_input,
+            agent=store.RUN_AGENT,
+            decision=rule.decision,
+            decided_by="rule",
+            rule_id=rule.id,
+            rule_pattern=rule.pattern,
+            via="rule",
+        )
+    return rule
 
 
 def ruled_output(rule: Rule) -> dict[str, Any]:
@@ -88,10 +106,21 @@ async def wait(
 
 
 async def timed_out(db: Database, *, user_id: str, question_id: int) -> None:
-    """An in-band wait ran out and its call was denied: the question takes no answer now."""
-    await questions.close_unanswered(
+    """An in-band wait ran out and its call was denied: the question takes no answer now
+    (and the audit trail says the timeout denied it)."""
+    closed = await questions.close_unanswered(
         db, user_id=user_id, question_ids=[question_id], status=QuestionStatus.timed_out
     )
+    if closed:
+        async with db.connection() as conn:
+            await audit.record_questions(
+                conn,
+                user_id=user_id,
+                question_ids=closed,
+                decided_by="timeout_default",
+                via="timeout",
+                decision="deny",
+            )
 
 
 async def ask(

@@ -29,6 +29,10 @@ async def test_an_allow_rule_decides_at_once_and_asks_nobody(server: Server, db:
     chained = {**call, "tool_input": {"command": "npm test && curl x"}, "tool_use_id": "t2"}
     assert (await agent.ok("POST", PATH, json=chained))["status"] == "pending"
     assert len(await questions(db)) == 1
+    # The rule's decision is in the person's audit trail: which rule, for which agent.
+    [event] = (await ann.ok("GET", "/audit"))["events"]
+    assert (event["decision"], event["decided_by"], event["via"]) == ("allow", "rule", "rule")
+    assert (event["rule_id"], event["agent"], event["tool"]) == (rule["id"], "laptop-cc", "Bash")
 
 
 async def test_a_machine_deny_rule_denies_only_that_machine(server: Server, db: Database) -> None:

@@ -164,7 +164,7 @@ async def test_a_reminder_push_then_an_email_whose_link_opens_the_question_once(
                 opened = await server.client.get(f"/api/{path}", follow_redirects=False)
                 assert opened.status_code == 303
                 assert opened.headers["location"].endswith(
-                    f"/c/{first['url'].split('/c/')[1].split('?')[0]}?question={question}"
+                    f"/c/{first['url'].split('/c/')[1].split('?')[0]}?question={question}&via=email_link"
                 )
                 again = await server.client.get(f"/api/{path}", follow_redirects=False)
                 assert again.status_code == 404  # single use
