@@ -119,6 +119,22 @@ class DeviceAuthorization:
         await JSONResponse(answer, headers=NO_STORE)(scope, receive, send)
 
 
+async def _posted_form(
+    app: ASGIApp, scope: Scope, receive: Receive, send: Send
+) -> tuple[dict[str, str] | None, bytes] | None:
+    """A POST's form (None if it is not one) and its body, to answer it here or replay it to
+    the SDK's handler; None when the request is already dealt with: not a POST (handed on
+    as it is) or too large (refused)."""
+    if scope["type"] != "http" or scope["method"] != "POST":
+        await app(scope, receive, send)
+        return None
+    body = await _body(receive)
+    if body is None:
+        await _too_large()(scope, receive, send)
+        return None
+    return _form_of(scope, body), body
+
+
 class DeviceToken:
     """`/token`: the device-code grant here (RFC 8628 §3.4-3.5), any other to the SDK's
     handler with the body it was sent."""
@@ -129,14 +145,10 @@ class DeviceToken:
         self.settings = settings
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST":
-            await self.app(scope, receive, send)
+        posted = await _posted_form(self.app, scope, receive, send)
+        if posted is None:
             return
-        body = await _body(receive)
-        if body is None:
-            await _too_large()(scope, receive, send)
-            return
-        form = _form_of(scope, body)
+        form, body = posted
         if form is None or form.get("grant_type") != GRANT_TYPE:
             await self.app(scope, replaying(body, receive), send)
             return
@@ -169,14 +181,10 @@ class KeyRevocation:
         self.forget = forget
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST":
-            await self.app(scope, receive, send)
+        posted = await _posted_form(self.app, scope, receive, send)
+        if posted is None:
             return
-        body = await _body(receive)
-        if body is None:
-            await _too_large()(scope, receive, send)
-            return
-        form = _form_of(scope, body)
+        form, body = posted
         token = "" if form is None else form.get("token", "")
         if not keys.is_key(token):
             await self.app(scope, replaying(body, receive), send)
