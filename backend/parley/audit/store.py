@@ -15,6 +15,8 @@ from typing import Any
 
 import asyncpg
 
+from parley.messages import store as messages
+
 MAX_ASKED = 2000  # characters of a question kept
 MAX_ANSWER = 2000  # characters of an answer kept
 MAX_INPUT = 4000  # characters of a tool call's input (as JSON) kept whole
@@ -87,7 +89,7 @@ SELECT q.user_id,
        m.created_at,
        greatest(0, (extract(epoch FROM now() - m.created_at) * 1000))::bigint
 FROM questions q
-JOIN messages m ON m.user_id = q.user_id AND m.id = q.message_id
+{messages.joined("m", user="q.user_id", message_id="q.message_id")}
 WHERE q.user_id = $1 AND q.message_id = ANY($2::bigint[])
 ORDER BY q.message_id
 """
