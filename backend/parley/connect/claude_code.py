@@ -4,15 +4,19 @@ It signs in as the person (a device code approved in the web UI, or the person's
 PARLEY_TOKEN for scripts), makes an agent key named after the machine (`claude-code-<host>`),
 and writes into Claude Code's settings:
 
-- Parley as an HTTP MCP server `parley` (`<url>/mcp`, the key as its bearer token): in
-  `~/.claude.json` for `--scope user`, in `.mcp.json` of the current directory for `project`;
+- Parley as an HTTP MCP server `parley` (`<url>/mcp`, the key as its bearer token) in
+  `~/.claude.json`: for every project (`--scope user`) or only the current directory's
+  (`project`: Claude Code's "local" scope, `projects[<dir>].mcpServers`);
 - hooks (`PreToolUse` for every tool, `Notification`, `Stop`) running `parley hook
-  claude-code --machine <host>` with PARLEY_URL and PARLEY_TOKEN: in `~/.claude/settings.json`
-  (user) or `.claude/settings.json` (project). CLAUDE_CONFIG_DIR moves the user files, as it
-  does for Claude Code.
+  claude-code --url <url> --user <person> --machine <host> --key-file <file>`: in
+  `~/.claude/settings.json` (user) or the project's `.claude/settings.local.json` (project).
+  CLAUDE_CONFIG_DIR moves the user files, as it does for Claude Code.
 
-What was written is remembered in `~/.config/parley/connections.json` (the person's own,
-0600), so `parley disconnect claude-code` takes out exactly that and revokes the key.
+The key is written to a file of its own (0600, beside the state below) and named by path,
+never put in a project's files (`.mcp.json` and `.claude/settings.json` are committed with the
+project) nor in a command line (which any local user can list while the hook waits). What was
+written is remembered in `~/.config/parley/connections.json` (the person's own, 0600), so
+`parley disconnect claude-code` takes out exactly that, deletes the key file and revokes the key.
 """
 
 from __future__ import annotations
@@ -45,21 +49,22 @@ MACHINE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}")
 class Places:
     scope: str
     settings: Path  # hooks
-    mcp: Path  # MCP servers
-    follow_links: bool  # the person's own home: yes; a project's files: never
+    mcp: Path  # MCP servers: the person's own ~/.claude.json
+    follow_links: bool  # the settings file: the person's own home yes, a project's never
+    project: str | None = None  # project scope: the servers go in projects[project]
 
     @property
     def key(self) -> str:
-        return self.scope if self.scope == "user" else f"project:{self.mcp.parent}"
+        return self.scope if self.project is None else f"project:{self.project}"
 
 
 def places(scope: str, *, cwd: Path, config_dir: Path | None) -> Places:
+    base = config_dir if config_dir is not None else Path.home() / ".claude"
+    mcp = config_dir / ".claude.json" if config_dir is not None else Path.home() / ".claude.json"
     if scope == "project":
-        return Places(scope, cwd / ".claude" / "settings.json", cwd / ".mcp.json", False)
-    if config_dir is not None:
-        return Places(scope, config_dir / "settings.json", config_dir / ".claude.json", True)
-    home = Path.home()
-    return Places(scope, home / ".claude" / "settings.json", home / ".claude.json", True)
+        local = cwd / ".claude" / "settings.local.json"
+        return Places(scope, local, mcp, False, project=str(cwd))
+    return Places(scope, base / "settings.json", mcp, True)
 
 
 def machine_name(hostname: str | None = None) -> str:
@@ -89,10 +94,10 @@ def parley_command() -> list[str]:
     return [str(Path(sys.executable).resolve()), "-m", "parley.cli"]
 
 
-def hook_command(*, url: str, secret: str, machine: str) -> str:
-    env = f"PARLEY_URL={shlex.quote(url)} PARLEY_TOKEN={shlex.quote(secret)}"
-    program = " ".join(shlex.quote(part) for part in parley_command())
-    return f"{env} {program} hook claude-code --machine {shlex.quote(machine)}"
+def hook_command(*, url: str, user: str, machine: str, key_file: Path) -> str:
+    words = [*parley_command(), "hook", "claude-code", "--url", url, "--user", user]
+    words += ["--machine", machine, "--key-file", str(key_file)]
+    return " ".join(shlex.quote(word) for word in words)
 
 
 def hook_groups(command: str) -> dict[str, dict[str, Any]]:
@@ -139,6 +144,17 @@ def remove_hooks(data: dict[str, Any], groups: dict[str, dict[str, Any]], had: b
         del data["hooks"]
 
 
+def _holder(data: dict[str, Any], project: str | None) -> dict[str, Any]:
+    """Where `mcpServers` lives: the file's top, or one project's entry in it."""
+    if project is None:
+        return data
+    projects = data.setdefault("projects", {})
+    if not isinstance(projects, dict) or not isinstance(projects.setdefault(project, {}), dict):
+        raise ConnectError("The `projects` of ~/.claude.json is not a JSON object: fix it first")
+    holder: dict[str, Any] = projects[project]
+    return holder
+
+
 def add_server(data: dict[str, Any], server: dict[str, Any]) -> Any:
     """Puts Parley's server in; returns what was named `parley` before (None: nothing)."""
     servers = data.setdefault("mcpServers", {})
@@ -161,11 +177,15 @@ def remove_server(data: dict[str, Any], server: dict[str, Any], previous: Any, h
         del data["mcpServers"]
 
 
-# --- the state file ---
+# --- the state file, and the keys' files beside it ---
 
 
 def state_path() -> Path:
     return platformdirs.user_config_path("parley") / "connections.json"
+
+
+def key_path(key_id: object) -> Path:
+    return platformdirs.user_config_path("parley") / "keys" / f"claude-code-{key_id}.key"
 
 
 def load_state() -> dict[str, Any]:
@@ -201,18 +221,22 @@ def connect(
             _disconnect(where=where, state=state, out=out)
         # Both files are read (and must be JSON objects) before anything is made.
         settings = files.load(where.settings, follow_links=where.follow_links)
-        mcp = files.load(where.mcp, follow_links=where.follow_links)
+        mcp = files.load(where.mcp, follow_links=True)  # the person's own file
         if token is None:
             token = signin.device_sign_in(http, machine=machine, out=out)
         person = signin.who(http, token)
         agent = f"claude-code-{machine}"[:64]
         key = signin.create_key(http, person, agent=agent)
     secret = str(key["secret"])
-    groups = hook_groups(hook_command(url=url, secret=secret, machine=machine))
+    key_file = key_path(int(key["id"]))
+    command = hook_command(url=url, user=person.user_id, machine=machine, key_file=key_file)
+    groups = hook_groups(command)
     server = mcp_server(url, secret)
-    had_hooks, had_servers = "hooks" in settings.data, "mcpServers" in mcp.data
+    had_project = where.project in (mcp.data.get("projects") or {})
+    holder = _holder(mcp.data, where.project)
+    had_hooks, had_servers = "hooks" in settings.data, "mcpServers" in holder
     add_hooks(settings.data, groups)
-    previous = add_server(mcp.data, server)
+    previous = add_server(holder, server)
     record = {
         "url": url,
         "user_id": person.user_id,
@@ -220,9 +244,12 @@ def connect(
         "machine": machine,
         "key_id": key["id"],
         "key": secret,
+        "key_file": str(key_file),
         "settings": {"path": str(where.settings), "hooks": groups, "had_hooks": had_hooks},
         "mcp": {
             "path": str(where.mcp),
+            "project": where.project,
+            "had_project": had_project,
             "server": server,
             "previous": previous,
             "had_servers": had_servers,
@@ -235,18 +262,14 @@ def connect(
     # Remembered first: a failure while writing the settings can still be disconnected.
     state.setdefault("claude-code", {})[where.key] = record
     save_state(state)
+    files.write_bytes(key_file, secret.encode() + b"\n")
     files.write_json(where.settings, settings.data)
     files.write_json(where.mcp, mcp.data)
     print(f"✓ Signed in to {url} as {person.user_id}", file=out)
     print(f"✓ Agent key {key['prefix']}… for {agent}", file=out)
     print(f"✓ Claude Code's MCP server `{SERVER}` in {where.mcp}", file=out)
     print(f"✓ Hooks {', '.join(EVENTS)} in {where.settings}", file=out)
-    if scope == "project":
-        print(
-            "! Both files hold the agent key: keep them out of version control"
-            " (add them to .gitignore)",
-            file=out,
-        )
+    print(f"✓ The key in {key_file} (yours alone to read)", file=out)
 
 
 def _disconnect(*, where: Places, state: dict[str, Any], out: TextIO) -> bool:
@@ -256,16 +279,26 @@ def _disconnect(*, where: Places, state: dict[str, Any], out: TextIO) -> bool:
     settings_path = Path(record["settings"]["path"])
     mcp_path = Path(record["mcp"]["path"])
     settings = files.load(settings_path, follow_links=where.follow_links)
-    mcp = files.load(mcp_path, follow_links=where.follow_links)
+    mcp = files.load(mcp_path, follow_links=True)
     remove_hooks(settings.data, record["settings"]["hooks"], record["settings"]["had_hooks"])
-    remove_server(
-        mcp.data, record["mcp"]["server"], record["mcp"]["previous"], record["mcp"]["had_servers"]
-    )
+    project = record["mcp"].get("project")
+    projects = mcp.data.get("projects")
+    if project is None or (isinstance(projects, dict) and isinstance(projects.get(project), dict)):
+        holder = _holder(mcp.data, project)
+        remove_server(
+            holder, record["mcp"]["server"], record["mcp"]["previous"], record["mcp"]["had_servers"]
+        )
+        if project is not None and not holder and not record["mcp"].get("had_project"):
+            del mcp.data["projects"][project]
+            if not mcp.data["projects"]:
+                del mcp.data["projects"]
     files.restore(settings_path, settings.data, record["before"][str(settings_path)])
     files.restore(mcp_path, mcp.data, record["before"][str(mcp_path)])
     if not state["claude-code"]:
         del state["claude-code"]
     save_state(state)
+    if record.get("key_file"):
+        Path(record["key_file"]).unlink(missing_ok=True)
     print(f"✓ Parley's MCP server and hooks taken out of {mcp_path} and {settings_path}", file=out)
     try:
         with httpx.Client(base_url=record["url"], timeout=signin.TIMEOUT) as client:

@@ -1,6 +1,9 @@
 """`parley hook claude-code`: Claude Code's command hook, for Claude Code running outside
-Parley (a person's own terminal, CI). Claude Code runs it before every tool call, so it
-reaches Parley over HTTP alone (no database, nothing heavy imported) and always answers:
+Parley (a person's own terminal, CI). Claude Code starts it before every tool call, so a call
+a rule allows must cost little more than starting Python: it imports the standard library
+alone (no pydantic, no httpx, nothing of the server) and reads its three variables itself
+(`hook_environment`; `config.Settings` declares the same names and defaults, and a test holds
+them equal). It always answers:
 
 - `PreToolUse`: the call goes to `POST /api/{user}/permission-requests`; the person's rules
   decide at once, or the hook long-polls the question until the person does, re-attaching
@@ -9,19 +12,24 @@ reaches Parley over HTTP alone (no database, nothing heavy imported) and always 
   (`PARLEY_HOOK_UNREACHABLE`, `ask`: Claude Code asks in the terminal) within 10 s.
 - `Notification`, `Stop`: an inbox message (and so a push) saying the terminal needs the
   person, or what Claude Code said last.
+
+Its key comes from `--key-file` (what `parley connect` writes: a 0600 file, so the key is in
+no command line another local user could list) or `PARLEY_TOKEN`.
 """
 
 from __future__ import annotations
 
+import argparse
+import http.client
 import json
-import logging
+import os
 import socket
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
-
-import httpx
+from urllib.parse import quote, urlsplit
 
 CONNECT_S = 3.0  # one attempt to reach Parley
 UNREACHABLE_S = 10.0  # at most this long before the default, when Parley cannot be reached
@@ -29,6 +37,24 @@ REATTACH_S = 120.0  # once asked: how long to keep trying through a restart of P
 POLL_S = 25  # each long poll (below any server's PARLEY_LONG_POLL_MAX)
 MAX_TEXT = 4000
 TAIL_BYTES = 256 * 1024
+VERDICTS = ("ask", "deny", "allow")
+
+
+@dataclass(frozen=True)
+class HookEnvironment:
+    url: str
+    token: str | None
+    unreachable: str
+
+
+def hook_environment(environ: Any = os.environ) -> HookEnvironment:
+    """PARLEY_URL, PARLEY_TOKEN and PARLEY_HOOK_UNREACHABLE, with `config.Settings`' defaults."""
+    unreachable = environ.get("PARLEY_HOOK_UNREACHABLE", "ask")
+    return HookEnvironment(
+        url=environ.get("PARLEY_URL", "http://127.0.0.1:8000"),
+        token=environ.get("PARLEY_TOKEN") or None,
+        unreachable=unreachable if unreachable in VERDICTS else "ask",
+    )
 
 
 class Unreachable(Exception):
@@ -47,37 +73,74 @@ def decision(verdict: str, reason: str) -> dict[str, Any]:
 
 
 class Parley:
-    """The few calls the hook makes, as the token's person or agent."""
+    """The few calls the hook makes, as the token's person or agent, over one keep-alive
+    connection (opened again after Parley went away)."""
 
-    def __init__(self, url: str, token: str, *, transport: httpx.BaseTransport | None = None):
-        self.client = httpx.Client(
-            base_url=url.rstrip("/"),
-            headers={"Authorization": f"Bearer {token}"},
-            timeout=httpx.Timeout(CONNECT_S, read=POLL_S + 15),
-            transport=transport,
-        )
-        self.user: str | None = None
+    def __init__(self, url: str, token: str, *, user: str | None = None):
+        parts = urlsplit(url.rstrip("/"))
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise Refused(f"PARLEY_URL must be Parley's http(s) address, not {url!r}")
+        self.scheme, self.netloc, self.prefix = parts.scheme, parts.netloc, parts.path
+        self.headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
+        self.user = user
+        self.connection: http.client.HTTPConnection | None = None
 
-    def call(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
-        try:
-            response = self.client.request(method, path, **kwargs)
-        except httpx.HTTPError as exc:
-            raise Unreachable(f"Parley is unreachable ({type(exc).__name__})") from exc
-        if response.status_code >= 400:
+    def _connect(self) -> http.client.HTTPConnection:
+        if self.connection is None:
+            if self.scheme == "https":
+                self.connection = http.client.HTTPSConnection(self.netloc, timeout=CONNECT_S)
+            else:
+                self.connection = http.client.HTTPConnection(self.netloc, timeout=CONNECT_S)
+        return self.connection
+
+    def close(self) -> None:
+        if self.connection is not None:
+            self.connection.close()
+            self.connection = None
+
+    def call(
+        self, method: str, path: str, *, body: Any = None, read_s: float = CONNECT_S
+    ) -> dict[str, Any]:
+        headers = dict(self.headers)
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        for fresh in (self.connection is None, True):  # a kept-alive one may have been closed
+            connection = self._connect()
             try:
-                message = response.json()["error"]["message"]
-            except (ValueError, KeyError, TypeError):
-                message = response.text[:200]
-            error = Refused if response.status_code < 500 else Unreachable
-            raise error(f"Parley refused ({response.status_code}): {message}")
-        found: dict[str, Any] = response.json()
+                connection.request(method, self.prefix + path, body=data, headers=headers)
+                if connection.sock is not None:
+                    connection.sock.settimeout(read_s)
+                response = connection.getresponse()
+                raw = response.read()
+                break
+            except (OSError, http.client.HTTPException) as exc:
+                self.close()
+                if fresh:
+                    raise Unreachable(f"Parley is unreachable ({type(exc).__name__})") from exc
+        if response.getheader("Connection", "").lower() == "close":
+            self.close()
+        try:
+            found = json.loads(raw)
+        except ValueError:
+            found = None
+        if response.status >= 400:
+            try:
+                message = found["error"]["message"]
+            except (KeyError, TypeError):
+                message = raw[:200].decode("utf-8", "replace")
+            error = Refused if response.status < 500 else Unreachable
+            raise error(f"Parley refused ({response.status}): {message}")
+        if not isinstance(found, dict):
+            raise Unreachable("Parley's answer is not a JSON object")
         return found
 
     def api(self, method: str, path: str, **kwargs: Any) -> dict[str, Any]:
-        """A call under the person's path (whose user the token names: asked once)."""
+        """A call under the person's path (`--user`, or whom the token names: asked once)."""
         if self.user is None:
             self.user = str(self.call("GET", "/api/auth/me")["user_id"])
-        return self.call(method, f"/api/{self.user}{path}", **kwargs)
+        return self.call(method, f"/api/{quote(self.user, safe='')}{path}", **kwargs)
 
 
 def pre_tool_use(parley: Parley, event: dict[str, Any], *, machine: str) -> dict[str, Any]:
@@ -94,7 +157,7 @@ def pre_tool_use(parley: Parley, event: dict[str, Any], *, machine: str) -> dict
     deadline = time.monotonic() + UNREACHABLE_S
     while True:  # until the request is stored: only Parley's being away is retried
         try:
-            found = parley.api("POST", "/permission-requests", json=body)
+            found = parley.api("POST", "/permission-requests", body=body)
             break
         except Refused:
             raise
@@ -106,7 +169,9 @@ def pre_tool_use(parley: Parley, event: dict[str, Any], *, machine: str) -> dict
     while found["status"] == "pending":
         try:
             found = parley.api(
-                "GET", f"/permission-requests/{found['id']}", params={"wait": POLL_S}
+                "GET",
+                f"/permission-requests/{int(found['id'])}?wait={POLL_S}",
+                read_s=POLL_S + 15,
             )
             lost_at = None
         except Refused:
@@ -177,12 +242,11 @@ def run(
     token: str | None,
     machine: str | None,
     unreachable: str,
-    transport: httpx.BaseTransport | None = None,
+    user: str | None = None,
 ) -> int:
     """One hook event from `stdin`; Claude Code reads the decision from `stdout`. Exit 0
     always: a decision that could not be had is the configured default, never a crash."""
     machine = machine or socket.gethostname()
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # stderr is for what went wrong
     try:
         event = json.load(stdin)
     except ValueError:
@@ -192,11 +256,17 @@ def run(
         return 0
     name = event.get("hook_event_name")
     if not token:
-        print("parley hook: PARLEY_TOKEN is not set", file=sys.stderr)
+        print("parley hook: no key (--key-file or PARLEY_TOKEN)", file=sys.stderr)
         if name == "PreToolUse":
-            json.dump(decision(unreachable, "Parley: PARLEY_TOKEN is not set"), stdout)
+            json.dump(decision(unreachable, "Parley: no key (--key-file or PARLEY_TOKEN)"), stdout)
         return 0
-    parley = Parley(url, token, transport=transport)
+    try:
+        parley = Parley(url, token, user=user)
+    except Refused as exc:
+        print(f"parley hook: {exc}", file=sys.stderr)
+        if name == "PreToolUse":
+            json.dump(decision(unreachable, f"{exc}; the default is {unreachable}"), stdout)
+        return 0
     try:
         if name == "PreToolUse":
             try:
@@ -210,9 +280,38 @@ def run(
         text = notice(event, machine=machine)
         if text is not None:
             try:
-                parley.api("POST", "/inbox/messages", json={"text": text})
+                parley.api("POST", "/inbox/messages", body={"text": text})
             except Unreachable as exc:
                 print(f"parley hook: {exc}", file=sys.stderr)
         return 0
     finally:
-        parley.client.close()
+        parley.close()
+
+
+def read_key(path: Path) -> str | None:
+    try:
+        return path.read_text().strip() or None
+    except OSError as exc:
+        print(f"parley hook: cannot read the key file {path}: {exc.strerror}", file=sys.stderr)
+        return None
+
+
+def main(argv: list[str]) -> int:
+    """`parley hook claude-code [options]`, parsed here so the command loads nothing else."""
+    parser = argparse.ArgumentParser(prog="parley hook claude-code")
+    parser.add_argument("--machine", help="this machine's name in Parley (default: hostname)")
+    parser.add_argument("--url", help="Parley's address (default: PARLEY_URL)")
+    parser.add_argument("--user", help="the person's id (default: asked of Parley)")
+    parser.add_argument("--key-file", type=Path, help="the agent key (default: PARLEY_TOKEN)")
+    args = parser.parse_args(argv)
+    env = hook_environment()
+    token = read_key(args.key_file) if args.key_file else env.token
+    return run(
+        sys.stdin,
+        sys.stdout,
+        url=args.url or env.url,
+        token=token,
+        machine=args.machine,
+        unreachable=env.unreachable,
+        user=args.user,
+    )

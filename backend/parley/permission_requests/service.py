@@ -144,6 +144,8 @@ async def request(
         "cwd": cwd,
         "session_id": session_id,
     }
+    if rule is not None:  # the ask rule whose default applies on timeout, as it was then
+        permission["rule"] = {"id": rule.id, "pattern": rule.pattern, "on_timeout": rule.on_timeout}
     place = partial(
         _place,
         caller=Caller(user_id, agent),
@@ -241,6 +243,17 @@ async def wait(
     return outcome(state, found)
 
 
+def _timed_out(state: QuestionState, verdict: str) -> str:
+    """Names the rule whose default decided, so the person can find it and change it."""
+    meta = state.question.meta or {}
+    rule = (meta.get("permission") or {}).get("rule")
+    if isinstance(rule, dict) and rule.get("pattern"):
+        whose = f"of the approval rule {rule['pattern']} (rule {rule.get('id')})"
+    else:
+        whose = "when no approval rule matches"
+    return f"Nobody answered in time: {verdict}, the default on timeout {whose}"
+
+
 def outcome(state: QuestionState, found: store.Request) -> Outcome:
     """What the question's state decides, and the words Claude Code is told."""
     qid, rule_id = state.question.id, found.rule_id
@@ -253,8 +266,7 @@ def outcome(state: QuestionState, found: store.Request) -> Outcome:
         return Outcome(qid, "decided", "deny", f"{why}: denied", rule_id, "closed")
     verdict = "deny" if decision is Decision.deny else "allow"
     if answer.author == TIMEOUT_AUTHOR:
-        reason = f"Nobody answered in time: {verdict}, the default on timeout"
-        return Outcome(qid, "decided", verdict, reason, rule_id, "timeout")
+        return Outcome(qid, "decided", verdict, _timed_out(state, verdict), rule_id, "timeout")
     said = answer.content.strip()
     plain = said in DECISION_TEXT.values()
     if verdict == "allow":

@@ -77,12 +77,20 @@ async def _person(stack: AsyncExitStack, make_server: Any):
     return server, web
 
 
-def check_hook(command: str, *, base: str, secret: str, machine: str) -> None:
+def check_hook(command: str, *, base: str, secret: str, machine: str) -> Path:
+    """The hook names its key by a file the person alone can read: the key itself is in no
+    settings file and no command line. Returns the key file."""
+    assert secret not in command
     words = shlex.split(command)
-    assert words[:2] == [f"PARLEY_URL={base}", f"PARLEY_TOKEN={secret}"]
-    program = Path(words[2])
+    program = Path(words[0])
     assert program.is_absolute() and program.is_file() and program.name == "parley", words
-    assert words[3:] == ["hook", "claude-code", "--machine", machine]
+    assert words[1:9] == [
+        *("hook", "claude-code", "--url", base, "--user", "alice", "--machine", machine)
+    ]
+    assert words[9] == "--key-file"
+    key_file = Path(words[10])
+    assert key_file.read_text().strip() == secret and mode(key_file) == 0o600
+    return key_file
 
 
 async def test_with_the_persons_token_it_merges_into_existing_settings_and_disconnect_restores(
@@ -129,7 +137,7 @@ async def test_with_the_persons_token_it_merges_into_existing_settings_and_disco
             (group,) = [g for g in settings["hooks"][event] if g.get("matcher") != "Bash"]
             (hook,) = group["hooks"]
             assert hook["type"] == "command" and hook["timeout"] > 0
-            check_hook(hook["command"], base=base, secret=secret, machine="ci-box")
+            key_file = check_hook(hook["command"], base=base, secret=secret, machine="ci-box")
         # they hold a key: the person's only
         assert mode(settings_file) == mode(claude_json) == 0o600
         state = tmp_path / ".config" / "parley" / "connections.json"
@@ -142,6 +150,7 @@ async def test_with_the_persons_token_it_merges_into_existing_settings_and_disco
         assert (await web.get("/api/alice/agent-keys")).json() == []
         assert await mcp_status(base, secret) == 401
         assert read(state) == {}
+        assert not key_file.exists()
         code, out = await parley(tmp_path, "disconnect", "claude-code")
         assert code == 1 and "not connected" in out
 
@@ -185,26 +194,40 @@ async def test_the_device_flow_signs_in_and_project_scope_keeps_what_was_added_s
                 os.killpg(process.pid, signal.SIGKILL)
                 await process.wait()
         assert process.returncode == 0, (seen + rest).decode()
-        mcp_file, settings_file = project / ".mcp.json", project / ".claude" / "settings.json"
-        secret = read(mcp_file)["mcpServers"]["parley"]["headers"]["Authorization"][7:]
+        # nothing the project commits holds the key: the server is Claude Code's "local"
+        # scope (the person's ~/.claude.json, this project's entry), the hooks are in the
+        # project's settings.local.json and name a key file outside the project
+        assert not (project / ".mcp.json").exists()
+        assert not (project / ".claude" / "settings.json").exists()
+        claude_json, settings_file = (
+            tmp_path / ".claude.json",
+            project / ".claude" / "settings.local.json",
+        )
+        servers = read(claude_json)["projects"][str(project)]["mcpServers"]
+        secret = servers["parley"]["headers"]["Authorization"][7:]
         assert await mcp_status(base, secret) == 200
         assert [k["agent"] for k in (await web.get("/api/alice/agent-keys")).json()] == [
             "claude-code-box"
         ]
-        assert set(read(settings_file)["hooks"]) == {"PreToolUse", "Notification", "Stop"}
-        assert b"gitignore" in rest
-        # the team adds a server and a setting meanwhile: disconnect keeps them
-        mcp = read(mcp_file)
-        mcp["mcpServers"]["team"] = {"type": "http", "url": "https://team.example/mcp"}
-        mcp_file.write_text(json.dumps(mcp))
+        hooks = read(settings_file)["hooks"]
+        assert set(hooks) == {"PreToolUse", "Notification", "Stop"}
+        key_file = check_hook(
+            hooks["Stop"][0]["hooks"][0]["command"], base=base, secret=secret, machine="box"
+        )
+        assert project not in key_file.parents
+        for path in project.rglob("*"):
+            assert path.is_dir() or secret not in path.read_text(), path
+        # Claude Code adds a setting of its own meanwhile: disconnect keeps it
+        mcp = read(claude_json)
+        mcp["projects"][str(project)]["allowedTools"] = ["Read"]
+        claude_json.write_text(json.dumps(mcp))
         code, out = await parley(
             tmp_path, "disconnect", "claude-code", "--scope", "project", cwd=project
         )
         assert code == 0, out
-        assert read(mcp_file) == {
-            "mcpServers": {"team": {"type": "http", "url": "https://team.example/mcp"}}
-        }
+        assert read(claude_json) == {"projects": {str(project): {"allowedTools": ["Read"]}}}
         assert not settings_file.exists()  # it was Parley's alone
+        assert not key_file.exists()
         assert await mcp_status(base, secret) == 401
 
 
@@ -224,17 +247,25 @@ async def test_refusals_change_nothing(make_server, tmp_path):
         code, out = await parley(tmp_path, *args, PARLEY_TOKEN=token_for("alice"))
         assert code == 1 and "not JSON" in out
         assert broken.read_bytes() == b"{not json"
-        # a project whose .mcp.json is a link elsewhere: never written through
-        project = tmp_path / "repo"
-        project.mkdir()
+        # a project whose settings file, or its folder, is a link elsewhere: never written
+        # through (a repository someone else wrote could point it anywhere)
         target = tmp_path / "elsewhere.json"
         target.write_bytes(b"{}")
-        (project / ".mcp.json").symlink_to(target)
-        code, out = await parley(
-            tmp_path, *args, "--scope", "project", cwd=project, PARLEY_TOKEN=token_for("alice")
-        )
-        assert code == 1 and "symbolic link" in out
+        for name, link in (("repo", ".claude/settings.local.json"), ("repo2", ".claude")):
+            project = tmp_path / name
+            (project / ".claude").mkdir(parents=True)
+            if link == ".claude":
+                (project / ".claude").rmdir()
+                (project / ".claude").symlink_to(tmp_path / "elsewhere-dir")
+                (tmp_path / "elsewhere-dir").mkdir()
+            else:
+                (project / link).symlink_to(target)
+            code, out = await parley(
+                tmp_path, *args, "--scope", "project", cwd=project, PARLEY_TOKEN=token_for("alice")
+            )
+            assert code == 1 and "symbolic link" in out
         assert target.read_bytes() == b"{}"
+        assert list((tmp_path / "elsewhere-dir").iterdir()) == []
         # a key must not travel in the clear to another host
         code, out = await parley(
             tmp_path,
@@ -244,7 +275,9 @@ async def test_refusals_change_nothing(make_server, tmp_path):
         assert code == 1 and "https" in out
         assert [k["agent"] for k in (await web.get("/api/alice/agent-keys")).json()] == ["planner"]
         assert not (tmp_path / ".claude.json").exists()
-        assert not (project / ".claude").exists()
+        assert [p.name for p in (tmp_path / "repo" / ".claude").iterdir()] == [
+            "settings.local.json"  # the link, as it was
+        ]
 
 
 @pytest.mark.slow

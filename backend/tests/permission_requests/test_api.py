@@ -182,3 +182,6 @@ async def test_nobody_answering_applies_the_default(make_server: Any, db: Databa
         denied = await agent.ok("GET", f"{PATH}/{unruled['id']}", params={"wait": 30})
     assert (allowed["decision"], allowed["decided_by"]) == ("allow", "timeout"), allowed
     assert (denied["decision"], denied["decided_by"]) == ("deny", "timeout"), denied
+    # Claude Code (and so the person reading its transcript) is told which rule decided
+    assert f"Write(//w/ok/**) (rule {rule['id']})" in allowed["reason"], allowed
+    assert "no approval rule matches" in denied["reason"], denied
