@@ -63,6 +63,7 @@ SECTIONS = [
     "mcp_tasks",
     "search",
     "push",
+    "hooks",
 ]
 
 
@@ -1496,6 +1497,52 @@ def section_push(rep: Report, db: BenchDatabase, quick: bool) -> None:
     )
 
 
+def section_hooks(rep: Report, db: BenchDatabase, quick: bool) -> None:
+    from hooks import measure_hooks
+
+    found = measure_hooks(db, quick)
+    ruled, asked, python = found["ruled"], found["asked"], found["python"]
+    rep.begin("9h")
+    rep.add("## 10b. Claude Code outside Parley: `parley hook claude-code` before a tool call")
+    rep.add()
+    rep.add(
+        "The hook exactly as `parley connect claude-code` writes it (the installed `parley`,"
+        " `--url`, `--user`, `--machine`, `--key-file` with a real agent key), started through"
+        " `sh -c` as Claude Code starts hooks, a `PreToolUse` event for `Write` on stdin."
+        " Ruled: the person's `allow` rule matches; wall time from starting the shell to the"
+        " hook's exit with its decision (what Claude Code waits before the tool runs). Answered:"
+        " no rule matches, the hook long-polls its question, the person allows it through the"
+        " API; delay = from sending the answer to the hook's exit with `allow` printed (Claude"
+        " Code goes on then). Floor: `python -c pass` with the same interpreter."
+    )
+    rep.add()
+    rep.add("| call | n | p50 | p99 | max |")
+    rep.add("| --- | ---: | ---: | ---: | ---: |")
+    for name, values in (
+        ("a rule allows it", ruled),
+        ("the person answers (answer → hook exits)", asked),
+        ("floor: python -c pass", python),
+    ):
+        rep.add(
+            f"| {name} | {len(values)} | {ms(pct(values, 50))} | {ms(pct(values, 99))} |"
+            f" {ms(max(values))} |"
+        )
+    rep.add()
+    rep.goal(
+        "A call a rule allows costs ≤ 150 ms wall, process start included (p50)",
+        "≤ 150 ms",
+        f"p50 {ms(pct(ruled, 50))}, p99 {ms(pct(ruled, 99))} (python alone p50"
+        f" {ms(pct(python, 50))})",
+        pct(ruled, 50) <= 0.150,
+    )
+    rep.goal(
+        "Answer → Claude Code's hook returns p99 ≤ 1 s",
+        "≤ 1 s",
+        ms(pct(asked, 99)),
+        pct(asked, 99) <= 1.0,
+    )
+
+
 def section_mcp_tasks(
     rep: Report, db: BenchDatabase, quick: bool, pair: Pair | None = None
 ) -> None:
@@ -1675,6 +1722,8 @@ def main() -> int:
             guarded(rep, "5c", "fan-out wide", lambda: section_fanout_wide(rep, db, args.quick))
         if "push" in only:
             guarded(rep, "9p", "push", lambda: section_push(rep, db, args.quick))
+        if "hooks" in only:
+            guarded(rep, "9h", "hooks", lambda: section_hooks(rep, db, args.quick))
         if "search" in only and not args.quick:  # a 10^6-row build: the full run only
             guarded(rep, "9", "search", lambda: section_search(rep, db))
         with contextlib.ExitStack() as shared:

@@ -91,11 +91,15 @@ def parley_command() -> list[str]:
     program = Path(sys.argv[0]).resolve()
     if program.name == "parley" and program.is_file():
         return [str(program)]
-    return [str(Path(sys.executable).resolve()), "-m", "parley.cli"]
+    # Not resolved: a virtual environment's python is a link to the base interpreter, which
+    # does not see the environment's packages.
+    return [str(Path(sys.executable).absolute()), "-m", "parley.cli"]
 
 
-def hook_command(*, url: str, user: str, machine: str, key_file: Path) -> str:
-    words = [*parley_command(), "hook", "claude-code", "--url", url, "--user", user]
+def hook_command(
+    *, url: str, user: str, machine: str, key_file: Path, program: list[str] | None = None
+) -> str:
+    words = [*(program or parley_command()), "hook", "claude-code", "--url", url, "--user", user]
     words += ["--machine", machine, "--key-file", str(key_file)]
     return " ".join(shlex.quote(word) for word in words)
 
