@@ -2,7 +2,8 @@
 # Installs what Parley needs, idempotently: the Python venv with the backend, the frontend's
 # node modules, Debian's bubblewrap (every work session runs in a `bwrap` sandbox; the work
 # tests need it too), and (with --browser, as ./test.sh runs it) Debian's Chromium for the
-# end-to-end tests and a C compiler and make, which build Citus once for the cluster tests.
+# end-to-end tests, Debian's tmux for the test that runs Claude Code interactively in a
+# terminal, and a C compiler and make, which build Citus once for the cluster tests.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -75,6 +76,14 @@ if [ "${1:-}" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
   [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq chromium >/dev/null
+fi
+
+if [ "${1:-}" = "--browser" ] && ! command -v tmux >/dev/null 2>&1; then
+  echo "==> installing tmux (Debian package) to run Claude Code interactively in the hook tests"
+  sudo_cmd=""
+  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq tmux >/dev/null
 fi
 
 if [ "${1:-}" = "--browser" ] && ! { command -v gcc && command -v make; } >/dev/null 2>&1; then
