@@ -18,10 +18,11 @@ export type QuestionReply = { text: string } | { decision: Decision } | { always
  * question; a question already answered or closed is refused (409) and nothing is stored.
  */
 export async function answerQuestion(session: Session, questionId: number, reply: QuestionReply): Promise<Message> {
+  // A question an emailed reminder's link opened: the audit trail says the answer came through it.
+  const headers: Record<string, string> = openedByEmailLink(questionId) ? { "X-Parley-Via": "email_link" } : {};
   if ("always" in reply) {
     const path = userPath(session, `/approval-rules/from-question/${questionId}`);
-    return (await apiJson<AlwaysAllowed>(session, path, { method: "POST" })).answer;
+    return (await apiJson<AlwaysAllowed>(session, path, { method: "POST", headers })).answer;
   }
-  const headers: Record<string, string> = openedByEmailLink(questionId) ? { "X-Parley-Via": "email_link" } : {};
   return apiJson<Message>(session, userPath(session, `/questions/${questionId}/answer`), { method: "POST", body: reply, headers });
 }

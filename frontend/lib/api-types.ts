@@ -106,7 +106,10 @@ export interface paths {
          * @description "Always allow this": answer the permission question `allow` and make the narrowest
          *     rule for its call (`Bash(<that command>)`, `Edit(//<that file>)`, the MCP tool...), so
          *     the same call is allowed without a question from now on. A question already answered
-         *     or closed is 409 and no rule is made; a call no rule can name is 422.
+         *     or closed is 409 and no rule is made; a call no rule can name is 422. A notification's
+         *     "Always allow" button posts here with its device (`X-Parley-Device`), the web UI with
+         *     `X-Parley-Via: email_link` for a question an emailed link opened: the audit trail
+         *     records the answer as through them, as for `.../answer`.
          */
         post: operations["always_allow_api__user_id__approval_rules_from_question__question_id__post"];
         delete?: never;
@@ -3956,7 +3959,12 @@ export interface operations {
     always_allow_api__user_id__approval_rules_from_question__question_id__post: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The push subscription whose notification answered (audit) */
+                "x-parley-device"?: number | null;
+                /** @description The web UI answering a question an emailed link opened (audit) */
+                "x-parley-via"?: "email_link" | null;
+            };
             path: {
                 question_id: number;
                 user_id: string;

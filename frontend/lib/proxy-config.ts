@@ -8,8 +8,9 @@ export function apiBaseUrl(): string {
  * Request headers the browser may send through to the API: the session cookie, and `origin`
  * so the API can refuse a cross-site request that carries it; `user-agent` names the device
  * in the sessions list; `x-parley-device` names the notification device an answer came from
- * (the service worker's Allow / Deny). `x-forwarded-for` is not taken from the browser: the proxy
- * sets it (see clientAddress).
+ * (the service worker's Allow / Deny), `x-parley-via` that the answer came from a question an
+ * emailed link opened (both for the audit trail; the API checks them). `x-forwarded-for` is not
+ * taken from the browser: the proxy sets it (see clientAddress).
  */
 export const FORWARDED_REQUEST_HEADERS = [
   "authorization",
@@ -21,6 +22,7 @@ export const FORWARDED_REQUEST_HEADERS = [
   "origin",
   "user-agent",
   "x-parley-device",
+  "x-parley-via",
 ] as const;
 
 /** Response headers copied back from the API (`set-cookie` separately: there may be several). */

@@ -6,7 +6,9 @@
  * (`parley-q-<id>`), so a later push with the same tag (the question answered elsewhere, timed
  * out, closed) replaces or closes it on every device. A notification's Allow / Deny (or Yes / No)
  * buttons answer through the question's own answer route, with the person's session cookie, so
- * the server applies the same checks and keeps the same audit record as an answer from the UI.
+ * the server applies the same checks and keeps the same audit record as an answer from the UI; a
+ * permission request's "Always allow" (shown where the browser has room for a third button) goes
+ * through the card's "Always allow this" route the same way.
  *
  * It has no fetch handler: the app never works offline, and a no-op handler only slows requests.
  */
@@ -14,8 +16,12 @@
 /** Where the page leaves this device's subscription id (the `X-Parley-Device` header): lib/push.ts. */
 const DEVICE_CACHE = "parley-push";
 const DEVICE_KEY = "/__parley/push-device";
-/** The only requests a notification may make: answering one of the person's questions. */
+/**
+ * The only requests a notification may make: answering one of the person's questions, and (a
+ * permission request's "Always allow") answering it allow with a rule made from its call.
+ */
 const ANSWER_PATH = /^\/api\/[A-Za-z0-9_.@%-]{1,200}\/questions\/\d{1,12}\/answer$/;
+const ALWAYS_PATH = /^\/api\/[A-Za-z0-9_.@%-]{1,200}\/approval-rules\/from-question\/\d{1,12}$/;
 const ICON = "/icons/icon-192.png";
 const BADGE = "/icons/badge-96.png";
 
@@ -124,11 +130,18 @@ function refusal(status) {
   return `The answer was refused (HTTP ${status}). Open the question to try again.`;
 }
 
+/** Where an action posts: the question's answer route, or the route the payload names for it. */
+function actionPath(route, action) {
+  const own = route.paths && typeof route.paths === "object" && Object.hasOwn(route.paths, action) ? route.paths[action] : undefined;
+  if (own !== undefined) return typeof own === "string" && ALWAYS_PATH.test(own) ? own : "";
+  return typeof route.path === "string" && ANSWER_PATH.test(route.path) ? route.path : "";
+}
+
 async function answer(payload, action) {
-  const route = payload.answer;
-  const body = route && typeof route === "object" ? route[action] : undefined;
-  const path = route && typeof route.path === "string" ? route.path : "";
-  if (!body || typeof body !== "object" || !ANSWER_PATH.test(path)) {
+  const route = payload.answer && typeof payload.answer === "object" ? payload.answer : null;
+  const body = route && action !== "path" && action !== "paths" && Object.hasOwn(route, action) ? route[action] : undefined;
+  const path = route ? actionPath(route, action) : "";
+  if (!body || typeof body !== "object" || !path) {
     await openConversation(payload);
     return;
   }

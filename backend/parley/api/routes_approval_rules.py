@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
+from parley.api.answer_channel import AnswerChannelDep
 from parley.api.deps import CurrentCaller, DbDep, PersonUser, SettingsDep, WorkDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.approvals import always, rules
@@ -58,11 +59,15 @@ async def always_allow(
     db: DbDep,
     settings: SettingsDep,
     work: WorkDep,
+    channel: AnswerChannelDep,
 ) -> AlwaysOut:
     """ "Always allow this": answer the permission question `allow` and make the narrowest
     rule for its call (`Bash(<that command>)`, `Edit(//<that file>)`, the MCP tool...), so
     the same call is allowed without a question from now on. A question already answered
-    or closed is 409 and no rule is made; a call no rule can name is 422."""
+    or closed is 409 and no rule is made; a call no rule can name is 422. A notification's
+    "Always allow" button posts here with its device (`X-Parley-Device`), the web UI with
+    `X-Parley-Via: email_link` for a question an emailed link opened: the audit trail
+    records the answer as through them, as for `.../answer`."""
     del user_id  # the person's own path, checked (PersonUser); the caller carries it
     made = await always.always_allow(
         db,
@@ -70,6 +75,9 @@ async def always_allow(
         question_id=question_id,
         max_chars=settings.max_message_chars,
         sessions=work,
+        device=channel.device,
+        via=channel.via,
+        session=channel.session,
     )
     answer = PostedOut(**message_json(made.answered.answer), answered=question_id)
     return AlwaysOut(rule=RuleOut.model_validate(made.rule), answer=answer)

@@ -3,15 +3,15 @@ long-polled for their answer, and answered."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated
 
 from annotated_types import Ge
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Query
 
+from parley.api.answer_channel import AnswerChannelDep
 from parley.api.deps import CurrentCaller, DbDep, PathPrincipal, SettingsDep, WaitsDep, WorkDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.errors import InvalidInput
-from parley.push import subscriptions
 from parley.questions import answer as answering
 from parley.questions.ask import wait_for_answer
 from parley.questions.store import open_questions
@@ -77,14 +77,7 @@ async def answer_question(
     db: DbDep,
     settings: SettingsDep,
     work: WorkDep,
-    x_parley_device: Annotated[
-        int | None,
-        Header(description="The push subscription whose notification answered (audit)"),
-    ] = None,
-    x_parley_via: Annotated[
-        Literal["email_link"] | None,
-        Header(description="The web UI answering a question an emailed link opened (audit)"),
-    ] = None,
+    channel: AnswerChannelDep,
 ) -> PostedOut:
     """Answer one of the person's questions, with `text`, or, for a work session's
     permission request, with `decision` (`allow`, `allow_session`, `deny`; text such as
@@ -98,32 +91,16 @@ async def answer_question(
     through `push_action` (with `X-Parley-Device`), `email_link` (`X-Parley-Via:
     email_link`, sent by the web UI for a question an emailed link opened), else `web` for
     the session cookie and `rest` for a bearer credential."""
-    caller = principal.caller
-    device = None
-    if x_parley_device is not None:
-        device = await subscriptions.owned_subscription(
-            db, user_id=caller.user_id, subscription_id=x_parley_device
-        )
     answered = await answering.answer(
         db,
-        caller=caller,
+        caller=principal.caller,
         question_id=question_id,
         text=body.text,
         decision=Decision(body.decision) if body.decision else None,
         max_chars=settings.max_message_chars,
-        device=device,
+        device=channel.device,
         sessions=work,
-        via=_via(principal.via, x_parley_device, x_parley_via),
-        session=principal.session_id,
+        via=channel.via,
+        session=channel.session,
     )
     return PostedOut(**message_json(answered.answer), answered=question_id)
-
-
-def _via(credential: str, device: int | None, hint: str | None) -> str:
-    """How an answer came, for the audit trail: a notification's button names its device,
-    the web UI names an emailed link; else how the caller signed the request."""
-    if device is not None:
-        return "push_action"
-    if hint is not None:
-        return hint
-    return "web" if credential == "session" else "rest"

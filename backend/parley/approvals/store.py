@@ -81,33 +81,71 @@ async def rules_for(
 
 async def create(db: Database, *, user_id: str, most: int, **fields: Any) -> Rule:
     """A new rule, unless the person has `most` already (422) or one for the same pattern
-    in the same scope (409). Rules of one person are added one at a time (a transaction
-    lock on the person), so a burst cannot pass the cap between its count and its insert."""
+    in the same scope (409)."""
+    async with db.transaction() as conn:
+        await _lock_rules(conn, user_id=user_id)
+        return await _insert(conn, user_id=user_id, most=most, fields=fields)
+
+
+async def _lock_rules(conn: asyncpg.Connection, *, user_id: str) -> None:
+    """Rules of one person are added one at a time (a transaction lock on the person), so a
+    burst cannot pass the cap between its count and its insert."""
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended('approval_rules:' || $1, 0))", user_id
+    )
+
+
+async def _insert(
+    conn: asyncpg.Connection, *, user_id: str, most: int, fields: dict[str, Any]
+) -> Rule:
+    count = await conn.fetchval("SELECT count(*) FROM approval_rules WHERE user_id = $1", user_id)
+    if count >= most:
+        raise ParleyError(
+            f"At most {most} approval rules: remove one first",
+            code="too_many_rules",
+            status=422,
+        )
     names = list(fields)
     places = ", ".join(f"${i}" for i in range(2, len(names) + 2))
-    async with db.transaction() as conn:
-        await conn.execute(
-            "SELECT pg_advisory_xact_lock(hashtextextended('approval_rules:' || $1, 0))",
+    try:
+        row = await conn.fetchrow(
+            f"""INSERT INTO approval_rules (user_id, {", ".join(names)})
+            VALUES ($1, {places}) RETURNING {_COLUMNS}""",
             user_id,
+            *fields.values(),
         )
-        count = await conn.fetchval(
-            "SELECT count(*) FROM approval_rules WHERE user_id = $1", user_id
+    except asyncpg.UniqueViolationError:
+        raise exists(fields["pattern"]) from None
+    return _rule(row)
+
+
+async def allow_everywhere(
+    conn: asyncpg.Connection, *, user_id: str, pattern: str, most: int, **fields: Any
+) -> Rule:
+    """The person's rule allowing `pattern` for every agent, inside the caller's
+    transaction: the one there is (made `allow` if it said otherwise: the person's newer
+    word), else a new one with `fields` (past `most` rules: 422)."""
+    await _lock_rules(conn, user_id=user_id)
+    row = await conn.fetchrow(
+        f"""SELECT {_COLUMNS} FROM approval_rules WHERE user_id = $1 AND pattern = $2
+        AND scope = 'all' AND scope_value = '' FOR UPDATE""",
+        user_id,
+        pattern,
+    )
+    if row is None:
+        return await _insert(
+            conn,
+            user_id=user_id,
+            most=most,
+            fields={**fields, "decision": "allow", "pattern": pattern, "scope": "all"},
         )
-        if count >= most:
-            raise ParleyError(
-                f"At most {most} approval rules: remove one first",
-                code="too_many_rules",
-                status=422,
-            )
-        try:
-            row = await conn.fetchrow(
-                f"""INSERT INTO approval_rules (user_id, {", ".join(names)})
-                VALUES ($1, {places}) RETURNING {_COLUMNS}""",
-                user_id,
-                *fields.values(),
-            )
-        except asyncpg.UniqueViolationError:
-            raise exists(fields["pattern"]) from None
+    if row["decision"] != "allow":
+        row = await conn.fetchrow(
+            f"""UPDATE approval_rules SET decision = 'allow', updated_at = now()
+            WHERE user_id = $1 AND id = $2 RETURNING {_COLUMNS}""",
+            user_id,
+            row["id"],
+        )
     return _rule(row)
 
 

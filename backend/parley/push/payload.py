@@ -3,7 +3,8 @@
 It says no more than the chat shows the person (the question's text, clipped; a permission
 request's tool and what it wants to do), and it names the answer path, so the worker's
 Allow/Deny (or Yes/No) buttons answer through the same route the UI uses, with the
-person's own session.
+person's own session; a permission request's "Always allow" posts to the route of the
+card's "Always allow this" (`answer.paths.always`), which answers allow and makes the rule.
 """
 
 from __future__ import annotations
@@ -50,9 +51,12 @@ def _question(claimed: Claimed, base: dict[str, Any]) -> dict[str, Any]:
     if isinstance(permission, dict):
         tool = str(permission.get("tool") or permission.get("tool_name") or "a tool")
         title = f"{who} asks to use {tool}"
+        # In this order: where a browser shows only two buttons (`Notification.maxActions`)
+        # they are Allow and Deny, and "Always allow" is in the conversation's card.
         actions = [
             {"action": "allow", "title": "Allow"},
             {"action": "deny", "title": "Deny"},
+            {"action": "always", "title": "Always allow"},
         ]
     else:
         title = f"{who} asks"
@@ -63,19 +67,25 @@ def _question(claimed: Claimed, base: dict[str, Any]) -> dict[str, Any]:
     if claimed.kind == "reminder":
         title = "Still waiting: " + title
     path = f"/api/{claimed.user_id}/questions/{claimed.ref}/answer"
+    routes: dict[str, Any] = {
+        "path": path,
+        "allow": {"decision": "allow"},
+        "deny": {"decision": "deny"},
+        "yes": {"text": "yes"},
+        "no": {"text": "no"},
+    }
+    if isinstance(permission, dict):  # answers allow and makes the rule, in one request
+        routes["always"] = {}
+        routes["paths"] = {
+            "always": f"/api/{claimed.user_id}/approval-rules/from-question/{claimed.ref}"
+        }
     return base | {
         "title": clip(title, TITLE_CHARS),
         "body": clip(claimed.content, BODY_CHARS),
         "url": f"/c/{claimed.conversation_id}?question={claimed.ref}",
         "question_id": claimed.ref,
         "actions": actions,
-        "answer": {
-            "path": path,
-            "allow": {"decision": "allow"},
-            "deny": {"decision": "deny"},
-            "yes": {"text": "yes"},
-            "no": {"text": "no"},
-        },
+        "answer": routes,
     }
 
 

@@ -9,8 +9,11 @@ sessions (`Sessions`), live here, live elsewhere or parked.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
+
+import asyncpg
 
 from parley import audit
 from parley.auth import Caller
@@ -30,6 +33,10 @@ class Answered:
     question: StoredMessage
     answer: StoredMessage
     decision: Decision | None  # for a permission question
+
+
+# A write made in the answer's own transaction (`answer(also=...)`).
+Also = Callable[[asyncpg.Connection], Awaitable[None]]
 
 
 class Sessions(Protocol):
@@ -52,6 +59,7 @@ async def answer(
     sessions: Sessions | None = None,
     via: str | None = None,
     session: int | None = None,
+    also: Also | None = None,
 ) -> Answered:
     """Answer one of the person's questions, exactly once, by text or (a permission
     question) by a decision, then hand a decision to `sessions`. An agent's token never
@@ -59,7 +67,9 @@ async def answer(
     (409) and nothing is stored. `device`: the person's own push subscription it was
     answered from (a notification's button), kept with the answer. `via` (`rest`, `web`,
     `push_action`, `email_link`, `mcp`) and `session` (the web session) say for the audit
-    trail how it came; None: the request's channel (`audit.channel`)."""
+    trail how it came; None: the request's channel (`audit.channel`). `also`: a write that
+    stands or falls with the answer, made in its transaction once the question is found
+    open (the rule of "Always allow this")."""
     if caller.agent is not None:
         raise Forbidden(
             "Only the person answers their questions; an agent's token cannot",
@@ -93,6 +103,8 @@ async def answer(
         question = store.message(row, "q_")
         assert question is not None
         chosen = _decision(question, text, decision)
+        if also is not None:
+            await also(conn)
         reply = await store.record_answer(
             conn,
             user_id=user_id,

@@ -57,6 +57,38 @@ async function show(page: Page, worker: Worker, push: PushPayload): Promise<void
   }).toPass({ timeout: 20_000 });
 }
 
+/** How many buttons this browser shows on a notification (`Notification.maxActions`). */
+function maxActions(worker: Worker): Promise<number> {
+  return worker.evaluate(() => (Notification as unknown as { maxActions: number }).maxActions);
+}
+
+interface AuditEvent {
+  question_id: number | null;
+  decision: string;
+  decided_by: string;
+  via: string;
+  device_id: number | null;
+}
+
+async function auditTrail(page: Page, user: string): Promise<AuditEvent[]> {
+  const response = await page.request.get(`/api/${user}/audit`);
+  expect(response.status()).toBe(200);
+  return ((await response.json()) as { events: AuditEvent[] }).events;
+}
+
+/** A Write call as Claude Code's PreToolUse hook sends it to `POST /permission-requests`. */
+function writeCall(file: string, toolUseId: string): Record<string, unknown> {
+  return { tool_name: "Write", tool_input: { file_path: file, content: "hello\n" }, tool_use_id: toolUseId, machine: "laptop" };
+}
+
+interface Requested {
+  id: number | null;
+  status: string;
+  decision: string | null;
+  decided_by: string | null;
+  rule_id: number | null;
+}
+
 async function devices(page: Page, user: string): Promise<Device[]> {
   const response = await page.request.get(`/api/${user}/push-subscriptions`);
   expect(response.status()).toBe(200);
@@ -186,13 +218,14 @@ test("a permission prompt's notification: Allow answers it through the service w
   const push = await pushService.next(endpoint, (p) => p.kind === "question" && p.question_id === questionId);
   expect(push.tag).toBe(`parley-q-${questionId}`);
   expect(push.url).toBe(`/c/${conversationId}?question=${questionId}`);
-  expect(push.actions.map((a) => a.title)).toEqual(["Allow", "Deny"]);
+  expect(push.actions.map((a) => a.title)).toEqual(["Allow", "Deny", "Always allow"]);
 
-  // The service worker shows it, with its buttons.
+  // The service worker shows it, with as many of its buttons as the browser has room for.
   const worker = await serviceWorker(context);
   await show(page, worker, push);
+  const room = await maxActions(worker);
   await expect.poll(() => shownNotifications(worker, push.tag)).toEqual([
-    { title: push.title, body: push.body, tag: push.tag, actions: [{ action: "allow", title: "Allow" }, { action: "deny", title: "Deny" }] },
+    { title: push.title, body: push.body, tag: push.tag, actions: push.actions.slice(0, room) },
   ]);
 
   // Allow, pressed on the notification: the worker answers through the question's own route.
@@ -304,4 +337,88 @@ test("voice: an agent's question in the inbox is answered by saying “yes”", 
   expect(reply.status).toBe("answered");
   expect(reply.answer?.content).toBe("yes");
   await expect(question).toHaveAttribute("data-open", "false");
+});
+
+test("Always allow on a permission request's notification: allowed, a rule is made, and the same call is then allowed unasked", async ({
+  page,
+  context,
+  userName,
+  baseURL,
+  pushService,
+  pushStack,
+}) => {
+  const endpoint = pushService.endpoint();
+  await fakeSubscription(page, endpoint, pushService.keys);
+  await allowNotifications(context, baseURL);
+  await signIn(page, userName);
+  await turnOnNotifications(page);
+  const [device] = await devices(page, userName);
+
+  // Claude Code outside Parley asks (its hook's permission request): the person is asked.
+  const agent = RestAgent.mint(pushStack, userName, "laptop-cc");
+  const file = `/home/${userName}/project/notes.md`;
+  const asked = await agent.ok<Requested>("POST", "/permission-requests", writeCall(file, "toolu_e2e_first"));
+  expect(asked.status).toBe("pending");
+  const push = await pushService.next(endpoint, (p) => p.kind === "question" && p.question_id === asked.id);
+  expect(push.actions.map((a) => a.action)).toEqual(["allow", "deny", "always"]);
+
+  // "Always allow", pressed on the notification (the third button, where the browser shows one).
+  const worker = await serviceWorker(context);
+  await show(page, worker, push);
+  await clickNotification(worker, push.tag, "always");
+  await expect
+    .poll(async () => (await agent.ok<Requested>("GET", `/permission-requests/${asked.id}`)).decision, { timeout: 20_000 })
+    .toBe("allow");
+  await expect.poll(() => shownNotifications(worker, push.tag)).toEqual([]);
+
+  // The rule is the person's, for this very file, and named as made by "Always allow this".
+  await page.getByTestId("open-account").click();
+  const rules = page.getByTestId("account-panel").getByTestId("approval-rules-section");
+  const row = rules.locator(`[data-testid="approval-rule-row"][data-pattern="Edit(/${file})"]`);
+  await expect(row).toContainText("Always allow this");
+  await expect(rules.getByTestId("approval-rule-row")).toHaveCount(1);
+  await page.getByRole("button", { name: "Close account" }).click();
+
+  // The audit trail says the person allowed it from that device's notification.
+  const [event] = await auditTrail(page, userName);
+  expect(event).toMatchObject({ question_id: asked.id, decision: "allow", decided_by: "person", via: "push_action", device_id: device?.id });
+
+  // The same call again is allowed by the rule at once: nobody is asked, nothing is pushed.
+  const again = await agent.ok<Requested>("POST", "/permission-requests", writeCall(file, "toolu_e2e_again"));
+  expect(again).toMatchObject({ id: null, status: "decided", decision: "allow", decided_by: "rule" });
+  const open = await page.request.get(`/api/${userName}/questions`);
+  expect(await open.json()).toEqual([]);
+
+  // The old notification pressed again changes nothing and says so.
+  await show(page, worker, push);
+  await clickNotification(worker, push.tag, "always");
+  await expect
+    .poll(() => shownNotifications(worker, push.tag))
+    .toEqual([{ title: "Not answered", body: "Already answered or closed: nothing was changed.", tag: push.tag, actions: [] }]);
+  await expect(auditTrail(page, userName)).resolves.toHaveLength(2); // the question's and the rule's
+});
+
+test("Always allow this on a permission request an emailed link opened: the audit trail says it came through the email", async ({
+  page,
+  userName,
+  pushStack,
+}) => {
+  await signIn(page, userName);
+  const agent = RestAgent.mint(pushStack, userName, "laptop-cc");
+  const asked = await agent.ok<Requested>("POST", "/permission-requests", writeCall(`/home/${userName}/linked.md`, "toolu_e2e_link"));
+  const [waiting] = (await (await page.request.get(`/api/${userName}/questions`)).json()) as { question: { id: number; conversation_id: number } }[];
+  expect(waiting?.question.id).toBe(asked.id);
+
+  // Where a reminder email's link leads (GET /api/question-links/<token> redirects here).
+  await page.goto(`/c/${waiting?.question.conversation_id}?question=${asked.id}&via=email_link`);
+  const card = page.locator(`[data-testid="permission-question"][data-message-id="${asked.id}"]`);
+  await expect(card).toHaveAttribute("data-open", "true");
+  await card.getByTestId("permission-always-allow").click();
+  await expect(card).toHaveAttribute("data-open", "false");
+  await expect(card.getByTestId("permission-answer")).toHaveText("Answered: Allowed");
+
+  const [event] = await auditTrail(page, userName);
+  expect(event).toMatchObject({ question_id: asked.id, decision: "allow", decided_by: "person", via: "email_link", device_id: null });
+  const again = await agent.ok<Requested>("POST", "/permission-requests", writeCall(`/home/${userName}/linked.md`, "toolu_e2e_link2"));
+  expect(again).toMatchObject({ status: "decided", decision: "allow", decided_by: "rule" });
 });

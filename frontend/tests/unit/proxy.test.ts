@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 describe("the API proxy", () => {
-  it("sends the session cookie, origin, device and client address, and nothing else unlisted", async () => {
+  it("sends the session cookie, origin, device, email link and client address, and nothing else unlisted", async () => {
     process.env[PEER_FORWARDED] = "1"; // as server.mjs, which wrote x-forwarded-for from the socket
     const request = new NextRequest("http://127.0.0.1:3000/api/auth/login", {
       method: "POST",
@@ -35,6 +35,7 @@ describe("the API proxy", () => {
         origin: "http://127.0.0.1:3000",
         "user-agent": "Test Browser 1.0",
         "x-parley-device": "12",
+        "x-parley-via": "email_link",
         "x-forwarded-for": "198.51.100.7, 203.0.113.9",
         "x-secret-header": "nope",
         "content-type": "application/json",
@@ -47,6 +48,7 @@ describe("the API proxy", () => {
     expect(seen.origin).toBe("http://127.0.0.1:3000");
     expect(seen["user-agent"]).toBe("Test Browser 1.0");
     expect(seen["x-parley-device"]).toBe("12");
+    expect(seen["x-parley-via"]).toBe("email_link");
     expect(seen["x-forwarded-for"]).toBe("203.0.113.9");
     expect(seen["x-secret-header"]).toBeUndefined();
   });
