@@ -87,6 +87,12 @@ class Settings(BaseSettings):
     mcp_task_poll_ms: int = Field(default=2000, ge=100, alias="PARLEY_MCP_TASK_POLL_MS")
     # A question nobody answers within this many seconds (unless it says otherwise) times out.
     question_timeout: float = Field(default=3600.0, gt=0, alias="PARLEY_QUESTION_TIMEOUT")
+    # A tool call waiting for the person (permission requests of agents outside Parley):
+    # a reminder push after this many minutes, then an email with a one-time link as long
+    # again later (the person's notification settings permitting). 0: no reminder.
+    permission_remind_minutes: float = Field(
+        default=10.0, ge=0, le=1440, alias="PARLEY_PERMISSION_REMIND_MINUTES"
+    )
     # A running agent run that has not been heard from for this long is marked timed_out.
     run_silence_timeout: float = Field(default=600.0, gt=0, alias="PARLEY_RUN_SILENCE_TIMEOUT")
     # A claimed delegation the child has not acted in yet (its claim may not have reached

@@ -36,6 +36,7 @@ async def request_permission(
         machine=body.machine,
         home=body.home or None,
         question_timeout=settings.question_timeout,
+        remind_after=settings.permission_remind_minutes,
     )
     return PermissionRequestOut.model_validate(found)
 

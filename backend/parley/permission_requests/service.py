@@ -93,9 +93,11 @@ async def request(
     machine: str = "",
     home: str | None = None,
     question_timeout: float,
+    remind_after: float | None = None,
 ) -> Outcome:
-    """Decide a tool call now (a rule), or ask the person (an open question: `pending`).
-    The same call again (agent, `tool_use_id`) is the same request."""
+    """Decide a tool call now (a rule), or ask the person (an open question: `pending`),
+    reminding them after `remind_after` minutes (a push, then an email with a link). The
+    same call again (agent, `tool_use_id`) is the same request."""
     tool_name = clean(tool_name, field="tool_name", max_chars=MAX_TOOL_NAME, one_line=True)
     tool_use_id = clean(tool_use_id, field="tool_use_id", max_chars=MAX_ID, one_line=True)
     machine = _line(machine, field="machine", most=MAX_MACHINE)
@@ -172,7 +174,7 @@ async def request(
             max_chars=None,
             timeout_s=question_timeout,
             default_timeout=question_timeout,
-            escalation=Escalation(on_timeout),
+            escalation=Escalation(on_timeout, remind_after or None),
         )
     except _Taken:
         found = await store.find(db, user_id=user_id, agent=agent, tool_use_id=tool_use_id)

@@ -49,6 +49,7 @@ async def approve_tool_use(
             tool_input=input,
             tool_use_id=tool_use_id or "",
             question_timeout=settings.question_timeout,
+            remind_after=settings.permission_remind_minutes,
         )
         if found.status == "pending":
             assert found.id is not None
