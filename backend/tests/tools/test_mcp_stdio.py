@@ -283,7 +283,7 @@ async def test_sigterm_still_stops_the_embedded_server(tmp_path: Path, served: b
         "--user",
         "erin",
         env={"PARLEY_DATA_DIR": str(data_dir)},
-        stderr=asyncio.subprocess.DEVNULL,
+        stderr=(tmp_path / "stderr.log").open("wb"),  # shown when it fails
     )
     assert process.stdin and process.stdout
     process.stdin.write(json.dumps(INITIALIZE).encode() + b"\n")
@@ -301,7 +301,8 @@ async def test_sigterm_still_stops_the_embedded_server(tmp_path: Path, served: b
         assert (pgdata / "postmaster.pid").exists()
 
     process.terminate()
-    assert await asyncio.wait_for(process.wait(), timeout=120) == 0
+    code = await asyncio.wait_for(process.wait(), timeout=120)
+    assert code == 0, (tmp_path / "stderr.log").read_text(errors="replace")[-4000:]
 
     async def stopped() -> bool:  # the server finishes stopping after `parley mcp` exits
         return not (pgdata / "postmaster.pid").exists()
