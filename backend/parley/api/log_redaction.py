@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
 HIDDEN = "…"
@@ -103,6 +104,26 @@ class RedactSecrets(logging.Filter):
                 for a in record.args
             )
         return True
+
+
+_INSTALLED: set[tuple[tuple[str, tuple[str, ...]], ...]] = set()
+
+
+def install_for(routes: Sequence[Any], openapi: Callable[[], dict[str, Any]]) -> None:
+    """Redact the access log of the app with these routes. Its OpenAPI document (a second
+    or so of pydantic's work) is built only for routes not yet seen in this process: tests
+    and the bench make many apps with the same routes, whose patterns are already in."""
+    key = tuple(
+        sorted(
+            (str(getattr(r, "path", "")), tuple(sorted(getattr(r, "methods", None) or ())))
+            for r in routes
+        )
+    )
+    access = logging.getLogger("uvicorn.access")
+    if key in _INSTALLED and any(isinstance(f, RedactSecrets) for f in access.filters):
+        return
+    install(openapi())
+    _INSTALLED.add(key)
 
 
 def install(openapi: dict[str, Any]) -> None:
