@@ -769,7 +769,14 @@ export interface paths {
         get: operations["get_permission_request_api__user_id__permission_requests__request_id__get"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Withdraw Permission Request
+         * @description The asking agent stopped waiting (Claude Code ended its hook: Esc in the terminal, a
+         *     stopped run): an open question closes, so the person is not asked about a call that no
+         *     longer waits; a decided request is returned as it was. Only the agent that asked and its
+         *     person (anyone else: 404).
+         */
+        delete: operations["withdraw_permission_request_api__user_id__permission_requests__request_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -6690,6 +6697,74 @@ export interface operations {
                 /** @description Seconds to wait for the decision */
                 wait?: number;
             };
+            header?: never;
+            path: {
+                request_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PermissionRequestOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    withdraw_permission_request_api__user_id__permission_requests__request_id__delete: {
+        parameters: {
+            query?: never;
             header?: never;
             path: {
                 request_id: number;

@@ -41,6 +41,18 @@ async def request_permission(
     return PermissionRequestOut.model_validate(found)
 
 
+@router.delete("/{request_id}", response_model=PermissionRequestOut, responses=ERRORS(*AUTHED))
+async def withdraw_permission_request(
+    request_id: int, caller: CurrentCaller, db: DbDep
+) -> PermissionRequestOut:
+    """The asking agent stopped waiting (Claude Code ended its hook: Esc in the terminal, a
+    stopped run): an open question closes, so the person is not asked about a call that no
+    longer waits; a decided request is returned as it was. Only the agent that asked and its
+    person (anyone else: 404)."""
+    found = await service.withdraw(db, caller=caller, request_id=request_id)
+    return PermissionRequestOut.model_validate(found)
+
+
 @router.get("/{request_id}", response_model=PermissionRequestOut, responses=ERRORS(*AUTHED))
 async def get_permission_request(
     request_id: int,

@@ -20,9 +20,11 @@ no command line another local user could list) or `PARLEY_TOKEN`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
+import signal
 import socket
 import sys
 import time
@@ -63,6 +65,18 @@ class Unreachable(Exception):
 
 class Refused(Unreachable):
     """Parley answered with a refusal (a bad token, a bad event): trying again won't help."""
+
+
+class Withdrawn(BaseException):
+    """Claude Code ended the hook while it waited (Esc in the terminal, a stopped run)."""
+
+
+def _withdraw_on_signals() -> None:
+    def handler(signum: int, _frame: object) -> None:
+        raise Withdrawn(signum)
+
+    for name in ("SIGTERM", "SIGINT", "SIGHUP"):
+        signal.signal(getattr(signal, name), handler)
 
 
 def decision(verdict: str, reason: str) -> dict[str, Any]:
@@ -165,6 +179,19 @@ def pre_tool_use(parley: Parley, event: dict[str, Any], *, machine: str) -> dict
             if deadline - time.monotonic() < CONNECT_S + 0.5:  # no time for one more try
                 raise
             time.sleep(0.5)
+    if found["status"] == "pending":
+        _withdraw_on_signals()
+    try:
+        return _waited(parley, found)
+    except Withdrawn:
+        # Nobody waits for this call any more: its question closes (one quick try).
+        parley.close()
+        with contextlib.suppress(Unreachable):
+            parley.api("DELETE", f"/permission-requests/{int(found['id'])}", read_s=2.0)
+        raise
+
+
+def _waited(parley: Parley, found: dict[str, Any]) -> dict[str, Any]:
     lost_at: float | None = None
     while found["status"] == "pending":
         try:
@@ -271,6 +298,9 @@ def run(
         if name == "PreToolUse":
             try:
                 out = pre_tool_use(parley, event, machine=machine)
+            except Withdrawn:
+                print("parley hook: ended while waiting: question withdrawn", file=sys.stderr)
+                return 0
             except Unreachable as exc:
                 print(f"parley hook: {exc}", file=sys.stderr)
                 out = decision(unreachable, f"{exc}; the default is {unreachable}")

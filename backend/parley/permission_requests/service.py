@@ -27,6 +27,7 @@ from parley.messages.store import StoredMessage
 from parley.models import MAX_BIGINT
 from parley.permission_requests import store
 from parley.questions import ask as asking
+from parley.questions import store as questions_store
 from parley.questions.escalation import Escalation, OnTimeout
 from parley.questions.expiry import TIMEOUT_AUTHOR
 from parley.questions.status import QuestionStatus
@@ -225,6 +226,16 @@ async def _owned(db: Database, *, caller: Caller, request_id: int) -> store.Requ
     if found is None or (caller.agent is not None and found.agent != caller.agent):
         raise NotFound(f"Permission request {request_id} not found", request_id=request_id)
     return found
+
+
+async def withdraw(db: Database, *, caller: Caller, request_id: int) -> Outcome:
+    """The agent stopped waiting (Claude Code ended its hook: the person pressed Esc in the
+    terminal, or the run was stopped): its question closes, so nobody answers a call that
+    no longer waits. A request already decided stays as it was."""
+    found = await _owned(db, caller=caller, request_id=request_id)
+    await questions_store.close_unanswered(db, user_id=caller.user_id, question_ids=[request_id])
+    state = await asking.get_question(db, caller=caller, question_id=request_id)
+    return outcome(state, found)
 
 
 async def read(db: Database, *, caller: Caller, request_id: int) -> Outcome:

@@ -224,3 +224,27 @@ async def test_a_parley_restart_while_the_hook_waits_changes_nothing(
             assert notes.read_text() == "kept\n"
             await term.shows("Done.")
     assert len(await questions(db)) == 1
+
+
+async def test_esc_while_the_hook_waits_withdraws_the_question(
+    server: Server, db: Database, tmp_path: Path
+) -> None:
+    """The person gives up in the terminal: Claude Code ends the waiting hook, and the card in
+    Parley closes rather than ask about a call that no longer waits."""
+    notes = tmp_path / "project" / "notes.md"
+    write = ToolUse("Write", {"file_path": str(notes), "content": "never\n"})
+    with FakeAnthropic().running() as fake:
+        fake.script(Reply([write]), say("Stopped."))
+        async with claude_code(fake, server.base_url, tmp_path) as term:
+            await term.type("Write the notes")
+            question = await asked(db, 1)
+            await server.waiting_for(question["message_id"])
+            await term.shows("running PreToolUse hook")
+            await term.tmux("send-keys", "Escape")
+
+            async def withdrawn() -> bool:
+                [now] = await questions(db)
+                return now["status"] == "closed"
+
+            await eventually(withdrawn, within=60)
+    assert not notes.exists()

@@ -215,3 +215,32 @@ async def test_the_hook_re_attaches_across_a_parley_restart(migrated: str, db: D
     decided = await finished(process, within=120)
     assert decided["permissionDecision"] == "allow"
     assert len(await questions(db)) == 1
+
+
+async def test_a_hook_claude_code_ends_while_it_waits_withdraws_its_question(
+    server: Server, db: Database
+) -> None:
+    """Esc in Claude Code's terminal ends the waiting hook: its question closes, so the
+    person is not asked about a call nothing waits for any more."""
+    key = token_for("ann", agent="laptop-cc")
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        process = await hook(pre_tool_use(f"/w/{signum}.txt"), url=server.base_url, token=key)
+        await eventually(lambda: _open(db, 1), within=30)
+        [asked] = [q for q in await questions(db) if q["status"] == "open"]
+        await server.waiting_for(asked["message_id"])  # the hook is parked on its long poll
+        process.send_signal(signum)
+        await asyncio.wait_for(process.wait(), 30)
+        assert await _open(db, 0)
+        closed = [q for q in await questions(db) if q["message_id"] == asked["message_id"]]
+        assert closed[0]["status"] == "closed"
+    # a decided request stays decided; another agent of hers, or another person, gets 404
+    ann, other = Actor(server, "ann", "laptop-cc"), Actor(server, "ann", "ci")
+    gone = await ann.ok("DELETE", f"/permission-requests/{asked['message_id']}")
+    assert (gone["status"], gone["decision"], gone["decided_by"]) == ("decided", "deny", "closed")
+    for actor in (other, Actor(server, "bob")):
+        refused = await actor.call("DELETE", f"/permission-requests/{asked['message_id']}")
+        assert refused.status_code == 404, refused.text
+
+
+async def _open(db: Database, n: int) -> bool:
+    return len([q for q in await questions(db) if q["status"] == "open"]) == n
