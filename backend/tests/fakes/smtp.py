@@ -3,8 +3,11 @@ emails go in tests (and, through tests/e2e/support/fake_smtp_server.py, in brows
 
 from __future__ import annotations
 
+import asyncio
 import email
+import re
 import socket
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -21,6 +24,21 @@ class Inbox:
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         self.messages.append(email.message_from_bytes(envelope.content))
         return "250 OK"
+
+
+async def reminder_link(inbox: Inbox, *, to: str, within: float = 30) -> tuple[str, str]:
+    """The one reminder email's body and its one-time link's path under `/api/`, once it
+    has come (the reminder is sent by the server's own loop)."""
+    deadline = time.monotonic() + within
+    while not inbox.messages:
+        assert time.monotonic() < deadline, "no reminder email"
+        await asyncio.sleep(0.05)
+    [mail] = inbox.messages
+    assert mail["To"] == to
+    body = str(mail.get_payload(decode=True).decode())
+    link = re.search(r"http://\S+/api/question-links/\S+", body)
+    assert link is not None, body
+    return body, link.group(0).split("/api/", 1)[1]
 
 
 def _free_port() -> int:

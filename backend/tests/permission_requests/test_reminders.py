@@ -4,15 +4,12 @@ PARLEY_PERMISSION_REMIND_MINUTES, then an email whose one-time link opens the ca
 
 from __future__ import annotations
 
-import asyncio
-import re
-import time
 from typing import Any
 
 from parley.db import Database
 from tests.approvals.test_api import rules_table
 from tests.audit.test_trail import cookie_headers, trail
-from tests.fakes.smtp import smtp_server
+from tests.fakes.smtp import reminder_link, smtp_server
 from tests.permission_requests.helpers import write_call
 from tests.push.fake_push import FakePushService
 from tests.push.test_delivery import subscribe
@@ -45,19 +42,9 @@ async def test_a_waiting_tool_call_is_reminded_then_emailed_and_always_allowed_f
             assert first["question_id"] == reminder["question_id"] == asked["id"]
             assert reminder["title"].startswith("Still waiting")
             assert "always" in [a["action"] for a in reminder["actions"]]
-            deadline = time.monotonic() + 30
-            while not mailbox.messages:
-                assert time.monotonic() < deadline, "no reminder email"
-                await asyncio.sleep(0.05)
-            [mail] = mailbox.messages
-            assert mail["To"] == "alice@example.com"
-            body = mail.get_payload(decode=True).decode()
+            body, path = await reminder_link(mailbox, to="alice@example.com")
             assert "Write" in body and "/w/notes.md" in body, body
-            link = re.search(r"http://\S+/api/question-links/\S+", body)
-            assert link is not None
-            opened = await server.client.get(
-                "/api/" + link.group(0).split("/api/", 1)[1], follow_redirects=False
-            )
+            opened = await server.client.get(f"/api/{path}", follow_redirects=False)
             assert opened.status_code == 303
             assert opened.headers["location"].endswith(f"?question={asked['id']}&via=email_link")
             # the card the link opened: "Always allow this" (the web UI sends where it came from)

@@ -4,7 +4,6 @@ restart), a reminder push, then an email whose link opens the question once."""
 from __future__ import annotations
 
 import asyncio
-import re
 import time
 from typing import Any
 
@@ -12,7 +11,7 @@ from parley.db import Database
 from parley.questions import escalation
 from parley.questions.expiry import expire_overdue
 from tests.conftest import token_for
-from tests.fakes.smtp import smtp_server
+from tests.fakes.smtp import reminder_link, smtp_server
 from tests.push.fake_push import FakePushService
 from tests.push.test_delivery import subscribe
 from tests.runs.helpers import Actor
@@ -150,17 +149,8 @@ async def test_a_reminder_push_then_an_email_whose_link_opens_the_question_once(
                     reminder["title"].startswith("Still waiting") and reminder["kind"] == "question"
                 )
 
-                deadline = time.monotonic() + 20
-                while not mailbox.messages:
-                    assert time.monotonic() < deadline, "no reminder email"
-                    await asyncio.sleep(0.05)
-                [mail] = mailbox.messages
-                assert mail["To"] == "alice@example.com"
-                body = mail.get_payload(decode=True).decode()
+                body, path = await reminder_link(mailbox, to="alice@example.com")
                 assert "Rotate the API keys now?" in body
-                link = re.search(r"http://\S+/api/question-links/\S+", body)
-                assert link is not None
-                path = link.group(0).split("/api/", 1)[1]
                 opened = await server.client.get(f"/api/{path}", follow_redirects=False)
                 assert opened.status_code == 303
                 assert opened.headers["location"].endswith(
