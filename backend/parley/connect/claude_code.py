@@ -219,18 +219,21 @@ def connect(
         raise ConnectError("--machine must be 1-40 letters, digits, '.', '_' or '-'")
     where = places(scope, cwd=cwd, config_dir=config_dir)
     state = load_state()
-    with httpx.Client(base_url=url, timeout=signin.TIMEOUT) as http:
-        if where.key in state.get("claude-code", {}):
-            print("Already connected here: replacing that connection.", file=out)
-            _disconnect(where=where, state=state, out=out)
-        # Both files are read (and must be JSON objects) before anything is made.
-        settings = files.load(where.settings, follow_links=where.follow_links)
-        mcp = files.load(where.mcp, follow_links=True)  # the person's own file
-        if token is None:
-            token = signin.device_sign_in(http, machine=machine, out=out)
-        person = signin.who(http, token)
-        agent = f"claude-code-{machine}"[:64]
-        key = signin.create_key(http, person, agent=agent)
+    agent = f"claude-code-{machine}"[:64]
+    try:
+        with httpx.Client(base_url=url, timeout=signin.TIMEOUT) as http:
+            if where.key in state.get("claude-code", {}):
+                print("Already connected here: replacing that connection.", file=out)
+                _disconnect(where=where, state=state, out=out)
+            # Both files are read (and must be JSON objects) before anything is made.
+            settings = files.load(where.settings, follow_links=where.follow_links)
+            mcp = files.load(where.mcp, follow_links=True)  # the person's own file
+            if token is None:
+                token = signin.device_sign_in(http, machine=machine, out=out)
+            person = signin.who(http, token)
+            key = signin.create_key(http, person, agent=agent)
+    except httpx.HTTPError as exc:
+        raise ConnectError(f"Cannot reach Parley at {url} ({exc}): nothing was made") from exc
     secret = str(key["secret"])
     key_file = key_path(int(key["id"]))
     command = hook_command(url=url, user=person.user_id, machine=machine, key_file=key_file)

@@ -286,6 +286,7 @@ def run(
         print("parley hook: no key (--key-file or PARLEY_TOKEN)", file=sys.stderr)
         if name == "PreToolUse":
             json.dump(decision(unreachable, "Parley: no key (--key-file or PARLEY_TOKEN)"), stdout)
+            stdout.write("\n")
         return 0
     try:
         parley = Parley(url, token, user=user)
@@ -293,6 +294,7 @@ def run(
         print(f"parley hook: {exc}", file=sys.stderr)
         if name == "PreToolUse":
             json.dump(decision(unreachable, f"{exc}; the default is {unreachable}"), stdout)
+            stdout.write("\n")
         return 0
     try:
         if name == "PreToolUse":

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.accounts.helpers import browser, make_key, signup
-from tests.conftest import PARLEY, token_for
+from tests.conftest import PARLEY, free_port, token_for
 from tests.device.helpers import decide
 from tests.oauth.helpers import mcp_status
 
@@ -240,6 +240,13 @@ async def test_refusals_change_nothing(make_server, tmp_path):
         agent = await make_key(web, "alice", agent="planner")
         code, out = await parley(tmp_path, *args, PARLEY_TOKEN=agent["secret"])
         assert code == 1 and "agent's key" in out
+        # a Parley that cannot be reached: said in a line, not a traceback
+        code, out = await parley(
+            tmp_path,
+            *("connect", "claude-code", "--url", f"http://127.0.0.1:{free_port()}"),
+            PARLEY_TOKEN=token_for("alice"),
+        )
+        assert code == 1 and "Cannot reach Parley" in out and "Traceback" not in out, out
         # settings that are not JSON: refused before anything is made
         (tmp_path / ".claude").mkdir()
         broken = tmp_path / ".claude" / "settings.json"
