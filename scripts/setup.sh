@@ -14,11 +14,17 @@ if [ ! -x .venv/bin/python ]; then
   "$python" -m venv .venv
 fi
 stamp=.venv/.parley-installed
-want="$(cat backend/pyproject.toml | sha256sum | cut -d' ' -f1)"
+# The install's own shape is part of the stamp: a change to it reinstalls.
+install_mode="editable_mode=compat"
+want="$( (cat backend/pyproject.toml; echo "$install_mode") | sha256sum | cut -d' ' -f1)"
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
   echo "==> installing the backend (pip)"
   .venv/bin/python -m pip install -q --upgrade pip
-  .venv/bin/python -m pip install -q -e "backend[dev]"
+  # "compat": a plain path in a .pth file, not setuptools' import finder, which costs every
+  # Python start ~10-30 ms (`parley hook claude-code` runs before each Claude Code tool call).
+  # setuptools calls the mode transitional: where it is gone, the default editable install.
+  .venv/bin/python -m pip install -q -e "backend[dev]" --config-settings "$install_mode" 2>/dev/null \
+    || .venv/bin/python -m pip install -q -e "backend[dev]"
   echo "$want" > "$stamp"
 fi
 
