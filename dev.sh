@@ -7,20 +7,20 @@ root="$(cd "$(dirname "$0")" && pwd)"
 cd "$root"
 scripts/setup.sh
 
-host="${HOST:-127.0.0.1}"
-api_port="${PARLEY_API_PORT:-8000}"
-web_port="${PORT:-3000}"
+# shellcheck source=scripts/dev-env.sh
+. scripts/dev-env.sh
 mkdir -p .parley
 export PARLEY_DATA_DIR="${PARLEY_DATA_DIR:-$root/.parley}"
 # A stable secret, so sign-ins survive a restart.
 [ -f .parley/auth-secret ] || .venv/bin/python -c "import secrets;print(secrets.token_urlsafe(32))" > .parley/auth-secret
 export PARLEY_AUTH_SECRET="${PARLEY_AUTH_SECRET:-$(cat .parley/auth-secret)}"
 export PARLEY_DEV_LOGIN="${PARLEY_DEV_LOGIN:-1}"
-# Anyone at this machine may make an account; the web UI is the origin cookies are good for.
+# Anyone at this machine may make an account.
 export PARLEY_SIGNUP="${PARLEY_SIGNUP:-open}"
-origins="http://127.0.0.1:$web_port,http://localhost:$web_port"
-case "$host" in 127.0.0.1|localhost) ;; *) origins="$origins,http://$host:$web_port" ;; esac
-export PARLEY_WEB_ORIGINS="${PARLEY_WEB_ORIGINS:-$origins}"
+# Where the API and the web UI are reached (from PORT, PARLEY_API_PORT, HOST unless set), also
+# written down for commands run in another shell: `. .parley/dev.env; parley user create me`.
+dev_env
+(umask 077 && dev_env_lines > .parley/dev.env)
 
 case "$host" in
   127.*|localhost|::1) ;;
@@ -61,7 +61,6 @@ wait_for() {
 .venv/bin/parley serve --host 127.0.0.1 --port "$api_port" &
 api_pid=$!
 pids+=("$api_pid")
-api_url="http://127.0.0.1:$api_port"
 wait_for "$api_url/api/health" "$api_pid" || { echo "==> the API did not start (see above)" >&2; exit 1; }
 
 if [ -f frontend/package.json ]; then
@@ -88,7 +87,7 @@ if [ -f frontend/package.json ]; then
   web_pid=$!
   pids+=("$web_pid")
   wait_for "http://$host:$web_port/" "$web_pid" || { echo "==> the web UI did not start (see above)" >&2; exit 1; }
-  echo "==> Parley: web UI on http://$host:$web_port  (API on $api_url)"
+  echo "==> Parley: web UI on $web_url  (API on $api_url; for other shells: . .parley/dev.env)"
 else
   echo "==> Parley API on $api_url"
 fi

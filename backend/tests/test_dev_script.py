@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import httpx
@@ -48,12 +49,20 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+# What dev.sh derives from its ports unless the person set it: the tests' own are not the person's.
+DERIVED = ("PARLEY_PUBLIC_URL", "PARLEY_WEB_ORIGINS", "PARLEY_URL", "HOST", "PORT")
+
+
+def _environment(**env: str) -> dict[str, str]:
+    return {**{k: v for k, v in os.environ.items() if k not in DERIVED}, **env}
+
+
 async def _start(root: Path, migrated: str, **env: str) -> asyncio.subprocess.Process:
     process = await asyncio.create_subprocess_exec(
         "bash",
         str(root / "dev.sh"),
         cwd=root,
-        env={**os.environ, "DATABASE_URL": migrated, "PARLEY_API_PORT": str(free_port()), **env},
+        env=_environment(**{"DATABASE_URL": migrated, "PARLEY_API_PORT": str(free_port()), **env}),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         start_new_session=True,
@@ -74,18 +83,38 @@ async def test_a_failing_build_is_shown_and_no_url_is_printed(tmp_path, migrated
 
 async def test_the_url_is_printed_once_the_ui_answers_on_loopback(tmp_path, migrated):
     root = _checkout(tmp_path, build="true")
-    port = free_port()
-    process = await _start(root, migrated, PORT=str(port))
+    port, api_port = free_port(), free_port()
+    process = await _start(root, migrated, PORT=str(port), PARLEY_API_PORT=str(api_port))
     assert process.stdout is not None and process.stderr is not None
-    url = f"http://127.0.0.1:{port}/"
+    # By name: passkeys refuse an IP address as their relying party.
+    url = f"http://localhost:{port}/"
     while True:
         line = (await asyncio.wait_for(process.stdout.readline(), timeout=90)).decode()
         assert line, (await process.stderr.read()).decode()
         if "web UI on" in line:
             break
-    assert url.rstrip("/") in line
+    assert f"web UI on {url.rstrip('/')} " in line
+    api = f"http://127.0.0.1:{api_port}"
     async with httpx.AsyncClient() as client:
         assert (await client.get(url)).status_code == 200  # answering when announced
+        # The API names itself at the port it was given (MCP clients' OAuth starts there).
+        metadata = (await client.get(f"{api}/.well-known/oauth-protected-resource/mcp")).json()
+        assert metadata["resource"] == f"{api}/mcp"
+    written = (root / ".parley" / "dev.env").read_text()
+    assert f"export PARLEY_URL='{api}'" in written
+    # Another shell, with what dev.sh wrote down: its invite links are on the web UI it serves.
+    create = await asyncio.create_subprocess_exec(
+        "bash",
+        "-c",
+        ". .parley/dev.env && .venv/bin/parley user create newcomer",
+        cwd=root,
+        env={k: v for k, v in _environment().items() if k != "DATABASE_URL"},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    said, err = await asyncio.wait_for(create.communicate(), timeout=60)
+    assert create.returncode == 0, err.decode()
+    assert f" {url}invite/" in said.decode()
     process.terminate()
     _, err = await asyncio.wait_for(process.communicate(), timeout=30)
     assert "WARNING" not in err.decode()
@@ -125,3 +154,37 @@ async def test_a_build_of_unchanged_sources_is_reused(tmp_path, migrated):
     (root / "frontend" / "ui.py").write_text(SLOW_UI + "\n# changed\n")
     assert "building the web UI" in await start_and_stop()
     assert builds.read_text().count("built") == 2
+
+
+def _derived(**env: str) -> dict[str, str]:
+    """What scripts/dev-env.sh (which dev.sh sources) exports for this environment."""
+    out = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "dev-env.sh")],
+        env=_environment(**env),
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    return dict(
+        line.removeprefix("export ").replace("'", "").split("=", 1) for line in out.splitlines()
+    )
+
+
+def test_addresses_follow_the_ports_unless_set() -> None:
+    derived = _derived(PORT="3400", PARLEY_API_PORT="8400")
+    assert derived["PARLEY_PUBLIC_URL"] == "http://127.0.0.1:8400"
+    assert derived["PARLEY_URL"] == "http://127.0.0.1:8400"
+    # The first origin makes invite links and is the passkeys' relying party: a name.
+    assert derived["PARLEY_WEB_ORIGINS"] == "http://localhost:3400,http://127.0.0.1:3400"
+    assert _derived()["PARLEY_PUBLIC_URL"] == "http://127.0.0.1:8000"
+    network = _derived(HOST="10.1.2.3", PORT="3400")["PARLEY_WEB_ORIGINS"]
+    assert network.split(",")[-1] == "http://10.1.2.3:3400"
+    mine = _derived(
+        PARLEY_API_PORT="8400",
+        PARLEY_PUBLIC_URL="https://parley.example.com",
+        PARLEY_WEB_ORIGINS="https://chat.example.com",
+        PARLEY_URL="http://10.0.0.9:8000",
+    )
+    assert mine["PARLEY_PUBLIC_URL"] == "https://parley.example.com"
+    assert mine["PARLEY_WEB_ORIGINS"] == "https://chat.example.com"
+    assert mine["PARLEY_URL"] == "http://10.0.0.9:8000"

@@ -6,6 +6,7 @@ import { describeError } from "@/lib/api-error";
 import type { Session } from "@/lib/auth-store";
 import { shortTime } from "@/lib/format-time";
 import type { Passkey } from "@/lib/account-types";
+import { passkeyHostProblemHere } from "@/lib/passkey-host";
 import { addPasskey, cancelledByPerson, passkeysPath, passkeysSupported } from "@/lib/passkeys";
 import { useAction } from "@/lib/use-action";
 import { useUserResource } from "@/lib/use-user-resource";
@@ -19,6 +20,7 @@ export function AccountPasskeys({ session }: { session: Session }) {
   const [addError, setAddError] = useState<string | null>(null);
   const remove = useAction();
   const supported = passkeysSupported();
+  const hostProblem = passkeyHostProblemHere();
   const reauth = useReauth();
 
   async function add(event: FormEvent) {
@@ -90,7 +92,9 @@ export function AccountPasskeys({ session }: { session: Session }) {
           </button>
         </form>
       ) : (
-        <p className="muted small">This browser cannot create passkeys.</p>
+        <p className="muted small" data-testid={hostProblem ? "passkey-host-note" : undefined}>
+          {hostProblem ?? "This browser cannot create passkeys."}
+        </p>
       )}
       {(addError || remove.error) && (
         <p className="error-text" role="alert" data-testid="passkey-error">

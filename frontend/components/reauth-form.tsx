@@ -4,6 +4,7 @@ import { useState, type FormEvent } from "react";
 import { describeAuthError } from "@/lib/auth-api";
 import type { Session } from "@/lib/auth-store";
 import { cancelledByPerson, passkeysSupported } from "@/lib/passkeys";
+import { PasskeyHostNote } from "./passkey-host-note";
 import { secondFactorChallenge } from "@/lib/second-factor";
 import {
   confirmWithCode,
@@ -115,6 +116,7 @@ export function ReauthForm({ session, methods, onConfirmed }: Props) {
           Confirm with a passkey
         </button>
       )}
+      {methods.includes("passkey") && <PasskeyHostNote />}
       {methods.includes("sso") && (
         <button
           type="button"

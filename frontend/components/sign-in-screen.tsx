@@ -7,6 +7,7 @@ import { cancelledByPerson, passkeysSupported, signInWithPasskey } from "@/lib/p
 import { secondFactorChallenge } from "@/lib/second-factor";
 import { useAuthConfig } from "@/lib/use-auth-config";
 import { DevSignIn } from "./dev-sign-in";
+import { PasskeyHostNote } from "./passkey-host-note";
 import { SecondFactorForm } from "./second-factor-form";
 import { SignUpForm } from "./sign-up-form";
 
@@ -149,6 +150,7 @@ export function SignInScreen() {
             )}
           </div>
         )}
+        {config?.passkeys && <PasskeyHostNote />}
         {open && (
           <p className="muted">
             New here?{" "}

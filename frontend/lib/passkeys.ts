@@ -9,6 +9,7 @@ import {
 import { apiJson, userPath } from "./api-client";
 import type { Me } from "./account-types";
 import { signedIn, type Session } from "./auth-store";
+import { passkeyHostProblemHere } from "./passkey-host";
 
 
 /** The API may send the options bare (py_webauthn's JSON) or under `publicKey`/`options`. */
@@ -21,8 +22,9 @@ function unwrap<T>(answer: unknown): T {
   return answer as T;
 }
 
+/** This browser can make and use passkeys, and at this address (a name, not an IP). */
 export function passkeysSupported(): boolean {
-  return browserSupportsWebAuthn();
+  return browserSupportsWebAuthn() && passkeyHostProblemHere() === null;
 }
 
 /** Creates a passkey on this device (the browser asks the person) and stores it with the API. */

@@ -61,3 +61,22 @@ test("a passkey added in the account panel signs in alone (DevTools virtual auth
   await expect(page.getByTestId("sign-in-error")).toBeVisible();
   await expect(page.getByTestId("sign-in-screen")).toBeVisible();
 });
+
+test("at an IP address no passkey button is offered, and the UI says where passkeys work", async ({
+  page,
+  stack,
+  userName,
+}) => {
+  const note = `Passkeys need a name, not an IP: open ${stack.localhostUrl}`;
+  await page.goto(stack.webUrl);
+  await expect(page.getByTestId("sign-in-screen")).toBeVisible();
+  await expect(page.getByTestId("passkey-host-note")).toHaveText(note);
+  await expect(page.getByTestId("sign-in-passkey")).toHaveCount(0);
+
+  await page.getByTestId("dev-sign-in-name").fill(userName);
+  await page.getByTestId("dev-sign-in-submit").click();
+  await page.getByTestId("open-account").click();
+  const section = page.getByTestId("passkeys-section");
+  await expect(section.getByTestId("passkey-host-note")).toHaveText(note);
+  await expect(section.getByTestId("add-passkey")).toHaveCount(0);
+});
