@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -35,7 +36,7 @@ def _checkout(tmp_path: Path, build: str) -> Path:
     shutil.copytree(ROOT / "scripts", root / "scripts")
     shutil.copy(ROOT / "backend" / "pyproject.toml", root / "backend" / "pyproject.toml")
     stamp = (ROOT / ".venv" / ".parley-installed").read_text().strip()
-    assert stamp == _sha256(root / "backend" / "pyproject.toml"), "run scripts/setup.sh first"
+    assert stamp == _installed(root / "backend" / "pyproject.toml"), "run scripts/setup.sh first"
     (root / ".venv").symlink_to(ROOT / ".venv")
     (root / "frontend" / "ui.py").write_text(SLOW_UI)
     scripts = {"build": build, "start": "python3 ui.py"}
@@ -43,10 +44,13 @@ def _checkout(tmp_path: Path, build: str) -> Path:
     return root
 
 
-def _sha256(path: Path) -> str:
+def _installed(pyproject: Path) -> str:
+    """setup.sh's stamp: the pyproject and the install's mode (scripts/setup.sh)."""
     import hashlib
 
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    mode = re.search(r'^install_mode="([^"]*)"', (ROOT / "scripts" / "setup.sh").read_text(), re.M)
+    assert mode is not None
+    return hashlib.sha256(pyproject.read_bytes() + f"{mode.group(1)}\n".encode()).hexdigest()
 
 
 # What dev.sh derives from its ports unless the person set it: the tests' own are not the person's.
