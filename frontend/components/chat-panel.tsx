@@ -7,6 +7,7 @@ import { describeError } from "@/lib/api-error";
 import { replying } from "@/lib/chat-reducer";
 import type { Session } from "@/lib/auth-store";
 import { postMessage } from "@/lib/post-message";
+import { sendRoute } from "@/lib/send-route";
 import type { ChatApi, SendOutcome } from "@/lib/use-chat";
 import type { Conversation } from "@/lib/types";
 import { useMarkRead } from "@/lib/use-mark-read";
@@ -94,11 +95,16 @@ export function ChatPanel({
   // composer shows Stop, and what is sent meanwhile waits for it.
   const replyRunning = replying(state, mode === "chat");
   const replyRunningRef = useRef(replyRunning);
+  // A work session waits on one of its questions (asked while its turn still streams): what
+  // is typed then is sent at once, as the answer, never queued behind that turn.
+  const questionWaiting = mode === "work" && state.messages.some((m) => questionOpen(m, state.messages, closedQuestions));
+  const questionWaitingRef = useRef(questionWaiting);
   // This tab's turn has not said how it ended yet: its queue waits for that (a failure puts
   // the queued text back in the box).
   const outcomePending = useRef(false);
   useEffect(() => {
     replyRunningRef.current = replyRunning;
+    questionWaitingRef.current = questionWaiting;
   });
   // What was queued goes out once the reply before it is over on screen.
   useEffect(() => {
@@ -147,9 +153,12 @@ export function ChatPanel({
   async function send(text: string): Promise<void> {
     setQueueNote(null);
     setPostError(null);
-    if (direct) {
+    const busy = chat.isSending() || replyRunningRef.current || outcomePending.current;
+    const route = sendRoute({ direct, questionWaiting: questionWaitingRef.current, busy });
+    if (route === "post") {
       // Inbox, runs and threads have no assistant turn: the message is stored and the
-      // conversation's event stream shows it (and whatever the agents answer).
+      // conversation's event stream shows it (and whatever the agents answer). A work
+      // session's open question takes its answer the same way, not behind the turn that asked.
       try {
         await post(text);
       } catch (error) {
@@ -158,7 +167,7 @@ export function ChatPanel({
       }
       return;
     }
-    if (chat.isSending() || replyRunningRef.current || outcomePending.current) {
+    if (route === "queue") {
       // Messages typed while a reply runs wait for it, then go out by themselves.
       queue.current = queue.current ? `${queue.current}\n\n${text}` : text;
       setQueued(queue.current);

@@ -51,7 +51,10 @@ async def post_to_conversation(
 ) -> PostedOut:
     """Write into an inbox, run or delegation conversation, as the token's agent
     (`role=agent`) or person (`role=user`). A person's message answers the question it
-    replies to, or else the oldest open question here (then stored as `kind=answer`).
+    replies to, or else the oldest open question here (then stored as `kind=answer`); in the
+    inbox, the oldest open question the inbox shows (`GET /questions`' first, wherever asked),
+    answered as `POST /questions/{id}/answer` answers it (a permission question by its words,
+    else 422).
     In a work conversation the person's message goes to its Claude Code session without
     waiting: a prompt, or the answer to the permission question it replies to.
     A chat conversation takes `POST /chat` instead (409)."""

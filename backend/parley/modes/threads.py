@@ -14,9 +14,16 @@ from parley.auth import Caller
 from parley.errors import InvalidInput
 from parley.models import ConversationMode
 from parley.modes.base import Mode, Posted
+from parley.questions import answer as answering
 from parley.questions import ask as asking
 from parley.questions.escalation import Escalation
+from parley.questions.status import AlreadyAnswered, QuestionClosed
+from parley.questions.store import open_questions
 from parley.runs import messages
+
+# Questions a plain message tries before it is an ordinary message: each one it misses was
+# answered or closed by someone else meanwhile, so only a burst of that size exhausts them.
+_TRIES = 100
 
 
 class ThreadMode(Mode):
@@ -88,6 +95,58 @@ class InboxMode(ThreadMode):
     """One per person, made on first use: where agents write to them first."""
 
     mode: ClassVar[ConversationMode] = ConversationMode.inbox
+
+    async def post(
+        self,
+        *,
+        caller: Caller,
+        conversation_id: int,
+        text: str,
+        kind: str,
+        reply_to: int | None,
+        timeout_s: float | None,
+    ) -> Posted:
+        """A person's plain message (no `reply_to`) answers the oldest question the inbox
+        shows open (its own and those waiting on the person elsewhere: `GET /questions`'s
+        first), through the one `answer` every answer takes: the waiting agent or session
+        gets it, a permission question reads a decision from the words or refuses (422),
+        and of two messages at once each takes a different question or none (the row
+        lock). With nothing open it is an ordinary message."""
+        if caller.agent is None and kind == "message" and reply_to is None:
+            answered = await self._answer_oldest(caller=caller, text=text)
+            if answered is not None:
+                return answered
+        return await super().post(
+            caller=caller,
+            conversation_id=conversation_id,
+            text=text,
+            kind=kind,
+            reply_to=reply_to,
+            timeout_s=timeout_s,
+        )
+
+    async def _answer_oldest(self, *, caller: Caller, text: str) -> Posted | None:
+        p = self.parts
+        content = p.limits.posted(text)  # an empty or oversized text refuses before anything
+        for _ in range(_TRIES):
+            found = await open_questions(p.db, caller=caller, limit=1)
+            if not found:
+                return None
+            question_id = found[0].question.id
+            try:
+                done = await answering.answer(
+                    p.db,
+                    caller=caller,
+                    question_id=question_id,
+                    text=content,
+                    decision=None,
+                    max_chars=p.limits.message_chars,
+                    sessions=p.work,
+                )
+            except (AlreadyAnswered, QuestionClosed):
+                continue  # taken (or closed) meanwhile: the next oldest, if any
+            return Posted(done.answer, question_id)
+        return None
 
 
 class RunMode(ThreadMode):
