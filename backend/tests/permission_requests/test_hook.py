@@ -233,6 +233,12 @@ async def test_a_hook_claude_code_ends_while_it_waits_withdraws_its_question(
         assert await _open(db, 0)
         closed = [q for q in await questions(db) if q["message_id"] == asked["message_id"]]
         assert closed[0]["status"] == "closed"
+    # the trail says the agent took each back
+    trail = (await Actor(server, "ann").ok("GET", "/audit"))["events"]
+    assert (
+        sorted((e["decision"], e["decided_by"], e["decider"]) for e in trail)
+        == [("withdrawn", "agent", "laptop-cc")] * 2
+    )
     # a decided request stays decided; another agent of hers, or another person, gets 404
     ann, other = Actor(server, "ann", "laptop-cc"), Actor(server, "ann", "ci")
     gone = await ann.ok("DELETE", f"/permission-requests/{asked['message_id']}")
