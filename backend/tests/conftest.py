@@ -283,6 +283,12 @@ async def on_loopback(
         await task
 
 
+# A kept-alive connection is reused only well inside the server's keep-alive timeout
+# (PARLEY_KEEPALIVE_TIMEOUT, 5 s): httpx's own expiry is also 5 s, so a request could go out on
+# a connection the server was closing that instant, and fail with a ReadError under load.
+CLIENT_LIMITS = httpx.Limits(keepalive_expiry=1.0)
+
+
 @asynccontextmanager
 async def serve(
     database_url: str, *, model: Model | None = None, **overrides: Any
@@ -292,7 +298,7 @@ async def serve(
     app = create_app(settings, database_url=database_url, model=model)
     async with (
         on_loopback(app, port, **uvicorn_options(settings)) as base,
-        httpx.AsyncClient(base_url=base, timeout=60) as client,
+        httpx.AsyncClient(base_url=base, timeout=60, limits=CLIENT_LIMITS) as client,
     ):
         yield Server(base, client, settings, app)
 
