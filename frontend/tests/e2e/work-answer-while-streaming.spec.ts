@@ -8,7 +8,8 @@ test("in the tab whose prompt is still streaming, 'yes' answers Claude Code's pe
   userName,
 }) => {
   await openWorkConversation(page, userName);
-  await sendMessage(page, "Write a note and read it back");
+  // A script of its own (fake_anthropic_server.py): the shared one is work.spec.ts's.
+  await sendMessage(page, "Write the note while I watch");
   const permission = page.getByTestId("permission-question").last();
   await expect(permission).toHaveAttribute("data-open", "true", { timeout: 60_000 });
   // This tab's turn is still running: the composer shows Stop, so text would normally queue.

@@ -36,6 +36,9 @@ VOICE_PROMPT = "Check the voice path"
 # approval-rules.spec.ts: the same command twice; "Always allow this" on the first.
 ALWAYS_PROMPT = "Tally with a rule"
 ALWAYS_COMMAND = "echo tally >> tally.txt"
+# work-answer-while-streaming.spec.ts: the opening session's steps, under a key of its own (the
+# shared script is work.spec.ts's, consumed in order on the worker both run on).
+STREAMING_ANSWER_PROMPT = "Write the note while I watch"
 
 
 def main() -> None:
@@ -98,6 +101,16 @@ def main() -> None:
         say("Tallied once."),
         Reply([Text("I'll tally again."), ToolUse("Bash", tally)]),
         say("Tallied again."),
+    )
+    fake.script_for(
+        STREAMING_ANSWER_PROMPT,
+        Reply(
+            [
+                Text("I'll write the note and read it back.", chunks=6, delay=0.15),
+                ToolUse("Bash", {"command": COMMAND, "description": "Write and read note.txt"}),
+            ]
+        ),
+        say("The note says parley-e2e. All done.", chunks=4, delay=0.1),
     )
     # Every try the CLI makes fails (it retries some errors).
     fake.script_for(FAIL_PROMPT, Fail(400, "the model is unhappy"))
