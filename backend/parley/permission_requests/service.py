@@ -233,19 +233,14 @@ async def withdraw(db: Database, *, caller: Caller, request_id: int) -> Outcome:
     terminal, or the run was stopped): its question closes, so nobody answers a call that
     no longer waits. A request already decided stays as it was."""
     found = await _owned(db, caller=caller, request_id=request_id)
-    closed = await questions_store.close_unanswered(
-        db, user_id=caller.user_id, question_ids=[request_id]
+    await questions_store.close_recorded(  # a withdrawal, like any asker taking one back
+        db,
+        user_id=caller.user_id,
+        question_ids=[request_id],
+        decided_by="agent" if caller.agent else "person",
+        decider=caller.agent,
+        decision="withdrawn",
     )
-    if closed:  # in the trail as a withdrawal, like any asker taking its question back
-        async with db.connection() as conn:
-            await audit.record_questions(
-                conn,
-                user_id=caller.user_id,
-                question_ids=closed,
-                decided_by="agent" if caller.agent else "person",
-                decider=caller.agent,
-                decision="withdrawn",
-            )
     state = await asking.get_question(db, caller=caller, question_id=request_id)
     return outcome(state, found)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import asyncpg
 
-from parley import conversations
+from parley import audit, conversations
 from parley.auth import Caller
 from parley.db import Database, retry_on_reconnect
 from parley.errors import Forbidden, NotFound, ParleyError
@@ -312,6 +312,30 @@ async def lock_for_answer(
         conversation_id,
         user_id,
     )
+
+
+async def close_recorded(
+    db: Database,
+    *,
+    user_id: str,
+    question_ids: list[int],
+    status: QuestionStatus = QuestionStatus.closed,
+    **decision: Any,
+) -> list[int]:
+    """Close the named open questions and write what closed them (`audit.record_questions`'
+    keywords) to the audit trail, in one transaction: no closed question goes unrecorded."""
+    move(QuestionStatus.open, status)
+    async with db.transaction() as conn:
+        closed = await messages.close_questions(
+            conn,
+            user_id=user_id,
+            run_id=None,
+            question_ids=question_ids,
+            keep=[],
+            status=status.value,
+        )
+        await audit.record_questions(conn, user_id=user_id, question_ids=closed, **decision)
+    return closed
 
 
 async def close_unanswered(

@@ -108,19 +108,15 @@ async def wait(
 async def timed_out(db: Database, *, user_id: str, question_id: int) -> None:
     """An in-band wait ran out and its call was denied: the question takes no answer now
     (and the audit trail says the timeout denied it)."""
-    closed = await questions.close_unanswered(
-        db, user_id=user_id, question_ids=[question_id], status=QuestionStatus.timed_out
+    await questions.close_recorded(
+        db,
+        user_id=user_id,
+        question_ids=[question_id],
+        status=QuestionStatus.timed_out,
+        decided_by="timeout_default",
+        via="timeout",
+        decision="deny",
     )
-    if closed:
-        async with db.connection() as conn:
-            await audit.record_questions(
-                conn,
-                user_id=user_id,
-                question_ids=closed,
-                decided_by="timeout_default",
-                via="timeout",
-                decision="deny",
-            )
 
 
 async def ask(
