@@ -23,14 +23,27 @@ finish() {
 }
 trap finish EXIT
 
-# layer NAME COMMAND...: runs it, keeps its output in $logs/NAME, and times it.
+# CPU seconds (user + system) this shell's finished children had used at the last
+# `times > "$logs/.times"`: that runs in this shell, since a subshell's count starts at zero.
+children_cpu() {
+  awk 'END { n = split($0, t, " "); s = 0
+             for (i = 1; i <= n; i++) { split(t[i], p, /[ms]/); s += p[1] * 60 + p[2] }
+             printf "%d", s }' "$logs/.times"
+}
+
+# layer NAME COMMAND...: runs it, keeps its output in $logs/NAME, and times it: wall seconds,
+# and the CPU seconds its processes used (two cores busy = twice the wall time).
 layer() {
   local name="$1"
   shift
   echo "==> $name"
-  local start=$SECONDS
+  local start=$SECONDS cpu_start
+  times > "$logs/.times"
+  cpu_start="$(children_cpu)"
   "$@" 2>&1 | tee "$logs/$name"
-  timings+=("$(printf '%-22s %4ds' "$name" $((SECONDS - start)))")
+  times > "$logs/.times"
+  timings+=("$(printf '%-22s %4ds wall %5ds CPU' "$name" $((SECONDS - start)) \
+    $(($(children_cpu) - cpu_start)))")
 }
 
 has_script() { [ -f frontend/package.json ] && node -e "process.exit(require('./frontend/package.json').scripts?.['$1'] ? 0 : 1)"; }
