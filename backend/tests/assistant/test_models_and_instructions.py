@@ -228,6 +228,35 @@ async def test_a_model_not_offered_is_refused_and_nothing_changes(make_server):
     assert offline.status_code == 200
 
 
+async def test_an_edited_copy_keeps_the_chosen_model(make_server):
+    async with with_fake(make_server) as (server, fake):
+        fake.enqueue(say("First."))
+        first = await server.chat("alice", "hello")
+        conversation_id = first.json()["conversation_id"]
+        assert (await _choose(server, conversation_id, "fake-small")).status_code == 200
+        [question] = [
+            m
+            for m in (
+                await server.client.get(
+                    f"/api/alice/conversations/{conversation_id}/messages",
+                    headers=server.headers("alice"),
+                )
+            ).json()
+            if m["role"] == "user"
+        ]
+        forked = await server.client.post(
+            f"/api/alice/conversations/{conversation_id}/fork",
+            json={"message_id": question["id"]},
+            headers=server.headers("alice"),
+        )
+        assert forked.status_code == 201, forked.text
+        fake.enqueue(say("Edited."))
+        answered = await server.chat("alice", "hello, edited", forked.json()["id"])
+    assert forked.json()["model"] == "fake-small"
+    assert answered.status_code == 200, answered.text
+    assert fake.requests[-1]["model"] == "fake-small"
+
+
 async def test_only_the_owner_chooses_a_conversations_model(make_server):
     async with with_fake(make_server) as (server, fake):
         conversation_id = await _new_chat(server, "alice")
