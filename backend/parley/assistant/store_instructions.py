@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import asyncpg
 
+# Read at every chat turn (its hot path: tests/cluster/test_layout.py).
+_READ = "SELECT text FROM person_instructions WHERE user_id = $1"
+
 
 async def read(conn: asyncpg.Connection, *, user_id: str) -> str:
     """The person's instructions; "" when they have none."""
-    found: str | None = await conn.fetchval(
-        "SELECT text FROM person_instructions WHERE user_id = $1", user_id
-    )
+    found: str | None = await conn.fetchval(_READ, user_id)
     return found or ""
 
 

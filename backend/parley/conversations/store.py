@@ -281,11 +281,13 @@ async def set_model(
     return changed is not None
 
 
+# Read at every chat turn (its hot path: tests/cluster/test_layout.py).
+_CHOSEN_MODEL = "SELECT model FROM conversations WHERE id = $1 AND user_id = $2"
+
+
 async def chosen_model(
     conn: asyncpg.Connection, *, user_id: str, conversation_id: int
 ) -> str | None:
     """The model the person chose for the conversation; None for the configured one."""
-    found: str | None = await conn.fetchval(
-        "SELECT model FROM conversations WHERE id = $1 AND user_id = $2", conversation_id, user_id
-    )
+    found: str | None = await conn.fetchval(_CHOSEN_MODEL, conversation_id, user_id)
     return found
