@@ -1,5 +1,6 @@
 "use client";
 
+import { ApiError } from "@/lib/api-error";
 import type { Session } from "@/lib/auth-store";
 import type { Conversation, ModelsList } from "@/lib/types";
 import { useAction } from "@/lib/use-action";
@@ -23,7 +24,9 @@ export function ModelPicker({ session, conversation, onChoose }: Props) {
   const current = conversation?.model ?? data?.default ?? "";
   // A choice the provider no longer lists (or cannot list now) stays shown, marked.
   const options = data ? (data.models.includes(current) || !current ? data.models : [current, ...data.models]) : current ? [current] : [];
-  const error = choose.error ?? (data ? null : list.errorText);
+  // An API that is away has its own banner; only this picker's own failures are said here.
+  const listError = list.error instanceof ApiError && list.error.unreachable ? null : list.errorText;
+  const error = choose.error ?? (data ? null : listError);
 
   function change(value: string) {
     void choose.run(() => onChoose(value));
