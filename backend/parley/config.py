@@ -47,6 +47,10 @@ class Settings(BaseSettings):
     # Seconds the offline model waits before answering: lets benchmarks and crash tests
     # stand in for a slow real model without calling one.
     model_delay: float = Field(default=0.0, ge=0, alias="PARLEY_MODEL_DELAY")
+    # How long the provider's model list (`GET /v1/models`) is kept, and how long asking
+    # for it may take: the picker lists what is known without it when it is slow or down.
+    models_cache_seconds: float = Field(default=60.0, ge=0, alias="PARLEY_MODELS_CACHE_SECONDS")
+    models_timeout: float = Field(default=3.0, gt=0, le=30, alias="PARLEY_MODELS_TIMEOUT")
     token_ttl: int = Field(default=7 * 24 * 3600, gt=0, alias="PARLEY_TOKEN_TTL")
     rate_limit_per_minute: int = Field(default=120, ge=0, alias="PARLEY_RATE_LIMIT_PER_MINUTE")
     # Seconds between SSE heartbeat comments, which keep idle streams open through proxies.

@@ -254,6 +254,8 @@ class Conversation(SQLModel, table=True):
     last_read_id: int = Field(
         default=0, sa_column=sa.Column(sa.BigInteger, nullable=False, server_default="0")
     )
+    # The model the person chose for it (NULL: the configured one); `parley.assistant.catalog`.
+    model: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
 
 
 class Message(SQLModel, table=True):
@@ -837,6 +839,16 @@ class NotificationPrefs(SQLModel, table=True):
     run_failed: bool = _bool(True)
     message: bool = _bool(False)
     email_reminders: bool = _bool(True)
+
+
+class PersonInstructions(SQLModel, table=True):
+    """What the person asks the assistant to keep in mind on every turn (no row: nothing)."""
+
+    __tablename__ = "person_instructions"
+
+    user_id: str = _person_key()
+    text: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    updated_at: datetime = _updated()
 
 
 class ConversationMute(SQLModel, table=True):

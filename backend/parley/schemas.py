@@ -273,6 +273,9 @@ class ConversationShown(ConversationFields):
     last_read_id: int = Field(
         description="The person's read position (0: nothing read): an unread divider goes after it"
     )
+    model: str | None = Field(
+        default=None, description="The model chosen for its replies (null: the configured one)"
+    )
 
 
 class ConversationOut(ConversationShown):

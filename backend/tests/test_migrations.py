@@ -21,6 +21,7 @@ TABLES = {
     "approval_rules",
     "permission_requests",
     "audit_events",
+    "person_instructions",
     "mcp_calls",
     "task_counters",
     "conversations",

@@ -9,6 +9,7 @@ import { AccountApprovalRules } from "./account-approval-rules";
 import { AccountAudit } from "./account-audit";
 import { AccountConnectedApps } from "./account-connected-apps";
 import { AccountEmail } from "./account-email";
+import { AccountInstructions } from "./account-instructions";
 import { AccountNotifications } from "./account-notifications";
 import { AccountPasskeys } from "./account-passkeys";
 import { AccountSecondFactor } from "./account-second-factor";
@@ -55,6 +56,7 @@ export function AccountPanel({ session, open, onOpenChange, ssoResult = null }: 
                   Sign out
                 </button>
               </section>
+              <AccountInstructions session={session} />
               <AccountEmail session={session} config={config} />
               {config?.oidc && <AccountSso session={session} config={config} result={ssoResult} />}
               <AccountPassword onChanged={refreshSessions} />

@@ -18,6 +18,7 @@ import { ChatNotice } from "./chat-notice";
 import { Composer } from "./composer";
 import { conversationTitle } from "./conversation-item";
 import { MessageList } from "./message-list";
+import { ModelPicker } from "./model-picker";
 import { OpenQuestions } from "./open-questions";
 import { WorkBar } from "./work-bar";
 
@@ -56,6 +57,8 @@ interface Props {
   questionsVersion?: number;
   /** The person's event stream is live: it keeps `conversation` (and its work state) current. */
   eventsLive?: boolean;
+  /** Sets the chat's model (a new chat is made first); the picker shows when given. */
+  onChooseModel?: (model: string | null) => Promise<void>;
 }
 
 export function ChatPanel({
@@ -67,6 +70,7 @@ export function ChatPanel({
   foundMessage,
   questionsVersion = 0,
   eventsLive = false,
+  onChooseModel,
 }: Props) {
   const { state } = chat;
   const mode = state.conversationId === null ? "chat" : (conversation?.mode ?? "chat");
@@ -208,6 +212,9 @@ export function ChatPanel({
           {title}
         </h2>
         {conversation && conversation.mode !== "chat" && <span className="mode-tag">{conversation.mode}</span>}
+        {mode === "chat" && onChooseModel && (
+          <ModelPicker session={session} conversation={state.conversationId === null ? null : conversation} onChoose={onChooseModel} />
+        )}
       </div>
       {origin !== null && (
         <p className="fork-note muted small" data-testid="fork-note">

@@ -137,6 +137,18 @@ export function Workspace({ session }: { session: Session }) {
     [conversations, open],
   );
 
+  // A new chat has no conversation yet: choosing its model makes one, empty, and opens it.
+  const chooseModel = useCallback(
+    async (model: string | null) => {
+      const id = chat.state.conversationId;
+      if (id !== null) return conversations.setModel(id, model);
+      const created = await conversations.create("chat");
+      await conversations.setModel(created.id, model);
+      select(created.id);
+    },
+    [chat.state.conversationId, conversations, select],
+  );
+
   const inbox = useInbox(session, conversations.conversations, (created) =>
     applyConversation({ action: "created", id: created.id, conversation: created }),
   );
@@ -221,6 +233,7 @@ export function Workspace({ session }: { session: Session }) {
           workUnavailable={workUnavailable}
           foundMessage={foundMessage}
           eventsLive={eventsLive}
+          onChooseModel={chooseModel}
         />
         {/* A run opens beside the chat: in the tasks column on wide screens, over the chat on phones. */}
         {openRun ? (

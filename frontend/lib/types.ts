@@ -43,3 +43,5 @@ export function toolCallsOf(message: Pick<Message, "tool_calls">): ToolCallRecor
     ];
   });
 }
+export type ModelsList = JsonOf<paths["/api/{user_id}/models"]["get"]["responses"][200]>;
+export type Instructions = JsonOf<paths["/api/{user_id}/instructions"]["get"]["responses"][200]>;

@@ -16,6 +16,7 @@ export interface ConversationsApi {
   /** An `unread` event: the conversation's count of messages from others after the read position. */
   setUnread: (id: number, unread: number) => void;
   create: (mode: NewConversationMode) => Promise<Conversation>;
+  setModel: (id: number, model: string | null) => Promise<void>;
   rename: (id: number, title: string) => Promise<void>;
   remove: (id: number) => Promise<void>;
 }
@@ -75,6 +76,18 @@ export function useConversations(session: Session): ConversationsApi {
     [session, mutate],
   );
 
+  /** The model the chat's next replies come from (null: the configured one). */
+  const setModel = useCallback(
+    async (id: number, model: string | null) => {
+      const updated = await apiJson<Conversation>(session, userPath(session, `/conversations/${id}/model`), {
+        method: "PUT",
+        body: { model },
+      });
+      await mutate((list) => list?.map((c) => (c.id === id ? { ...c, ...updated } : c)), { revalidate: false });
+    },
+    [session, mutate],
+  );
+
   const remove = useCallback(
     async (id: number) => {
       await apiJson<void>(session, userPath(session, `/conversations/${id}`), { method: "DELETE" });
@@ -91,6 +104,7 @@ export function useConversations(session: Session): ConversationsApi {
     setUnread,
     create,
     rename,
+    setModel,
     remove,
   };
 }

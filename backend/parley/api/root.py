@@ -19,6 +19,7 @@ from parley.accounts.credentials import Credentials
 from parley.accounts.oidc import Provider as OidcProvider
 from parley.api import errors
 from parley.api.web_session import client_address
+from parley.assistant.catalog import ModelCatalog
 from parley.assistant.ledger import Ledger
 from parley.assistant.llm import resolve_model
 from parley.assistant.mcp_bridge import InProcessTools
@@ -79,7 +80,9 @@ async def build_services(
         on_error=errors.parley_error,
     )
     tools = InProcessTools(ledger=Ledger(db))
-    assistant = Assistant(model=model or resolve_model(settings), tools=tools)
+    default_model = model or resolve_model(settings)
+    catalog = ModelCatalog(settings, default=default_model)
+    assistant = Assistant(model=default_model, tools=tools, catalog=catalog)
     limiter = RateLimiter(settings.rate_limit_per_minute)
     hub, waits, notifier = realtime_parts(db, database_url=url)
     runner = TurnRunner(notifier.publish_live, forward_stop=notifier.forward_stop)

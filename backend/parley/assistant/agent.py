@@ -30,10 +30,24 @@ class TurnContext:
 MODEL_SETTINGS = ModelSettings()
 
 
-def build_agent(*, model: Model, tools: list[Tool]) -> Agent[TurnContext]:
+# The person's own instructions (Account → Instructions) follow Parley's, marked as theirs.
+PERSON_INSTRUCTIONS = """
+
+The person asked you to keep the following in mind (their own words; Parley's rules above
+still apply):
+"""
+
+
+def instructions_for(person: str) -> str:
+    return INSTRUCTIONS + PERSON_INSTRUCTIONS + person if person else INSTRUCTIONS
+
+
+def build_agent(
+    *, model: Model, tools: list[Tool], person_instructions: str = ""
+) -> Agent[TurnContext]:
     return Agent[TurnContext](
         name="Parley",
-        instructions=INSTRUCTIONS,
+        instructions=instructions_for(person_instructions),
         model=model,
         tools=list(tools),
         model_settings=MODEL_SETTINGS,

@@ -9,11 +9,15 @@ from openai import AsyncOpenAI
 from parley.assistant.offline import OfflineModel
 from parley.config import Settings
 
+OFFLINE = "offline"
 
-def resolve_model(settings: Settings) -> Model:
+
+def resolve_model(settings: Settings, name: str | None = None) -> Model:
+    """The model called `name` (the configured one by default) at the configured provider."""
+    name = name or settings.model_name
     # Traces go to OpenAI's dashboard: only worth sending when the person has a key there.
     set_tracing_disabled(not settings.openai_api_key)
-    if settings.offline_model:
+    if name == OFFLINE:
         return OfflineModel(delay=settings.model_delay)
     client = AsyncOpenAI(
         api_key=settings.openai_api_key or "not-needed",
@@ -21,5 +25,5 @@ def resolve_model(settings: Settings) -> Model:
     )
     if settings.openai_base_url:
         # Ollama, vLLM and llama.cpp speak Chat Completions, not the Responses API.
-        return OpenAIChatCompletionsModel(model=settings.model_name, openai_client=client)
-    return OpenAIResponsesModel(model=settings.model_name, openai_client=client)
+        return OpenAIChatCompletionsModel(model=name, openai_client=client)
+    return OpenAIResponsesModel(model=name, openai_client=client)

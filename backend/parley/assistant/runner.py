@@ -21,6 +21,7 @@ from agents.stream_events import RawResponsesStreamEvent, RunItemStreamEvent
 
 from parley import events
 from parley.assistant.agent import TurnContext, build_agent, mcp_function_tools
+from parley.assistant.catalog import ModelCatalog
 from parley.assistant.history import history_items
 from parley.events import Emit
 from parley.messages.store import StoredMessage
@@ -63,9 +64,10 @@ def _result_value(output: Any) -> Any:
 class Assistant:
     """The model and the shared tool connection; `respond` builds a fresh agent each time."""
 
-    def __init__(self, *, model: Model, tools: MCPServer) -> None:
+    def __init__(self, *, model: Model, tools: MCPServer, catalog: ModelCatalog) -> None:
         self.model = model
         self.tools = tools
+        self.catalog = catalog  # the models a conversation may choose instead of `model`
         self._function_tools: list[Tool] | None = None
 
     async def prepare(self) -> None:
@@ -85,9 +87,13 @@ class Assistant:
         emit: Emit | None,
         time_limit: float,
         reply: Reply | None = None,
+        model: Model | None = None,
+        person_instructions: str = "",
     ) -> Reply:
         """Run the agent on `history`; `reply` (when given) is filled in as the run goes, so a
-        caller that cancels the run still has the text and tool calls so far."""
+        caller that cancels the run still has the text and tool calls so far. `model` (the
+        conversation's choice) replaces the configured one; `person_instructions` are the
+        person's own, added to the agent's."""
         reply = reply if reply is not None else Reply()
         pending: dict[str, dict[str, Any]] = {}
 
@@ -95,7 +101,11 @@ class Assistant:
             if emit is not None:
                 emit(event, data)
 
-        agent = build_agent(model=self.model, tools=await self.function_tools())
+        agent = build_agent(
+            model=model or self.model,
+            tools=await self.function_tools(),
+            person_instructions=person_instructions,
+        )
         try:
             async with asyncio.timeout(time_limit):
                 result = Runner.run_streamed(

@@ -44,6 +44,14 @@ async def fork_before(db: Database, *, user_id: str, conversation_id: int, messa
         created = await conversation_store.insert(
             conn, user_id=user_id, mode=ConversationMode.chat, title=fork_title(title)
         )
+        # The fork is answered by the model the person chose for the original.
+        chosen = await conversation_store.chosen_model(
+            conn, user_id=user_id, conversation_id=conversation_id
+        )
+        if chosen is not None:
+            await conversation_store.set_model(
+                conn, user_id=user_id, conversation_id=created, model=chosen
+            )
         # Copies keep their author, text, tool calls and time; `reply_to` pointed into the
         # original (parley/sql/copy_messages.sql).
         last = await messages.copy_before(

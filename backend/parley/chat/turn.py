@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from parley import conversations, events
+from parley.assistant import choices
 from parley.assistant.agent import TurnContext
 from parley.assistant.runner import Assistant, AssistantFailed, Reply
 from parley.chat import lease, store
@@ -105,6 +106,10 @@ async def finish_turn(
         prompt_id=started.user_message.id,
         retry=started.retry,
     )
+    # The conversation's model and the person's own instructions (parley.assistant.choices).
+    chosen = await choices.for_turn(
+        db, assistant.catalog, user_id=started.user_id, conversation_id=started.conversation_id
+    )
     reply = Reply()
     run = asyncio.create_task(
         assistant.respond(
@@ -113,6 +118,8 @@ async def finish_turn(
             emit=emit,
             time_limit=settings.turn_timeout * 0.9,
             reply=reply,
+            model=chosen.model,
+            person_instructions=chosen.instructions,
         )
     )
     try:
@@ -138,7 +145,7 @@ async def finish_turn(
             content,
             scrub(failure.partial.tool_calls),
             error=True,
-            meta={"model": settings.model_name},
+            meta={"model": chosen.model_name},
             patience=settings.claim_seconds,
         )
         raise ModelFailed(failure.reason, conversation_id=started.conversation_id) from failure
@@ -151,7 +158,7 @@ async def finish_turn(
     # them is shown, not refused (nobody could fix the reply by sending it again).
     reply.text, reply.tool_calls = scrub(reply.text), scrub(reply.tool_calls)
     # Which model answered: replies from before a model change stay attributed to theirs.
-    meta = {"model": settings.model_name, **({"stopped": True} if stopped else {})}
+    meta = {"model": chosen.model_name, **({"stopped": True} if stopped else {})}
     await _finish(
         db,
         started,

@@ -263,3 +263,31 @@ async def read_up_to_counted(
         user_id,
     )
     return unread
+
+
+# -- the chosen model (parley.assistant.catalog says which names are offered) -----------
+
+
+async def set_model(
+    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, model: str | None
+) -> bool:
+    """False if the conversation is not the person's. Not activity: the list's order stays."""
+    changed = await conn.fetchval(
+        "UPDATE conversations SET model = $3 WHERE id = $1 AND user_id = $2 RETURNING id",
+        conversation_id,
+        user_id,
+        model,
+    )
+    return changed is not None
+
+
+# Read at every chat turn (its hot path: tests/cluster/test_layout.py).
+_CHOSEN_MODEL = "SELECT model FROM conversations WHERE id = $1 AND user_id = $2"
+
+
+async def chosen_model(
+    conn: asyncpg.Connection, *, user_id: str, conversation_id: int
+) -> str | None:
+    """The model the person chose for the conversation; None for the configured one."""
+    found: str | None = await conn.fetchval(_CHOSEN_MODEL, conversation_id, user_id)
+    return found

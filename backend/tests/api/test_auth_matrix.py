@@ -48,6 +48,8 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/api/{user_id}/conversations"): {"title": "sneaked in"},
     ("PATCH", "/api/{user_id}/conversations/{conversation_id}"): {"title": "hijacked"},
     ("POST", "/api/{user_id}/conversations/{conversation_id}/read"): {"message_id": 1},
+    ("PUT", "/api/{user_id}/conversations/{conversation_id}/model"): {"model": "offline"},
+    ("PUT", "/api/{user_id}/instructions"): {"text": "sneaked in"},
     ("POST", "/api/{user_id}/inbox/messages"): {"text": "sneaked in"},
     ("POST", "/api/{user_id}/runs"): {"title": "sneaked in"},
     ("POST", "/api/{user_id}/runs/{run_id}/messages"): {"text": "sneaked in"},

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from parley.assistant import store as assistant_store
+from parley.assistant import store_instructions
 from parley.chat import store as lease
 from parley.cluster import layout
 from parley.conversations import store as conversations
@@ -131,6 +132,8 @@ def _hot_path(user: str, other_id: int = 7) -> list[tuple[str, str, tuple[Any, .
         ("read an MCP call", tools_store._READ, (user, "", "k")),
         ("count a work session's tokens", usage._ADD, (user, cid, 10, 20, 0, 0)),
         ("a person's work usage", usage._OF_PERSON, (user,)),
+        ("a chat's chosen model", conversations._CHOSEN_MODEL, (cid, user)),
+        ("a person's instructions", store_instructions._READ, (user,)),
     ]
 
 

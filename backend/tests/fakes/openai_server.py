@@ -4,6 +4,7 @@ It answers from a script, one step per request: a text reply, tool calls (stream
 argument deltas, like vLLM or llama.cpp do), an HTTP failure, or a hang. Like the chat
 templates of Mistral or Gemma models on vLLM, it can refuse a history whose user and
 assistant messages do not alternate (400). Every request body is kept for the test to read.
+`GET /v1/models` lists `models` (or fails with `models_status`), and counts its calls.
 """
 
 from __future__ import annotations
@@ -69,6 +70,11 @@ class FakeOpenAI:
         self.strict_roles = strict_roles
         self.hanging = asyncio.Event()  # set when a hang step has sent its first words
         self.base_url = ""
+        self.models = ["fake-model", "fake-large", "fake-small"]
+        self.models_status = 200
+        self.models_hang = False  # never answer GET /v1/models
+        self.models_calls = 0
+        self.models_auth: list[str | None] = []  # each call's Authorization header
 
     def enqueue(self, *steps: Step) -> None:
         self.script.extend(steps)
@@ -107,9 +113,22 @@ class FakeOpenAI:
         yield chunk({}, "tool_calls" if step.tool_calls else "stop")
         yield "data: [DONE]\n\n"
 
+    async def _models(self, request: Request) -> Response:
+        self.models_calls += 1
+        self.models_auth.append(request.headers.get("authorization"))
+        if self.models_hang:
+            await asyncio.Event().wait()
+        if self.models_status != 200:
+            return JSONResponse({"error": {"message": "scripted failure"}}, self.models_status)
+        data = [{"id": name, "object": "model", "owned_by": "fake"} for name in self.models]
+        return JSONResponse({"object": "list", "data": data})
+
     def app(self) -> Starlette:
         return Starlette(
-            routes=[Route("/v1/chat/completions", self._completions, methods=["POST"])]
+            routes=[
+                Route("/v1/chat/completions", self._completions, methods=["POST"]),
+                Route("/v1/models", self._models, methods=["GET"]),
+            ]
         )
 
 

@@ -56,10 +56,15 @@ export const PACED_WORDS = 40;
  * goes away; "silent" → nothing at all until then; "flaky" → fails the first time, answers the next; "slowfail" → fails after 2 s;
  * "paced <tag>" → the words w1 … w40, each written only once the test has allowed it (`allow`);
  * anything else → "You said: …". Failures are HTTP 400 (the client does not retry those).
+ * `GET /v1/models` lists `models`; every completion request is kept in `requests`.
  */
 export class FakeLlm {
   private server: Server | null = null;
   private flakySeen = new Set<string>();
+  /** What `GET /v1/models` lists. */
+  models = ["fake-model", "fake-large", "fake-small"];
+  /** Each completion request: the model asked for, the system prompt and the person's last words. */
+  requests: { model: string; system: string; text: string }[] = [];
   private paces = new Map<string, { allowed: number; waiting: (() => void)[] }>();
   url = "";
 
@@ -99,8 +104,15 @@ export class FakeLlm {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let raw = "";
     for await (const part of req) raw += String(part);
-    const body = (raw ? JSON.parse(raw) : {}) as { messages?: ChatMessage[]; stream?: boolean };
+    if (req.method === "GET" && req.url?.endsWith("/models")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ object: "list", data: this.models.map((id) => ({ id, object: "model", owned_by: "fake" })) }));
+      return;
+    }
+    const body = (raw ? JSON.parse(raw) : {}) as { messages?: ChatMessage[]; stream?: boolean; model?: string };
     const text = lastUserText(body.messages ?? []);
+    const system = (body.messages ?? []).filter((m) => m.role === "system").map((m) => (typeof m.content === "string" ? m.content : ""));
+    this.requests.push({ model: body.model ?? "", system: system.join("\n"), text });
 
     const fail = (message: string) => {
       res.writeHead(400, { "content-type": "application/json" });
