@@ -160,7 +160,7 @@ def create_app(
         app.include_router(module.router)
     app.router.routes.extend(mcp_routes())  # MCP over streamable HTTP, for remote agents
     app.router.routes.extend(oauth_routes())  # its authorization server (OAuth 2.1)
-    log_redaction.install_for(app.routes, app.openapi)
+    log_redaction.install_for(app.routes)
     return app
 
 
