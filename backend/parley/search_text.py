@@ -1,0 +1,165 @@
+"""What a search's text means, and where it shows in what was found. Pure: no database.
+
+The text is read the way people type into a search box (the `websearch_to_tsquery` syntax
+the API had before): words, all of which must match, each as the start of a word ("plumb"
+finds "plumber"); "a quoted phrase", its words in that order; `-word` excludes; `a or b`
+either. It becomes a `to_tsquery('simple', ...)` expression built here from words that are
+letters and digits only, each quoted, so no character of the input is ever an operator.
+
+Marks are computed here too, over the text the database returned: ranges of code points
+(`[start, end)`) of the words that matched, for the UI to wrap in `<mark>` itself; never
+markup of ours inside the text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_WORD = re.compile(r"[^\W_]+")
+# A quoted phrase (unclosed: to the end), or a run of anything but space and quotes.
+_TOKEN = re.compile(r'"([^"]*)"?|([^\s"]+)')
+SNIPPET_CHARS = 160
+SNIPPET_LEAD = 40  # characters kept before the first mark
+SIMILAR = 0.6  # pg_trgm's word_similarity_threshold, which `<%` uses: the same bar here
+
+
+@dataclass(frozen=True)
+class Term:
+    words: tuple[str, ...]
+    phrase: bool = False  # quoted: its words exactly, in order
+    negated: bool = False
+
+
+@dataclass
+class Query:
+    """Groups that must all match; the terms of one group are alternatives (`or`)."""
+
+    groups: list[list[Term]] = field(default_factory=list)
+    excluded: list[Term] = field(default_factory=list)
+
+    @property
+    def words(self) -> list[str]:
+        """Every word that must or may match, once, in order: what the marks look for."""
+        seen: dict[str, None] = {}
+        for group in self.groups:
+            for term in group:
+                seen.update(dict.fromkeys(term.words))
+        return list(seen)
+
+    def tsquery(self) -> str:
+        """The `to_tsquery('simple', ...)` text: empty when nothing is left to find."""
+        ands = [
+            "(" + " | ".join(_term_query(t) for t in group) + ")" for group in self.groups if group
+        ]
+        if not ands:
+            return ""
+        return " & ".join(ands + [f"!({_term_query(t)})" for t in self.excluded])
+
+    def excluded_tsquery(self) -> str:
+        return " | ".join(_term_query(t) for t in self.excluded)
+
+    def similar_words(self) -> list[str]:
+        """For typo tolerance: each word the message must hold something like (or-groups
+        and phrases are loosened to their words; what is typed wrong is seldom exact)."""
+        return self.words[:8]
+
+
+def _term_query(term: Term) -> str:
+    quoted = [f"'{w}'" for w in term.words]
+    if not term.phrase and not term.negated:
+        quoted[-1] += ":*"
+    return " <-> ".join(quoted)
+
+
+def words_of(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def parse(text: str) -> Query:
+    query = Query()
+    join_next = False
+    for match in _TOKEN.finditer(text):
+        phrase, token = match.group(1), match.group(2)
+        if phrase is None and token.lower() == "or" and query.groups:
+            join_next = True
+            continue
+        negated = phrase is None and token.startswith("-")
+        words = tuple(words_of(phrase if phrase is not None else token))
+        if not words:
+            continue
+        term = Term(words=words, phrase=phrase is not None, negated=negated)
+        if negated:
+            query.excluded.append(term)
+        elif join_next:
+            query.groups[-1].append(term)
+        else:
+            query.groups.append([term])
+        join_next = False
+    return query
+
+
+# -- marks ------------------------------------------------------------------------------
+
+
+def _trigrams(word: str) -> set[str]:
+    padded = f"  {word} "
+    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+
+def is_like(token: str, word: str) -> bool:
+    """`token` is much like `word` the way pg_trgm's `<%` counts it: most of the word's
+    trigrams are the token's."""
+    wanted = _trigrams(word)
+    return len(wanted & _trigrams(token)) / len(wanted) >= SIMILAR
+
+
+def marks(text: str, words: list[str], *, similar: bool = False) -> list[tuple[int, int]]:
+    """The ranges of `text`'s words that start with one of `words` (or, `similar`, are like
+    one), in order."""
+    found = []
+    for m in _WORD.finditer(text):
+        token = m.group().lower()
+        if any(token.startswith(w) or (similar and is_like(token, w)) for w in words):
+            found.append((m.start(), m.end()))
+    return found
+
+
+def substring_marks(text: str, needle: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in re.finditer(re.escape(needle), text, re.IGNORECASE)]
+
+
+def merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(ranges):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
+
+
+def snippet(
+    text: str, words: list[str], *, similar: bool = False
+) -> tuple[str, list[tuple[int, int]]]:
+    """A one-line passage of `text` around its first match, at most about SNIPPET_CHARS
+    long, and the marks within it (offsets into the passage, "…" included)."""
+    line = " ".join(text.split())
+    found = marks(line, words, similar=similar)
+    start = 0
+    if found and found[0][0] > SNIPPET_LEAD:
+        start = found[0][0] - SNIPPET_LEAD
+        space = line.find(" ", start)  # begin at a word
+        start = space + 1 if 0 <= space < found[0][0] else found[0][0]
+    end = min(len(line), start + SNIPPET_CHARS)
+    if end < len(line):
+        space = line.rfind(" ", start, end)
+        if space > start:
+            end = space
+        # Never cut a mark in two.
+        end = max([end] + [e for s, e in found if s < end])
+    lead = "…" if start > 0 else ""
+    tail = "…" if end < len(line) else ""
+    shift = len(lead) - start
+    inside = [(s + shift, e + shift) for s, e in found if s >= start and e <= end]
+    return lead + line[start:end] + tail, inside
