@@ -21,6 +21,7 @@ _WORD = re.compile(r"[^\W_]+")
 _TOKEN = re.compile(r'"([^"]*)"?|([^\s"]+)')
 SNIPPET_CHARS = 160
 SNIPPET_LEAD = 40  # characters kept before the first mark
+LONGEST = 64
 SIMILAR = 0.6  # pg_trgm's word_similarity_threshold, which `<%` uses: the same bar here
 
 
@@ -102,16 +103,27 @@ def parse(text: str) -> Query:
 # -- marks ------------------------------------------------------------------------------
 
 
-def _trigrams(word: str) -> set[str]:
+def _trigrams(word: str) -> list[str]:
     padded = f"  {word} "
-    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+    return [padded[i : i + 3] for i in range(len(padded) - 2)]
 
 
 def is_like(token: str, word: str) -> bool:
-    """`token` is much like `word` the way pg_trgm's `<%` counts it: most of the word's
-    trigrams are the token's."""
-    wanted = _trigrams(word)
-    return len(wanted & _trigrams(token)) / len(wanted) >= SIMILAR
+    """`token` is much like `word` the way pg_trgm's `word <% token` measures it: the best
+    Jaccard similarity of the word's trigrams and any continuous run of the token's. A run
+    over twice the word's trigrams cannot reach the bar, so none longer is tried (and a
+    token of over LONGEST letters, a hash or a blob, is never marked as like a word)."""
+    if len(token) > LONGEST:
+        return False
+    wanted = set(_trigrams(word))
+    theirs = _trigrams(token)
+    for i in range(len(theirs)):
+        extent: set[str] = set()
+        for trigram in theirs[i : i + 2 * len(wanted)]:
+            extent.add(trigram)
+            if len(extent & wanted) / len(extent | wanted) >= SIMILAR:
+                return True
+    return False
 
 
 def marks(text: str, words: list[str], *, similar: bool = False) -> list[tuple[int, int]]:

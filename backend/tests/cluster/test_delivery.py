@@ -56,7 +56,7 @@ async def test_turns_history_tasks_and_search_for_people_on_both_workers(
         hits = found.json()["conversations"]
         assert [h["id"] for h in hits] == [conversation_id] and hits[0]["message"]
         # The start of a word, and a typo: the trigram index is on the person's node too.
-        for q in ("gat", "gatte"):
+        for q in ("gat", "gatee"):
             found = await one.client.get(
                 f"/api/{user}/search", params={"q": q}, headers=one.headers(user)
             )
