@@ -14,7 +14,9 @@ markup of ours inside the text.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 _WORD = re.compile(r"[^\W_]+")
 # A quoted phrase (unclosed: to the end), or a run of anything but space and quotes.
@@ -22,6 +24,7 @@ _TOKEN = re.compile(r'"([^"]*)"?|([^\s"]+)')
 SNIPPET_CHARS = 160
 SNIPPET_LEAD = 40  # characters kept before the first mark
 LONGEST = 64
+SCAN_LIKE = 4_000
 SIMILAR = 0.6  # pg_trgm's word_similarity_threshold, which `<%` uses: the same bar here
 
 
@@ -103,9 +106,13 @@ def parse(text: str) -> Query:
 # -- marks ------------------------------------------------------------------------------
 
 
-def _trigrams(word: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def _trigrams(word: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The word's trigrams as pg_trgm makes them (two spaces before, one after): in order,
+    and as a set."""
     padded = f"  {word} "
-    return [padded[i : i + 3] for i in range(len(padded) - 2)]
+    ordered = tuple(padded[i : i + 3] for i in range(len(padded) - 2))
+    return ordered, frozenset(ordered)
 
 
 def is_like(token: str, word: str) -> bool:
@@ -115,8 +122,10 @@ def is_like(token: str, word: str) -> bool:
     token of over LONGEST letters, a hash or a blob, is never marked as like a word)."""
     if len(token) > LONGEST:
         return False
-    wanted = set(_trigrams(word))
-    theirs = _trigrams(token)
+    wanted = _trigrams(word)[1]
+    theirs, their_set = _trigrams(token)
+    if len(wanted & their_set) < SIMILAR * len(wanted):
+        return False  # no run of them can share more: most tokens end here
     for i in range(len(theirs)):
         extent: set[str] = set()
         for trigram in theirs[i : i + 2 * len(wanted)]:
@@ -126,15 +135,30 @@ def is_like(token: str, word: str) -> bool:
     return False
 
 
+def _matches(token: str, words: list[str], similar: bool) -> bool:
+    token = token.lower()
+    return any(token.startswith(w) or (similar and is_like(token, w)) for w in words)
+
+
+@lru_cache(maxsize=256)
+def _starting(words: tuple[str, ...]) -> re.Pattern[str]:
+    """A word of the text that starts with one of `words` (the scan at C speed)."""
+    either = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![^\W_])(?:{either})[^\W_]*", re.IGNORECASE)
+
+
+def _found(text: str, words: list[str], similar: bool, end: int) -> Iterator[re.Match[str]]:
+    if not words:
+        return iter(())
+    if not similar:
+        return _starting(tuple(words)).finditer(text, 0, end)
+    return (m for m in _WORD.finditer(text, 0, end) if _matches(m.group(), words, similar))
+
+
 def marks(text: str, words: list[str], *, similar: bool = False) -> list[tuple[int, int]]:
     """The ranges of `text`'s words that start with one of `words` (or, `similar`, are like
     one), in order."""
-    found = []
-    for m in _WORD.finditer(text):
-        token = m.group().lower()
-        if any(token.startswith(w) or (similar and is_like(token, w)) for w in words):
-            found.append((m.start(), m.end()))
-    return found
+    return [(m.start(), m.end()) for m in _found(text, words, similar, len(text))]
 
 
 def substring_marks(text: str, needle: str) -> list[tuple[int, int]]:
@@ -154,24 +178,23 @@ def merged(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def snippet(
     text: str, words: list[str], *, similar: bool = False
 ) -> tuple[str, list[tuple[int, int]]]:
-    """A one-line passage of `text` around its first match, at most about SNIPPET_CHARS
-    long, and the marks within it (offsets into the passage, "…" included)."""
+    """A one-line passage of `text` around its first match, at most SNIPPET_CHARS long and
+    cut between words, and the marks within it (offsets into the passage, "…" included).
+    Only the passage's words are marked, so a long message costs the scan to its first match
+    and no more; likeness (trigrams, slow in Python) is looked for in the first SCAN_LIKE
+    characters only, after which the passage is the message's start."""
     line = " ".join(text.split())
-    found = marks(line, words, similar=similar)
+    first = next(_found(line, words, similar, SCAN_LIKE if similar else len(line)), None)
     start = 0
-    if found and found[0][0] > SNIPPET_LEAD:
-        start = found[0][0] - SNIPPET_LEAD
-        space = line.find(" ", start)  # begin at a word
-        start = space + 1 if 0 <= space < found[0][0] else found[0][0]
+    if first is not None and first.start() > SNIPPET_LEAD:
+        space = line.find(" ", first.start() - SNIPPET_LEAD)
+        start = space + 1 if 0 <= space < first.start() else first.start()
     end = min(len(line), start + SNIPPET_CHARS)
-    if end < len(line):
-        space = line.rfind(" ", start, end)
-        if space > start:
-            end = space
-        # Never cut a mark in two.
-        end = max([end] + [e for s, e in found if s < end])
+    if end < len(line) and (space := line.rfind(" ", start, end)) > start:
+        end = space
     lead = "…" if start > 0 else ""
     tail = "…" if end < len(line) else ""
-    shift = len(lead) - start
-    inside = [(s + shift, e + shift) for s, e in found if s >= start and e <= end]
-    return lead + line[start:end] + tail, inside
+    passage = line[start:end]
+    return lead + passage + tail, [
+        (s + len(lead), e + len(lead)) for s, e in marks(passage, words, similar=similar)
+    ]
