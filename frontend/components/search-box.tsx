@@ -28,7 +28,7 @@ export function SearchBox({ session, onOpen, onPalette }: Props) {
         <input
           id="search-input"
           type="search"
-          placeholder="Search conversations…"
+          placeholder="Search…"
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => {
