@@ -201,3 +201,15 @@ def test_the_text_becomes_quoted_words_only():
     assert parse("it's 'x':* & !y").tsquery() == "('it' <-> 's':*) & ('x':*) & ('y':*)"
     assert parse("%_\\ - ''").tsquery() == ""
     assert re.fullmatch(r"[\w'():*&|!<> -]*", parse("ümlaut ÇA 🙂 x²").tsquery())
+
+
+async def test_a_frequent_word_is_found_among_the_newest_messages_in_every_conversation(server, db):
+    # Enough matches among the person's newest messages to answer from them alone
+    # (messages store: RECENT, ENOUGH): the older conversation's match is still among them.
+    older, old_ids = await _conversation(db, "alice", "Older", "a kiwi from before")
+    busy, _ = await _conversation(
+        db, "alice", "Busy", *[f"kiwi number {i}" for i in range(message_store.ENOUGH + 10)]
+    )
+    hits = await _found(server, "alice", "kiw")
+    assert sorted(h["id"] for h in hits) == sorted([older, busy])
+    assert {h["id"]: h["message"]["id"] for h in hits}[older] == old_ids[0]

@@ -176,7 +176,8 @@ async def prompts_after(
 
 
 # Search (parley.search): one row per conversation, its best-matching message among the
-# person's newest CANDIDATES matches. The expressions must be the indexes' own (migrations
+# person's newest CANDIDATES matches (or, for a frequent word, its matches among their newest
+# RECENT messages). The expressions must be the indexes' own (migrations
 # 0046 and 0066) for the indexes to serve them.
 # `id + 0`: ordered by the bare id, the planner may walk the whole primary key backwards
 # hoping to meet enough matches soon, which for a rare word means reading most of the table;
@@ -189,9 +190,11 @@ SELECT {_CANDIDATE} FROM messages m WHERE m.user_id = $1 AND {_WORDS_MATCH.forma
 ORDER BY m.id + 0 DESC LIMIT $3
 """
 # The person's newest RECENT messages, in (user_id, id DESC) order, checked one by one: a
-# word they use often is found there without fetching (and sorting) all its older matches.
-# When they hold fewer than CANDIDATES matches the index is asked.
+# word they use often is found there without fetching (and sorting) all its older matches
+# (thousands of rows, one heap page each, for a frequent word's prefix). When they hold at
+# least ENOUGH matches, those are the candidates; else the index is asked.
 RECENT = 400
+ENOUGH = 50
 _BY_RECENT = f"""
 SELECT r.* FROM (SELECT {_CANDIDATE} FROM messages m WHERE m.user_id = $1
                  ORDER BY m.id DESC LIMIT $6) r
@@ -230,7 +233,7 @@ async def search(
     `any_word`: the tsquery of the words alone, which ranks whole-word matches higher."""
     args = (user_id, tsquery, CANDIDATES, any_word, limit)
     found = await conn.fetch(_FROM_RECENT, *args, RECENT)
-    if not found or found[0]["candidates"] < CANDIDATES:
+    if not found or found[0]["candidates"] < ENOUGH:
         found = await conn.fetch(_FROM_INDEX, *args)
     return found
 
