@@ -65,8 +65,9 @@ class Query:
 
     def similar_words(self) -> list[str]:
         """For typo tolerance: each word the message must hold something like (or-groups
-        and phrases are loosened to their words; what is typed wrong is seldom exact)."""
-        return self.words[:8]
+        and phrases are loosened to their words; what is typed wrong is seldom exact). Words
+        of one or two letters have too few trigrams to be told apart from others: left out."""
+        return [w for w in self.words if len(w) >= 3][:8]
 
 
 def _term_query(term: Term) -> str:

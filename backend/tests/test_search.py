@@ -169,6 +169,9 @@ async def test_bad_text_is_a_clear_error_or_nothing_never_a_500(server, db):
         "\x07bell",
         "x" * search.QUERY_MAX,
         "a " * 99,
+        "x² ²",
+        "東京 タワー",
+        "ab cd",
     ]
     for q in odd:
         answer = await _search(server, "alice", q)
