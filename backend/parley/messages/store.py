@@ -182,7 +182,7 @@ async def prompts_after(
 # `id + 0`: ordered by the bare id, the planner may walk the whole primary key backwards
 # hoping to meet enough matches soon, which for a rare word means reading most of the table;
 # this way it always takes the person's matches from the GIN index and sorts them.
-CANDIDATES = 200
+CANDIDATES = 100
 _CANDIDATE = "m.id, m.conversation_id, m.role, m.author, m.created_at, m.content"
 _WORDS_MATCH = "to_tsvector('simple'::regconfig, {t}.content) @@ to_tsquery('simple', $2)"
 _BY_INDEX = f"""
@@ -193,8 +193,8 @@ ORDER BY m.id + 0 DESC LIMIT $3
 # word they use often is found there without fetching (and sorting) all its older matches
 # (thousands of rows, one heap page each, for a frequent word's prefix). When they hold at
 # least ENOUGH matches, those are the candidates; else the index is asked.
-RECENT = 400
-ENOUGH = 50
+RECENT = 200
+ENOUGH = 25
 _BY_RECENT = f"""
 SELECT r.* FROM (SELECT {_CANDIDATE} FROM messages m WHERE m.user_id = $1
                  ORDER BY m.id DESC LIMIT $6) r
