@@ -282,6 +282,14 @@ class Message(SQLModel, table=True):
             sa.text("to_tsvector('simple'::regconfig, content)"),
             postgresql_using="gin",
         ),
+        # And (owner, trigrams) for words like the ones typed (a typo's; migration 0066).
+        sa.Index(
+            "ix_messages_trigrams",
+            "user_id",
+            "content",
+            postgresql_using="gin",
+            postgresql_ops={"content": "gin_trgm_ops"},
+        ),
         _ref("messages", "conversation_id", "conversations", "CASCADE"),
         # A message is only deleted with its conversation, replies and all.
         _ref("messages", "reply_to", "messages", "CASCADE"),

@@ -384,22 +384,36 @@ class HealthResponse(BaseModel):
     work: WorkHealth
 
 
-class SearchConversationHit(BaseModel):
-    id: int
-    title: str
-    mode: ConversationMode
+class SearchMark(BaseModel):
+    """A found word's place in a text: code points `[start, end)`, for the UI to mark."""
+
+    start: int = Field(ge=0)
+    end: int = Field(ge=0)
 
 
 class SearchMessageHit(BaseModel):
     id: int
-    conversation_id: int
-    conversation_title: str
     role: Role
     author: str | None
     created_at: datetime
     snippet: str = Field(description="The passage around the words found, as plain text")
+    marks: list[SearchMark] = Field(description="Where the words found are in `snippet`")
+
+
+class SearchHit(BaseModel):
+    id: int = Field(description="The conversation's id")
+    title: str
+    mode: ConversationMode
+    title_marks: list[SearchMark] = Field(description="Where the text is in `title`")
+    message: SearchMessageHit | None = Field(
+        description="The conversation's best-matching message; null when only its title matched"
+    )
+    similar: bool = Field(
+        description="Found by words like the ones typed (a typo's), none of which it holds"
+    )
 
 
 class SearchOut(BaseModel):
-    conversations: list[SearchConversationHit] = Field(description="Titles holding the text")
-    messages: list[SearchMessageHit] = Field(description="Messages with the words, newest first")
+    conversations: list[SearchHit] = Field(
+        description="One row per conversation, the best match first"
+    )

@@ -21,6 +21,7 @@ import { RunSheet } from "./run-sheet";
 import { RunsButton } from "./runs-button";
 import { RunsPanel } from "./runs-panel";
 import { ChatPanel } from "./chat-panel";
+import { CommandPalette, usePaletteShortcut } from "./command-palette";
 import { ConversationsPanel } from "./conversations-panel";
 import { Drawer } from "./drawer";
 import { SearchBox } from "./search-box";
@@ -127,6 +128,21 @@ export function Workspace({ session }: { session: Session }) {
     [select],
   );
 
+  // The ⌘K / Ctrl+K search palette, over whatever is open (a phone's drawer closes for it).
+  const [paletteOpen, setPaletteOpen] = useState(false);
+  const openFound = useCallback(
+    (id: number, messageId: number | null) => {
+      setFoundMessage(messageId);
+      open(id);
+    },
+    [open],
+  );
+  const togglePalette = useCallback(() => {
+    setDrawer(null);
+    setPaletteOpen((value) => !value);
+  }, []);
+  usePaletteShortcut(togglePalette);
+
   const startNew = useCallback(
     async (mode: NewConversationMode) => {
       // A chat starts with its first message (the API creates it); a work session is created now.
@@ -180,13 +196,7 @@ export function Workspace({ session }: { session: Session }) {
       muted={mutes.known ? mutes.muted : null}
       onMute={mutes.setMuted}
       search={
-        <SearchBox
-          session={session}
-          onOpen={(id, messageId) => {
-            setFoundMessage(messageId);
-            open(id);
-          }}
-        />
+        <SearchBox session={session} onOpen={openFound} onPalette={togglePalette} />
       }
       pinned={
         <InboxEntry
@@ -269,6 +279,7 @@ export function Workspace({ session }: { session: Session }) {
           </Drawer>
         ))}
       <AccountPanel session={session} open={accountOpen} onOpenChange={setAccountOpen} ssoResult={ssoResult} />
+      <CommandPalette session={session} open={paletteOpen} onOpenChange={setPaletteOpen} onOpen={openFound} />
     </div>
   );
 }

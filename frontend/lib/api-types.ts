@@ -1104,9 +1104,11 @@ export interface paths {
         };
         /**
          * Search
-         * @description The caller's conversations whose title holds `q`, and the caller's newest messages
-         *     containing its words (full-text: several words all match, "a phrase" in quotes, -word
-         *     excludes). Only the caller's own conversations are ever searched.
+         * @description The caller's conversations, one row each, best first: those whose messages have the
+         *     words of `q`, each typed word the start of a word (several words all match, "a phrase" in
+         *     quotes, -word excludes, `a or b`), or, when none has, words like them (a typo); and those
+         *     whose title holds `q`. Each row carries its best-matching message's snippet and where the
+         *     words are in it (`marks`). Only the caller's own conversations are ever searched.
          */
         get: operations["search_api__user_id__search_get"];
         put?: never;
@@ -3245,22 +3247,43 @@ export interface components {
             /** Text */
             text: string;
         };
-        /** SearchConversationHit */
-        SearchConversationHit: {
-            /** Id */
+        /** SearchHit */
+        SearchHit: {
+            /**
+             * Id
+             * @description The conversation's id
+             */
             id: number;
+            /** @description The conversation's best-matching message; null when only its title matched */
+            message: components["schemas"]["SearchMessageHit"] | null;
             mode: components["schemas"]["ConversationMode"];
+            /**
+             * Similar
+             * @description Found by words like the ones typed (a typo's), none of which it holds
+             */
+            similar: boolean;
             /** Title */
             title: string;
+            /**
+             * Title Marks
+             * @description Where the text is in `title`
+             */
+            title_marks: components["schemas"]["SearchMark"][];
+        };
+        /**
+         * SearchMark
+         * @description A found word's place in a text: code points `[start, end)`, for the UI to mark.
+         */
+        SearchMark: {
+            /** End */
+            end: number;
+            /** Start */
+            start: number;
         };
         /** SearchMessageHit */
         SearchMessageHit: {
             /** Author */
             author: string | null;
-            /** Conversation Id */
-            conversation_id: number;
-            /** Conversation Title */
-            conversation_title: string;
             /**
              * Created At
              * Format: date-time
@@ -3268,6 +3291,11 @@ export interface components {
             created_at: string;
             /** Id */
             id: number;
+            /**
+             * Marks
+             * @description Where the words found are in `snippet`
+             */
+            marks: components["schemas"]["SearchMark"][];
             role: components["schemas"]["Role"];
             /**
              * Snippet
@@ -3279,14 +3307,9 @@ export interface components {
         SearchOut: {
             /**
              * Conversations
-             * @description Titles holding the text
+             * @description One row per conversation, the best match first
              */
-            conversations: components["schemas"]["SearchConversationHit"][];
-            /**
-             * Messages
-             * @description Messages with the words, newest first
-             */
-            messages: components["schemas"]["SearchMessageHit"][];
+            conversations: components["schemas"]["SearchHit"][];
         };
         /** SecondFactorCode */
         SecondFactorCode: {

@@ -8,6 +8,8 @@ import type { JsonOf } from "./types";
 import type { paths } from "./api-types";
 
 export type SearchResult = JsonOf<paths["/api/{user_id}/search"]["get"]["responses"][200]>;
+/** One conversation found, with its best-matching message (null when only its title matched). */
+export type SearchHit = SearchResult["conversations"][number];
 
 const DEBOUNCE_MS = 250;
 

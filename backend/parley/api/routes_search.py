@@ -1,4 +1,4 @@
-"""GET /api/{user_id}/search: find conversations by title and messages by their words."""
+"""GET /api/{user_id}/search: find conversations by title and by the words of their messages."""
 
 from __future__ import annotations
 
@@ -26,7 +26,9 @@ async def search(
     ],
     limit: Annotated[int, Query(ge=1, le=search_service.LIMIT_MAX)] = 20,
 ) -> SearchOut:
-    """The caller's conversations whose title holds `q`, and the caller's newest messages
-    containing its words (full-text: several words all match, "a phrase" in quotes, -word
-    excludes). Only the caller's own conversations are ever searched."""
+    """The caller's conversations, one row each, best first: those whose messages have the
+    words of `q`, each typed word the start of a word (several words all match, "a phrase" in
+    quotes, -word excludes, `a or b`), or, when none has, words like them (a typo); and those
+    whose title holds `q`. Each row carries its best-matching message's snippet and where the
+    words are in it (`marks`). Only the caller's own conversations are ever searched."""
     return await search_service.search(db, user_id=user_id, query=q, limit=limit)

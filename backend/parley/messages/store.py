@@ -175,52 +175,97 @@ async def prompts_after(
     return [record(row) for row in rows]
 
 
-# Search (parley.search). The expression must be the index's own for the index to serve it.
+# Search (parley.search): one row per conversation, its best-matching message among the
+# person's newest CANDIDATES matches (or, for a frequent word, its matches among their newest
+# RECENT messages). The expressions must be the indexes' own (migrations
+# 0046 and 0066) for the indexes to serve them.
 # `id + 0`: ordered by the bare id, the planner may walk the whole primary key backwards
-# hoping to meet 20 matches soon, which for a rare word means reading most of the table; this
-# way it always takes the person's matches from the GIN index and sorts them. Snippets only
-# for the rows returned.
-_SELECT = """
-SELECT m.id, m.conversation_id, m.role::text AS role, m.author, m.content, m.created_at
-"""
-_MATCHES = f"""
-{_SELECT} FROM messages m, q
-WHERE m.user_id = $1 AND to_tsvector('simple'::regconfig, m.content) @@ q.query
+# hoping to meet enough matches soon, which for a rare word means reading most of the table;
+# this way it always takes the person's matches from the GIN index and sorts them.
+CANDIDATES = 100
+_CANDIDATE = "m.id, m.conversation_id, m.role, m.author, m.created_at, m.content"
+_WORDS_MATCH = "to_tsvector('simple'::regconfig, {t}.content) @@ to_tsquery('simple', $2)"
+_BY_INDEX = f"""
+SELECT {_CANDIDATE} FROM messages m WHERE m.user_id = $1 AND {_WORDS_MATCH.format(t="m")}
 ORDER BY m.id + 0 DESC LIMIT $3
 """
-# The person's newest RECENT messages, in (user_id, id DESC) order, checked one by one.
-_RECENT = f"""
-SELECT r.* FROM ({_SELECT} FROM messages m WHERE m.user_id = $1 ORDER BY m.id DESC LIMIT $4) r, q
-WHERE to_tsvector('simple'::regconfig, r.content) @@ q.query ORDER BY r.id DESC LIMIT $3
+# The person's newest RECENT messages, in (user_id, id DESC) order, checked one by one: a
+# word they use often is found there without fetching (and sorting) all its older matches
+# (thousands of rows, one heap page each, for a frequent word's prefix). When they hold at
+# least ENOUGH matches, those are the candidates; else the index is asked.
+RECENT = 200
+ENOUGH = 25
+_BY_RECENT = f"""
+SELECT r.* FROM (SELECT {_CANDIDATE} FROM messages m WHERE m.user_id = $1
+                 ORDER BY m.id DESC LIMIT $6) r
+WHERE {_WORDS_MATCH.format(t="r")} ORDER BY r.id DESC LIMIT $3
 """
-_HITS = """
-WITH q AS (SELECT websearch_to_tsquery('simple', $2) AS query),
-hits AS ({hits})"""
-_SHOW = """
-SELECT h.id, h.conversation_id, c.title AS conversation_title, h.role, h.author, h.created_at,
-       ts_headline('simple', h.content, q.query,
-                   'StartSel="", StopSel="", MaxWords=30, MinWords=12, ShortWord=0')
-           AS snippet
-FROM hits h JOIN conversations c ON c.user_id = $1 AND c.id = h.conversation_id, q
-ORDER BY h.id DESC
+# $4: the words as whole words, any of them: a message holding "plumber" itself ranks above
+# one holding only "plumbers" for "plumber".
+_WORDS_SCORE = "ts_rank(c.v, to_tsquery('simple', $2)) + ts_rank(c.v, to_tsquery('simple', $4))"
+_BEST = """
+WITH c AS MATERIALIZED ({candidates}),
+scored AS (
+    SELECT c.*, {score} AS score
+    FROM (SELECT c.*, to_tsvector('simple'::regconfig, c.content) AS v FROM c OFFSET 0) c
+),
+best AS (
+    SELECT DISTINCT ON (conversation_id) * FROM scored
+    ORDER BY conversation_id, score DESC, id DESC
+)
+SELECT b.id, b.conversation_id, cv.title, cv.mode::text AS mode, b.role::text AS role,
+       b.author, b.created_at, left(b.content, {shown}) AS content,
+       (SELECT count(*) FROM c) AS candidates
+FROM best b JOIN conversations cv ON cv.user_id = $1 AND cv.id = b.conversation_id
+ORDER BY b.score DESC, b.id DESC LIMIT {limit}
 """
-# Two ways to the newest matches. A word the person uses often is among their last RECENT
-# messages: reading those is cheaper than fetching every one of its matches from the GIN index
-# to sort them. Only when they hold fewer than `limit` matches is the index asked.
-RECENT = 400
-_FROM_RECENT = _HITS.format(hits=_RECENT) + _SHOW
-_FROM_INDEX = _HITS.format(hits=_MATCHES) + _SHOW
+SHOWN = 20_000  # characters of a message the snippet is taken from
+_FROM_RECENT = _BEST.format(candidates=_BY_RECENT, score=_WORDS_SCORE, shown=SHOWN, limit="$5")
+_FROM_INDEX = _BEST.format(candidates=_BY_INDEX, score=_WORDS_SCORE, shown=SHOWN, limit="$5")
 
 
 async def search(
-    conn: asyncpg.Connection, *, user_id: str, text: str, limit: int
+    conn: asyncpg.Connection, *, user_id: str, tsquery: str, any_word: str, limit: int
 ) -> list[asyncpg.Record]:
-    """The person's newest messages with the words of `text` (websearch syntax), at most
-    `limit`, each with its conversation's title and a snippet."""
-    found = await conn.fetch(_FROM_RECENT, user_id, text, limit, RECENT)
-    if len(found) < limit:
-        found = await conn.fetch(_FROM_INDEX, user_id, text, limit)
+    """The person's conversations with messages matching `tsquery` (a `to_tsquery('simple')`
+    text), best first, at most `limit`: each with its best-matching message (`id`, `role`,
+    `author`, `created_at`, `content`) and the conversation's `title` and `mode`.
+    `any_word`: the tsquery of the words alone, which ranks whole-word matches higher."""
+    args = (user_id, tsquery, CANDIDATES, any_word, limit)
+    found = await conn.fetch(_FROM_RECENT, *args, RECENT)
+    if not found or found[0]["candidates"] < ENOUGH:
+        found = await conn.fetch(_FROM_INDEX, *args)
     return found
+
+
+def _similar_sql(words: int, excluded: bool) -> str:
+    """$1 the person, $2 CANDIDATES, $3 the limit, $4... the words, then the excluded."""
+    likes = " AND ".join(f"${4 + k} <% m.content" for k in range(words))
+    score = " + ".join(f"word_similarity(${4 + k}, c.content)" for k in range(words))
+    unless = ""
+    if excluded:
+        unless = (
+            " AND NOT to_tsvector('simple'::regconfig, m.content)"
+            f" @@ to_tsquery('simple', ${4 + words})"
+        )
+    candidates = f"""
+SELECT {_CANDIDATE} FROM messages m WHERE m.user_id = $1 AND {likes}{unless}
+ORDER BY m.id + 0 DESC LIMIT $2
+"""
+    return _BEST.format(candidates=candidates, score=score, shown=SHOWN, limit="$3")
+
+
+async def search_similar(
+    conn: asyncpg.Connection, *, user_id: str, words: list[str], excluded: str, limit: int
+) -> list[asyncpg.Record]:
+    """As `search`, for messages holding a word like each of `words` (pg_trgm's `<%`, the
+    trigram index of migration 0066): what a typo still finds. `excluded`: a tsquery of
+    words the messages must not have ("" for none)."""
+    if not words:
+        return []
+    sql = _similar_sql(len(words), bool(excluded))
+    extra = [excluded] if excluded else []
+    return await conn.fetch(sql, user_id, CANDIDATES, limit, *words, *extra)
 
 
 # -- writes -----------------------------------------------------------------------------

@@ -53,8 +53,14 @@ async def test_turns_history_tasks_and_search_for_people_on_both_workers(
             f"/api/{user}/search", params={"q": "gate"}, headers=two.headers(user)
         )
         assert found.status_code == 200, found.text
-        hits = found.json()["messages"]
-        assert hits and all(h["conversation_id"] == conversation_id for h in hits)
+        hits = found.json()["conversations"]
+        assert [h["id"] for h in hits] == [conversation_id] and hits[0]["message"]
+        # The start of a word, and a typo: the trigram index is on the person's node too.
+        for q in ("gat", "gatee"):
+            found = await one.client.get(
+                f"/api/{user}/search", params={"q": q}, headers=one.headers(user)
+            )
+            assert [h["id"] for h in found.json()["conversations"]] == [conversation_id], q
 
         listed = await two.client.get(f"/api/{user}/conversations", headers=two.headers(user))
         assert [c["id"] for c in listed.json()] == [conversation_id]

@@ -126,8 +126,21 @@ def _hot_path(user: str, other_id: int = 7) -> list[tuple[str, str, tuple[Any, .
             (user, "coder", cid),
         ),
         ("claim pushes", push_store._CLAIM, (10, 60.0, user)),
-        ("search recent", message_store._FROM_RECENT, (user, "milk", 20, message_store.RECENT)),
-        ("search the index", message_store._FROM_INDEX, (user, "milk", 20)),
+        (
+            "search recent",
+            message_store._FROM_RECENT,
+            (user, "'milk':*", message_store.CANDIDATES, "'milk'", 20, message_store.RECENT),
+        ),
+        (
+            "search the index",
+            message_store._FROM_INDEX,
+            (user, "'milk':*", message_store.CANDIDATES, "'milk'", 20),
+        ),
+        (
+            "search words like a typo's",
+            message_store._similar_sql(1, True),
+            (user, message_store.CANDIDATES, 20, "mlik", "'oat'"),
+        ),
         ("remember an MCP call", tools_store._CLAIM, (user, "", "k", "add_task", 30.0)),
         ("read an MCP call", tools_store._READ, (user, "", "k")),
         ("count a work session's tokens", usage._ADD, (user, cid, 10, 20, 0, 0)),
