@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, signIn, test } from "./support/fixtures";
-import { RestAgent } from "./support/agents";
+import { personToken, RestAgent } from "./support/agents";
 
 interface Run {
   id: number;
@@ -63,12 +63,13 @@ for (const width of [360, 390]) {
 }
 
 test("a conversation's unread badge is a pill at desktop width", async ({ page, stack, userName }) => {
-  const agent = RestAgent.mint(stack, userName, "writer");
-  const run = await agent.ok<Run>("POST", "/runs", { title: "Write up" });
+  // The person's own script chats twice in one conversation: two replies nobody has read.
+  const script = new RestAgent(stack, userName, personToken(stack, userName));
+  const first = await script.ok<{ conversation_id: number }>("POST", "/chat", { message: "add a task to buy milk" });
+  await script.ok("POST", "/chat", { conversation_id: first.conversation_id, message: "add a task to buy bread" });
   await signIn(page, userName);
-  await agent.ok("POST", `/runs/${run.id}/messages`, { text: "First finding" });
-  await agent.ok("POST", `/runs/${run.id}/messages`, { text: "Second finding" });
-  const item = page.locator(`[data-testid="conversation-item"][data-conversation-id="${run.conversation_id}"]`);
+  await page.getByTestId("new-conversation").click();
+  const item = page.locator(`[data-testid="conversation-item"][data-conversation-id="${first.conversation_id}"]`);
   const badge = item.getByTestId("conversation-unread");
   await expect(badge).toContainText("2");
   const pill = await badge.boundingBox();
