@@ -19,6 +19,8 @@ export interface UserEventHandlers {
   /** The stream connected without a cursor (first, or after one was lost): anything may have
    * changed before it started, so the lists are read again. */
   onResync: () => void;
+  /** The stream failed or closed (the API restarting, say): worth a health check now. */
+  onDropped?: () => void;
 }
 
 /**
@@ -33,6 +35,7 @@ export function useUserEvents(session: Session, handlers: UserEventHandlers): bo
   const onRunChange = useEffectEvent((run: Run) => handlers.onRunChange?.(run));
   const onQuestion = useEffectEvent((change: { action: string; questionId: number }) => handlers.onQuestion?.(change));
   const onUnread = useEffectEvent((id: number, unread: number) => handlers.onUnread?.(id, unread));
+  const onDropped = useEffectEvent(() => handlers.onDropped?.());
   const [live, setLive] = useState(false);
 
   useEffect(() => {
@@ -66,6 +69,7 @@ export function useUserEvents(session: Session, handlers: UserEventHandlers): bo
         }
       },
       onUnavailable: () => setLive(false),
+      onDropped: () => onDropped(),
       signal: controller.signal,
     });
     return () => controller.abort();
