@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useEffectEvent, useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { userPath } from "./api-client";
 import type { Session } from "./auth-store";
 import { followEvents } from "./event-stream";
@@ -26,9 +26,10 @@ export interface UserEventHandlers {
 /**
  * Follows the person's own event stream (GET /api/{user}/events) for task and conversation-list
  * changes from any writer. Returns whether it is live; when the server has no such stream the
- * lists keep refreshing on focus and on a timer instead.
+ * lists keep refreshing on focus and on a timer instead. `recoveries` (the health probe's count
+ * of the API coming back) ends a reconnect's backoff at once.
  */
-export function useUserEvents(session: Session, handlers: UserEventHandlers): boolean {
+export function useUserEvents(session: Session, handlers: UserEventHandlers, recoveries = 0): boolean {
   const onTaskChange = useEffectEvent(handlers.onTaskChange);
   const onConversationChange = useEffectEvent(handlers.onConversationChange);
   const onResync = useEffectEvent(handlers.onResync);
@@ -37,6 +38,11 @@ export function useUserEvents(session: Session, handlers: UserEventHandlers): bo
   const onUnread = useEffectEvent((id: number, unread: number) => handlers.onUnread?.(id, unread));
   const onDropped = useEffectEvent(() => handlers.onDropped?.());
   const [live, setLive] = useState(false);
+  // The API came back (`recoveries` moved): a reconnect waiting out its backoff goes now.
+  const wake = useRef<(() => void) | null>(null);
+  useEffect(() => {
+    wake.current?.();
+  }, [recoveries]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -70,6 +76,9 @@ export function useUserEvents(session: Session, handlers: UserEventHandlers): bo
       },
       onUnavailable: () => setLive(false),
       onDropped: () => onDropped(),
+      onWaiting: (wakeNow) => {
+        wake.current = wakeNow;
+      },
       signal: controller.signal,
     });
     return () => controller.abort();
