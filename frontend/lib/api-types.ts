@@ -681,7 +681,7 @@ export interface paths {
         /**
          * Get Preferences
          * @description Which kinds notify (questions and failed runs by default; inbox messages only when
-         *     turned on) and which conversations are muted.
+         *     turned on), which conversations are muted, and whether this server sends email at all.
          */
         get: operations["get_preferences_api__user_id__notification_preferences_get"];
         put?: never;
@@ -2815,6 +2815,12 @@ export interface components {
         };
         /** PreferencesOut */
         PreferencesOut: {
+            /**
+             * Email Available
+             * @description Whether this server can send email at all (a mail server is configured): without one, `email_reminders` sends nothing
+             * @default false
+             */
+            email_available: boolean;
             /**
              * Email Reminders
              * @description Reminder emails for unanswered questions
