@@ -10,6 +10,7 @@ import { postMessage } from "@/lib/post-message";
 import { sendRoute } from "@/lib/send-route";
 import type { ChatApi, SendOutcome } from "@/lib/use-chat";
 import type { Conversation } from "@/lib/types";
+import { useKeptDraft } from "@/lib/use-kept-draft";
 import { useMarkRead } from "@/lib/use-mark-read";
 import { useWorkState } from "@/lib/use-work-state";
 import { agentMessageRenderer } from "./agent-messages";
@@ -19,6 +20,7 @@ import { Composer } from "./composer";
 import { conversationTitle } from "./conversation-item";
 import { MessageList } from "./message-list";
 import { OpenQuestions } from "./open-questions";
+import { QueuedMessages } from "./queued-messages";
 import { WorkBar } from "./work-bar";
 
 const PLACEHOLDERS: Record<string, string> = {
@@ -86,10 +88,12 @@ export function ChatPanel({
     workApi.refresh();
   }
 
-  const [draft, setDraft] = useState("");
-  const [queued, setQueued] = useState<string | null>(null);
+  const [draft, setDraft] = useKeptDraft(session.userId);
+  // Messages sent while a reply runs: each waits, shown as its own bubble, and goes out in
+  // order, one turn each.
+  const [queued, setQueued] = useState<readonly string[]>([]);
   const [queueNote, setQueueNote] = useState<string | null>(null);
-  const queue = useRef<string | null>(null);
+  const queue = useRef<string[]>([]);
 
   // A reply is being written (this tab's, another tab's, or one from before a reload): the
   // composer shows Stop, and what is sent meanwhile waits for it.
@@ -115,17 +119,30 @@ export function ChatPanel({
 
   const restore = (text: string) => setDraft((current) => joinDraft(current, text));
 
+  /** Everything still queued, taken off the queue (joined, to go back in the box). */
   function takeQueue(): string | null {
-    const next = queue.current;
-    queue.current = null;
-    setQueued(null);
-    return next;
+    const all = queue.current;
+    queue.current = [];
+    setQueued([]);
+    return all.length ? all.join("\n\n") : null;
   }
 
+  /** The first queued message goes out; the next waits for its reply. */
   function releaseQueue() {
     if (replyRunningRef.current || outcomePending.current || chat.isSending()) return;
-    const next = takeQueue();
-    if (next !== null) void send(next);
+    const [next, ...rest] = queue.current;
+    if (next === undefined) return;
+    queue.current = rest;
+    setQueued(rest);
+    void send(next);
+  }
+
+  function unqueue(index: number) {
+    const text = queue.current[index];
+    if (text === undefined) return;
+    queue.current = queue.current.filter((_, i) => i !== index);
+    setQueued(queue.current);
+    restore(text);
   }
 
   /** Runs one of this tab's turns (send, retry, edit, regenerate) and settles its queue. */
@@ -169,7 +186,7 @@ export function ChatPanel({
     }
     if (route === "queue") {
       // Messages typed while a reply runs wait for it, then go out by themselves.
-      queue.current = queue.current ? `${queue.current}\n\n${text}` : text;
+      queue.current = [...queue.current, text];
       setQueued(queue.current);
       return;
     }
@@ -249,11 +266,7 @@ export function ChatPanel({
           {postError}
         </p>
       )}
-      {queued !== null && (
-        <p className="queued-note muted small" role="status" data-testid="queued-message">
-          Queued: sends when the current reply finishes.
-        </p>
-      )}
+      <QueuedMessages queued={queued} onUnqueue={unqueue} />
       {queueNote && (
         <p className="queued-note small" role="status" data-testid="queued-returned">
           {queueNote}
