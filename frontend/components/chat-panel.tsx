@@ -12,6 +12,7 @@ import type { ChatApi, SendOutcome } from "@/lib/use-chat";
 import type { Conversation } from "@/lib/types";
 import { useKeptDraft } from "@/lib/use-kept-draft";
 import { useMarkRead } from "@/lib/use-mark-read";
+import { useVoiceMode } from "@/lib/use-voice-mode";
 import { useWorkState } from "@/lib/use-work-state";
 import { agentMessageRenderer } from "./agent-messages";
 import { ChangedFiles } from "./changed-files";
@@ -21,6 +22,7 @@ import { conversationTitle } from "./conversation-item";
 import { MessageList } from "./message-list";
 import { OpenQuestions } from "./open-questions";
 import { QueuedMessages } from "./queued-messages";
+import { VoiceModeBar } from "./voice-mode-bar";
 import { WorkBar } from "./work-bar";
 
 const PLACEHOLDERS: Record<string, string> = {
@@ -214,6 +216,9 @@ export function ChatPanel({
     });
   }
 
+  // Hands-free: speak, hear the reply, speak again (chat conversations, where replies come).
+  const voice = useVoiceMode({ messages: state.messages, replying: replyRunning, send });
+
   const copiedFrom = state.messages[0]?.meta?.copied_from as { conversation_id?: unknown } | undefined;
   const origin = state.origin ?? (typeof copiedFrom?.conversation_id === "number" ? copiedFrom.conversation_id : null);
   const title = state.conversationId === null ? "New chat" : conversation ? conversationTitle(conversation) : "Conversation";
@@ -272,6 +277,7 @@ export function ChatPanel({
           {queueNote}
         </p>
       )}
+      {mode === "chat" && <VoiceModeBar voice={voice} />}
       {state.notice && <ChatNotice notice={state.notice} onRetry={() => void retry()} onDismiss={chat.dismissNotice} />}
       <Composer
         draft={draft}
