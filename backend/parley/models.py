@@ -254,6 +254,13 @@ class Conversation(SQLModel, table=True):
     last_read_id: int = Field(
         default=0, sa_column=sa.Column(sa.BigInteger, nullable=False, server_default="0")
     )
+    # Archived: out of the list until restored; pinned: at the list's top. NULL when not.
+    archived_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+    pinned_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
 
 
 class Message(SQLModel, table=True):

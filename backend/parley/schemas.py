@@ -273,6 +273,12 @@ class ConversationShown(ConversationFields):
     last_read_id: int = Field(
         description="The person's read position (0: nothing read): an unread divider goes after it"
     )
+    archived_at: datetime | None = Field(
+        default=None, description="When the person archived it (out of the list); null if not"
+    )
+    pinned_at: datetime | None = Field(
+        default=None, description="When the person pinned it (at the list's top); null if not"
+    )
 
 
 class ConversationOut(ConversationShown):
@@ -348,6 +354,14 @@ class ConversationCreate(ConversationFields, RequestBody):
 
 class ConversationPatch(RequestBody):
     title: Annotated[Words, stated(maxLength=CONVERSATION_TITLE_MAX)]
+
+
+class ArchivedIn(RequestBody):
+    archived: bool = Field(description="true: out of the list (restorable); false: restored")
+
+
+class PinnedIn(RequestBody):
+    pinned: bool = Field(description="true: at the top of the list; false: in its usual place")
 
 
 class StopResponse(BaseModel):
