@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { authNoticeFromUrl, clearFromUrl, ssoLinkResultFromUrl } from "@/lib/auth-api";
+import { userPath } from "@/lib/api-client";
 import type { Session } from "@/lib/auth-store";
 import { initialConversationId, questionFromUrl, useConversationUrl } from "@/lib/conversation-url";
 import type { NewConversationMode } from "@/lib/types";
@@ -172,6 +173,8 @@ export function Workspace({ session }: { session: Session }) {
       onRetry={conversations.refresh}
       muted={mutes.known ? mutes.muted : null}
       onMute={mutes.setMuted}
+      onFlag={conversations.setFlag}
+      exportHref={(id, format) => `/api${userPath(session, `/conversations/${id}/export`)}?format=${format}`}
       search={
         <SearchBox
           session={session}
