@@ -64,7 +64,16 @@ export function ConversationsPanel(props: Props) {
       onDelete={() => run(() => props.onDelete(conversation.id))}
       muted={props.muted ? props.muted.has(conversation.id) : undefined}
       onMute={onMute ? (value) => run(() => onMute(conversation.id, value)) : undefined}
-      onArchive={onFlag ? (value) => run(() => onFlag(conversation.id, "archived", value)) : undefined}
+      onArchive={
+        onFlag
+          ? (value) =>
+              run(async () => {
+                await onFlag(conversation.id, "archived", value);
+                // The last one restored: back to the list, not to an empty Archived view later.
+                if (!value && archivedCount <= 1) setShowArchived(false);
+              })
+          : undefined
+      }
       onPin={onFlag ? (value) => run(() => onFlag(conversation.id, "pinned", value)) : undefined}
       exportHref={exportHref ? (format) => exportHref(conversation.id, format) : undefined}
     />
@@ -135,7 +144,7 @@ export function ConversationsPanel(props: Props) {
           </div>
         ))}
       </div>
-      {(archivedCount > 0 || showArchived) && (
+      {archivedCount > 0 && (
         <button
           type="button"
           className="link-button small archived-toggle"

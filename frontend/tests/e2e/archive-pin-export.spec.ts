@@ -3,6 +3,8 @@ import { expect, lastReply, sendMessage, signIn, test } from "./support/fixtures
 import { personToken, RestAgent } from "./support/agents";
 
 async function startChat(page: import("@playwright/test").Page, text: string): Promise<number> {
+  const drawer = page.getByTestId("open-conversations");
+  if (await drawer.isVisible()) await drawer.click();
   await page.getByTestId("new-conversation").click();
   await sendMessage(page, text);
   await expect(lastReply(page)).toContainText(text.replace("add a task to ", ""));
@@ -42,7 +44,11 @@ for (const size of [
     await expect(row(second)).toBeVisible();
     // Still whole: it opens with its messages.
     await row(second).getByTestId("conversation-open").click();
-    if (size.name === "phone") await page.getByTestId("open-conversations").click();
+    if (size.name === "phone") {
+      // The drawer opens on the main list again; Archived is one tap away.
+      await page.getByTestId("open-conversations").click();
+      await toggle.click();
+    }
     await row(second).getByTestId("conversation-menu").click();
     await page.getByTestId("conversation-archive").click(); // "Restore"
     await expect(toggle).toHaveCount(0);
