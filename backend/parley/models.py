@@ -256,6 +256,13 @@ class Conversation(SQLModel, table=True):
     )
     # The model the person chose for it (NULL: the configured one); `parley.assistant.catalog`.
     model: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    # Archived: out of the list until restored; pinned: at the list's top. NULL when not.
+    archived_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
+    pinned_at: datetime | None = Field(
+        default=None, sa_column=sa.Column(sa.DateTime(timezone=True), nullable=True)
+    )
 
 
 class Message(SQLModel, table=True):

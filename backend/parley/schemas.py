@@ -276,6 +276,12 @@ class ConversationShown(ConversationFields):
     model: str | None = Field(
         default=None, description="The model chosen for its replies (null: the configured one)"
     )
+    archived_at: datetime | None = Field(
+        default=None, description="When the person archived it (out of the list); null if not"
+    )
+    pinned_at: datetime | None = Field(
+        default=None, description="When the person pinned it (at the list's top); null if not"
+    )
 
 
 class ConversationOut(ConversationShown):
@@ -351,6 +357,14 @@ class ConversationCreate(ConversationFields, RequestBody):
 
 class ConversationPatch(RequestBody):
     title: Annotated[Words, stated(maxLength=CONVERSATION_TITLE_MAX)]
+
+
+class ArchivedIn(RequestBody):
+    archived: bool = Field(description="true: out of the list (restorable); false: restored")
+
+
+class PinnedIn(RequestBody):
+    pinned: bool = Field(description="true: at the top of the list; false: in its usual place")
 
 
 class StopResponse(BaseModel):

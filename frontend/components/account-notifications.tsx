@@ -73,7 +73,10 @@ export function AccountNotifications({ session }: { session: Session }) {
     );
   }
 
-  const error = enable.error ?? remove.error ?? save.error ?? devices.errorText ?? prefs.errorText;
+  // The browser refused (now or before): the note above says so; the error would repeat it.
+  const blocked = permission === "denied";
+  const emailAvailable = prefs.data?.email_available ?? false;
+  const error = (blocked ? null : enable.error) ?? remove.error ?? save.error ?? devices.errorText ?? prefs.errorText;
   return (
     <section className="account-section" aria-labelledby="account-notifications-title" data-testid="notifications-section">
       <h2 id="account-notifications-title">Notifications</h2>
@@ -89,14 +92,16 @@ export function AccountNotifications({ session }: { session: Session }) {
         <p className="small" data-testid="notifications-on">
           Notifications are on for this device.
         </p>
+      ) : blocked ? (
+        // Said once: no button that could only fail with the same words.
+        <p className="muted small" data-testid="notifications-blocked">
+          Notifications are blocked for this site: allow them in the browser&apos;s site settings, then reopen this panel.
+        </p>
       ) : (
         <div className="row-actions">
           <button type="button" className="button primary" disabled={enable.busy} onClick={() => void turnOn()} data-testid="enable-notifications">
             {enable.busy ? "Waiting for the browser…" : "Turn on notifications on this device"}
           </button>
-          {permission === "denied" && (
-            <p className="muted small">Notifications are blocked for this site: allow them in the browser&apos;s site settings first.</p>
-          )}
         </div>
       )}
       {listed.length > 0 ? (
@@ -134,20 +139,32 @@ export function AccountNotifications({ session }: { session: Session }) {
       {prefs.data && (
         <fieldset className="notify-kinds" disabled={save.busy}>
           <legend>Notify me about</legend>
-          {KINDS.map((kind) => (
-            <label key={kind.key}>
-              <input
-                type="checkbox"
-                checked={Boolean(prefs.data?.[kind.key])}
-                onChange={(e) => void setKind(kind.key, e.target.checked)}
-                data-testid={`notify-kind-${kind.key}`}
-              />
-              <span>
-                {kind.label}
-                <span className="muted small"> — {kind.hint}</span>
-              </span>
-            </label>
-          ))}
+          {KINDS.map((kind) => {
+            // No mail server: nothing would be sent, so the box is neither ticked nor tickable.
+            const noEmail = kind.key === "email_reminders" && !emailAvailable;
+            return (
+              <label key={kind.key}>
+                <input
+                  type="checkbox"
+                  checked={!noEmail && Boolean(prefs.data?.[kind.key])}
+                  disabled={noEmail}
+                  aria-describedby={noEmail ? "email-unavailable-note" : undefined}
+                  onChange={(e) => void setKind(kind.key, e.target.checked)}
+                  data-testid={`notify-kind-${kind.key}`}
+                />
+                <span>
+                  {kind.label}
+                  <span className="muted small"> — {kind.hint}</span>
+                  {noEmail && (
+                    <span className="muted small" id="email-unavailable-note" data-testid="email-unavailable">
+                      {" "}
+                      This server has no mail server configured, so it can&apos;t send email.
+                    </span>
+                  )}
+                </span>
+              </label>
+            );
+          })}
         </fieldset>
       )}
       {error && (

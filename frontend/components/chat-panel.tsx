@@ -10,7 +10,9 @@ import { postMessage } from "@/lib/post-message";
 import { sendRoute } from "@/lib/send-route";
 import type { ChatApi, SendOutcome } from "@/lib/use-chat";
 import type { Conversation } from "@/lib/types";
+import { useKeptDraft } from "@/lib/use-kept-draft";
 import { useMarkRead } from "@/lib/use-mark-read";
+import { useVoiceMode } from "@/lib/use-voice-mode";
 import { useWorkState } from "@/lib/use-work-state";
 import { agentMessageRenderer } from "./agent-messages";
 import { ChangedFiles } from "./changed-files";
@@ -20,6 +22,8 @@ import { conversationTitle } from "./conversation-item";
 import { MessageList } from "./message-list";
 import { ModelPicker } from "./model-picker";
 import { OpenQuestions } from "./open-questions";
+import { QueuedMessages } from "./queued-messages";
+import { VoiceModeBar } from "./voice-mode-bar";
 import { WorkBar } from "./work-bar";
 
 const PLACEHOLDERS: Record<string, string> = {
@@ -90,10 +94,12 @@ export function ChatPanel({
     workApi.refresh();
   }
 
-  const [draft, setDraft] = useState("");
-  const [queued, setQueued] = useState<string | null>(null);
+  const [draft, setDraft] = useKeptDraft(session.userId);
+  // Messages sent while a reply runs: each waits, shown as its own bubble, and goes out in
+  // order, one turn each.
+  const [queued, setQueued] = useState<readonly string[]>([]);
   const [queueNote, setQueueNote] = useState<string | null>(null);
-  const queue = useRef<string | null>(null);
+  const queue = useRef<string[]>([]);
 
   // A reply is being written (this tab's, another tab's, or one from before a reload): the
   // composer shows Stop, and what is sent meanwhile waits for it.
@@ -119,17 +125,30 @@ export function ChatPanel({
 
   const restore = (text: string) => setDraft((current) => joinDraft(current, text));
 
+  /** Everything still queued, taken off the queue (joined, to go back in the box). */
   function takeQueue(): string | null {
-    const next = queue.current;
-    queue.current = null;
-    setQueued(null);
-    return next;
+    const all = queue.current;
+    queue.current = [];
+    setQueued([]);
+    return all.length ? all.join("\n\n") : null;
   }
 
+  /** The first queued message goes out; the next waits for its reply. */
   function releaseQueue() {
     if (replyRunningRef.current || outcomePending.current || chat.isSending()) return;
-    const next = takeQueue();
-    if (next !== null) void send(next);
+    const [next, ...rest] = queue.current;
+    if (next === undefined) return;
+    queue.current = rest;
+    setQueued(rest);
+    void send(next);
+  }
+
+  function unqueue(index: number) {
+    const text = queue.current[index];
+    if (text === undefined) return;
+    queue.current = queue.current.filter((_, i) => i !== index);
+    setQueued(queue.current);
+    restore(text);
   }
 
   /** Runs one of this tab's turns (send, retry, edit, regenerate) and settles its queue. */
@@ -173,7 +192,7 @@ export function ChatPanel({
     }
     if (route === "queue") {
       // Messages typed while a reply runs wait for it, then go out by themselves.
-      queue.current = queue.current ? `${queue.current}\n\n${text}` : text;
+      queue.current = [...queue.current, text];
       setQueued(queue.current);
       return;
     }
@@ -200,6 +219,9 @@ export function ChatPanel({
       return outcome;
     });
   }
+
+  // Hands-free: speak, hear the reply, speak again (chat conversations, where replies come).
+  const voice = useVoiceMode({ messages: state.messages, replying: replyRunning, send });
 
   const copiedFrom = state.messages[0]?.meta?.copied_from as { conversation_id?: unknown } | undefined;
   const origin = state.origin ?? (typeof copiedFrom?.conversation_id === "number" ? copiedFrom.conversation_id : null);
@@ -256,16 +278,13 @@ export function ChatPanel({
           {postError}
         </p>
       )}
-      {queued !== null && (
-        <p className="queued-note muted small" role="status" data-testid="queued-message">
-          Queued: sends when the current reply finishes.
-        </p>
-      )}
+      <QueuedMessages queued={queued} onUnqueue={unqueue} />
       {queueNote && (
         <p className="queued-note small" role="status" data-testid="queued-returned">
           {queueNote}
         </p>
       )}
+      {mode === "chat" && <VoiceModeBar voice={voice} />}
       {state.notice && <ChatNotice notice={state.notice} onRetry={() => void retry()} onDismiss={chat.dismissNotice} />}
       <Composer
         draft={draft}

@@ -14,6 +14,21 @@ interface Props {
   /** Nothing in this conversation notifies (undefined: not known, no mute item). */
   muted?: boolean;
   onMute?: (muted: boolean) => Promise<void>;
+  /** Archive/restore and pin/unpin (absent: no such items). */
+  onArchive?: (archived: boolean) => Promise<void>;
+  onPin?: (pinned: boolean) => Promise<void>;
+  /** Where its export downloads from, per format. */
+  exportHref?: (format: "markdown" | "json") => string;
+}
+
+/** Starts a download of `href` (a same-origin API route that answers as an attachment). */
+function download(href: string) {
+  const link = document.createElement("a");
+  link.href = href;
+  link.download = "";
+  document.body.append(link);
+  link.click();
+  link.remove();
 }
 
 /** The API's placeholder for a conversation nobody has named yet. */
@@ -41,7 +56,9 @@ export function conversationTitle(conversation: Conversation): string {
 
 type Mode = "view" | "rename" | "confirm-delete";
 
-export function ConversationItem({ conversation, current, onSelect, onRename, onDelete, muted, onMute }: Props) {
+export function ConversationItem({ conversation, current, onSelect, onRename, onDelete, muted, onMute, onArchive, onPin, exportHref }: Props) {
+  const archived = conversation.archived_at != null;
+  const pinned = conversation.pinned_at != null;
   const [mode, setMode] = useState<Mode>("view");
   const [draft, setDraft] = useState("");
   const title = conversationTitle(conversation);
@@ -114,6 +131,12 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
           data-testid="conversation-open"
         >
           <span className="conversation-title" id={titleId}>
+            {pinned && !archived && (
+              <span className="pin-mark" title="Pinned" data-testid="conversation-pinned">
+                <span aria-hidden="true">📌</span>
+                <span className="sr-only">Pinned: </span>
+              </span>
+            )}
             {conversation.mode !== "chat" && <span className="mode-tag">{conversation.mode}</span>}
             {title}
           </span>
@@ -150,6 +173,18 @@ export function ConversationItem({ conversation, current, onSelect, onRename, on
                     onSelect: () => void onMute(!muted),
                     testId: "conversation-mute",
                   },
+                ]
+              : []),
+            ...(onPin && !archived
+              ? [{ label: pinned ? "Unpin" : "Pin to top", onSelect: () => void onPin(!pinned), testId: "conversation-pin" }]
+              : []),
+            ...(onArchive
+              ? [{ label: archived ? "Restore" : "Archive", onSelect: () => void onArchive(!archived), testId: "conversation-archive" }]
+              : []),
+            ...(exportHref
+              ? [
+                  { label: "Export as Markdown", onSelect: () => download(exportHref("markdown")), testId: "conversation-export-markdown" },
+                  { label: "Export as JSON", onSelect: () => download(exportHref("json")), testId: "conversation-export-json" },
                 ]
               : []),
             { label: "Delete", onSelect: () => setMode("confirm-delete"), danger: true, testId: "conversation-delete" },

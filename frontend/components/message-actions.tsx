@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type FormEvent, type KeyboardEvent } from "react";
+import { useState, type FormEvent, type KeyboardEvent, type ReactNode } from "react";
 import { useCopy } from "@/lib/use-copy";
 
 interface Props {
@@ -10,10 +10,12 @@ interface Props {
   onEdit?: (text: string) => void;
   /** The last reply: ask again (in a fork; this reply stays where it is). */
   onRegenerate?: () => void;
+  /** More buttons at the end of the group (Read aloud). */
+  children?: ReactNode;
 }
 
 /** Copy, Edit, Regenerate under a stored message. */
-export function MessageActions({ text, onEdit, onRegenerate }: Props) {
+export function MessageActions({ text, onEdit, onRegenerate, children }: Props) {
   const { copied, copy } = useCopy();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(text);
@@ -78,6 +80,7 @@ export function MessageActions({ text, onEdit, onRegenerate }: Props) {
           Regenerate
         </button>
       )}
+      {children}
     </div>
   );
 }

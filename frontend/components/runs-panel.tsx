@@ -5,6 +5,7 @@ import type { Session } from "@/lib/auth-store";
 import { useWaitingForClaim } from "@/lib/use-thread-claim";
 import { shortTime } from "@/lib/format-time";
 import { runTree, type RunNode } from "@/lib/use-runs";
+import { runIdle } from "@/lib/idle-runs";
 import { RunStatus } from "./run-status";
 
 interface Props {
@@ -13,11 +14,16 @@ interface Props {
   error: string | null;
   openRunId: number | null;
   onOpen: (run: Run) => void;
+  /** Runs of work sessions waiting for the next message (see `idleWorkRuns`). */
+  idle?: ReadonlySet<number>;
 }
 
-const SECTIONS: { key: RunSection; title: string }[] = [
+const NONE: ReadonlySet<number> = new Set();
+
+const SECTIONS: { key: RunSection | "idle"; title: string }[] = [
   { key: "waiting", title: "Waiting for input" },
   { key: "running", title: "Running" },
+  { key: "idle", title: "Idle" },
   { key: "finished", title: "Finished" },
 ];
 
@@ -26,9 +32,10 @@ interface RowProps {
   node: RunNode;
   openRunId: number | null;
   onOpen: (run: Run) => void;
+  idle: ReadonlySet<number>;
 }
 
-function RunRow({ session, node, openRunId, onOpen }: RowProps) {
+function RunRow({ session, node, openRunId, onOpen, idle }: RowProps) {
   const { run } = node;
   const unclaimed = useWaitingForClaim(session, run);
   const title = run.title || `Run #${run.id}`;
@@ -42,14 +49,14 @@ function RunRow({ session, node, openRunId, onOpen }: RowProps) {
         aria-current={openRunId === run.id ? "true" : undefined}
         data-testid="run-item"
         data-run-id={run.id}
-        data-status={run.status}
+        data-status={runIdle(run, idle) ? "idle" : run.status}
       >
         <span className="run-title">
           <span className="run-agent">{run.agent}</span>
           {run.parent_run_id !== null && <span className="sr-only"> (delegated)</span>}
           <span className="run-name">{title}</span>
         </span>
-        <RunStatus run={run} unclaimed={unclaimed} />
+        <RunStatus run={run} unclaimed={unclaimed} idle={runIdle(run, idle)} />
         {latest && (
           <span className="run-latest muted small" data-testid="run-latest">
             {latest}
@@ -62,7 +69,7 @@ function RunRow({ session, node, openRunId, onOpen }: RowProps) {
       {node.children.length > 0 && (
         <ul className="run-children" aria-label={`Delegated by ${run.agent}`}>
           {node.children.map((child) => (
-            <RunRow key={child.run.id} session={session} node={child} openRunId={openRunId} onOpen={onOpen} />
+            <RunRow key={child.run.id} session={session} node={child} openRunId={openRunId} onOpen={onOpen} idle={idle} />
           ))}
         </ul>
       )}
@@ -71,10 +78,11 @@ function RunRow({ session, node, openRunId, onOpen }: RowProps) {
 }
 
 /**
- * The person's agent runs: waiting for input first, then running, then finished; a run that
+ * The person's agent runs: waiting for input first, then running, then idle work sessions,
+ * then finished; a run that
  * delegated work shows its children under it, whatever their state.
  */
-export function RunsPanel({ session, runs, error, openRunId, onOpen }: Props) {
+export function RunsPanel({ session, runs, error, openRunId, onOpen, idle = NONE }: Props) {
   const roots = runs ? runTree(runs) : [];
   return (
     <section className="runs-panel" aria-label="Runs" data-testid="runs-panel">
@@ -90,7 +98,7 @@ export function RunsPanel({ session, runs, error, openRunId, onOpen }: Props) {
         </p>
       )}
       {SECTIONS.map(({ key, title }) => {
-        const here = roots.filter((node) => runSection(node.run) === key);
+        const here = roots.filter((node) => (runIdle(node.run, idle) ? "idle" : runSection(node.run)) === key);
         if (here.length === 0) return null;
         return (
           <div key={key} className="run-section" data-testid={`runs-${key}`}>
@@ -99,7 +107,7 @@ export function RunsPanel({ session, runs, error, openRunId, onOpen }: Props) {
             </h3>
             <ul className="run-list">
               {here.map((node) => (
-                <RunRow key={node.run.id} session={session} node={node} openRunId={openRunId} onOpen={onOpen} />
+                <RunRow key={node.run.id} session={session} node={node} openRunId={openRunId} onOpen={onOpen} idle={idle} />
               ))}
             </ul>
           </div>

@@ -1,6 +1,7 @@
 import { toolCallsOf, type Message } from "@/lib/types";
 import { MessageActions } from "./message-actions";
 import { MessageBubble } from "./message-bubble";
+import { ReadAloudButton } from "./read-aloud-button";
 
 interface Props {
   message: Message;
@@ -31,7 +32,11 @@ export function StoredMessage({ message, onRetry, onEdit, onRegenerate, found }:
       onRetry={onRetry}
       model={model}
       found={found}
-      actions={<MessageActions text={message.content} onEdit={onEdit} onRegenerate={onRegenerate} />}
+      actions={
+        <MessageActions text={message.content} onEdit={onEdit} onRegenerate={onRegenerate}>
+          {message.role === "assistant" && !message.error && <ReadAloudButton messageId={message.id} text={message.content} />}
+        </MessageActions>
+      }
     />
   );
 }

@@ -15,7 +15,6 @@ const STATUS_TEXT: Record<VoiceStatus, string> = {
 };
 
 const QUIET = new Set<VoiceStatus>(["idle", "listening", "unsupported"]);
-const UNSUPPORTED_TIP = "Voice input needs the Web Speech API, which this browser lacks (try Chrome, Edge or Safari)";
 
 interface Props {
   speech: SpeechApi;
@@ -50,10 +49,14 @@ export function VoiceStatusLine({ status }: { status: VoiceStatus }) {
   );
 }
 
-/** Mic button (with its listening state) and the "send when I stop speaking" setting. */
+/**
+ * Mic button (with its listening state) and the "send when I stop speaking" setting. A
+ * browser without the Web Speech API gets neither: no control that can do nothing.
+ */
 export function VoiceControls({ speech, onToggle, autoSend, onAutoSendChange }: Props) {
   const { status, supported } = speech;
   const listening = status === "listening";
+  if (!supported) return null;
   return (
     <div className="voice-controls">
       <button
@@ -61,8 +64,7 @@ export function VoiceControls({ speech, onToggle, autoSend, onAutoSendChange }: 
         className={`button icon voice-button${listening ? " listening" : ""}`}
         aria-label="Voice input"
         aria-pressed={listening}
-        disabled={!supported}
-        title={supported ? (listening ? "Stop listening" : "Speak your message") : UNSUPPORTED_TIP}
+        title={listening ? "Stop listening" : "Speak your message"}
         onClick={onToggle}
         data-testid="voice-button"
         data-state={status}
@@ -70,12 +72,10 @@ export function VoiceControls({ speech, onToggle, autoSend, onAutoSendChange }: 
         <MicIcon />
         {listening && <span className="listening-dot" aria-hidden="true" />}
       </button>
-      {supported && (
-        <label className="auto-send small">
-          <input type="checkbox" checked={autoSend} onChange={(e) => onAutoSendChange(e.target.checked)} data-testid="voice-auto-send" />
-          Send when I stop speaking
-        </label>
-      )}
+      <label className="auto-send small">
+        <input type="checkbox" checked={autoSend} onChange={(e) => onAutoSendChange(e.target.checked)} data-testid="voice-auto-send" />
+        Send when I stop speaking
+      </label>
     </div>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { authNoticeFromUrl, clearFromUrl, ssoLinkResultFromUrl } from "@/lib/auth-api";
+import { userPath } from "@/lib/api-client";
 import type { Session } from "@/lib/auth-store";
 import { initialConversationId, questionFromUrl, useConversationUrl } from "@/lib/conversation-url";
 import type { NewConversationMode } from "@/lib/types";
@@ -14,6 +15,8 @@ import { useUserEvents } from "@/lib/use-user-events";
 import { useInbox } from "@/lib/use-inbox";
 import { useMutes } from "@/lib/use-mutes";
 import { useRuns } from "@/lib/use-runs";
+import { idleWorkRuns } from "@/lib/idle-runs";
+import { useSessionCheck } from "@/lib/use-session-check";
 import { AccountPanel } from "./account-panel";
 import { AppHeader } from "./app-header";
 import { InboxEntry } from "./inbox-entry";
@@ -102,7 +105,10 @@ export function Workspace({ session }: { session: Session }) {
       runs.refresh();
       setQuestionsVersion((n) => n + 1);
     },
-  });
+    // The stream dropping is often the first sign of an API restart: the banner, at once.
+    onDropped: health.recheck,
+  }, health.recoveries);
+  useSessionCheck(session);
 
   useEffect(() => {
     eventsLiveRef.current = eventsLive;
@@ -195,6 +201,8 @@ export function Workspace({ session }: { session: Session }) {
       onRetry={conversations.refresh}
       muted={mutes.known ? mutes.muted : null}
       onMute={mutes.setMuted}
+      onFlag={conversations.setFlag}
+      exportHref={(id, format) => `/api${userPath(session, `/conversations/${id}/export`)}?format=${format}`}
       search={
         <SearchBox session={session} onOpen={openFound} onPalette={togglePalette} />
       }
@@ -208,6 +216,7 @@ export function Workspace({ session }: { session: Session }) {
     />
   );
   const openRun = runs.runs?.find((r) => r.id === openRunId) ?? null;
+  const idleRuns = idleWorkRuns(conversations.conversations);
   const workHealth = health.health?.work;
   const workUnavailable = workHealth && !workHealth.available ? (workHealth.reason ?? "work mode is off") : null;
   const tasksPanel = <TasksPanel tasks={tasks} apiDown={health.reachable === false} onUnreachable={reportUnreachable} />;
@@ -221,7 +230,7 @@ export function Workspace({ session }: { session: Session }) {
         onOpenConversations={() => setDrawer("conversations")}
         onOpenTasks={() => setDrawer("tasks")}
         onOpenAccount={() => setAccountOpen(true)}
-        extra={<RunsButton runs={runs.runs} onOpen={() => setDrawer("runs")} />}
+        extra={<RunsButton runs={runs.runs} idle={idleRuns} onOpen={() => setDrawer("runs")} />}
       />
       <StatusBanners health={health} work={current?.mode === "work"} />
       {ssoNotice && (
@@ -259,6 +268,7 @@ export function Workspace({ session }: { session: Session }) {
           runs={runs.runs}
           error={runs.error}
           openRunId={openRunId}
+          idle={idleRuns}
           onOpen={(run) => {
             setOpenRunId(run.id);
             setDrawer(null);

@@ -260,6 +260,26 @@ export interface paths {
         patch: operations["rename_conversation_api__user_id__conversations__conversation_id__patch"];
         trace?: never;
     };
+    "/api/{user_id}/conversations/{conversation_id}/archived": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Archived
+         * @description Archive (out of the conversation list, nothing deleted) or restore it.
+         */
+        put: operations["set_archived_api__user_id__conversations__conversation_id__archived_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{user_id}/conversations/{conversation_id}/events": {
         parameters: {
             query?: never;
@@ -275,6 +295,26 @@ export interface paths {
          *     `reply_end` names the message the reply was stored as.
          */
         get: operations["events_api__user_id__conversations__conversation_id__events_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{user_id}/conversations/{conversation_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export
+         * @description The whole conversation as a file to download: Markdown to read, or JSON.
+         */
+        get: operations["export_api__user_id__conversations__conversation_id__export_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -371,6 +411,26 @@ export interface paths {
          * @description Mute (`{"muted": true}`) or unmute a conversation: nothing in a muted one notifies.
          */
         put: operations["set_mute_api__user_id__conversations__conversation_id__mute_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{user_id}/conversations/{conversation_id}/pinned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set Pinned
+         * @description Pin it at the top of the conversation list, or unpin it.
+         */
+        put: operations["set_pinned_api__user_id__conversations__conversation_id__pinned_put"];
         post?: never;
         delete?: never;
         options?: never;
@@ -742,7 +802,7 @@ export interface paths {
         /**
          * Get Preferences
          * @description Which kinds notify (questions and failed runs by default; inbox messages only when
-         *     turned on) and which conversations are muted.
+         *     turned on), which conversations are muted, and whether this server sends email at all.
          */
         get: operations["get_preferences_api__user_id__notification_preferences_get"];
         put?: never;
@@ -1977,6 +2037,14 @@ export interface components {
             answer: components["schemas"]["PostedOut"];
             rule: components["schemas"]["RuleOut"];
         };
+        /** ArchivedIn */
+        ArchivedIn: {
+            /**
+             * Archived
+             * @description true: out of the list (restorable); false: restored
+             */
+            archived: boolean;
+        };
         /**
          * AuditEventOut
          * @description One decision on a question or permission request.
@@ -2250,6 +2318,11 @@ export interface components {
         /** ConversationOut */
         ConversationOut: {
             /**
+             * Archived At
+             * @description When the person archived it (out of the list); null if not
+             */
+            archived_at?: string | null;
+            /**
              * Created At
              * Format: date-time
              */
@@ -2269,6 +2342,11 @@ export interface components {
              * @description The model chosen for its replies (null: the configured one)
              */
             model?: string | null;
+            /**
+             * Pinned At
+             * @description When the person pinned it (at the list's top); null if not
+             */
+            pinned_at?: string | null;
             /** Preview */
             preview: string | null;
             /** Title */
@@ -2885,6 +2963,14 @@ export interface components {
              */
             status: "pending" | "decided";
         };
+        /** PinnedIn */
+        PinnedIn: {
+            /**
+             * Pinned
+             * @description true: at the top of the list; false: in its usual place
+             */
+            pinned: boolean;
+        };
         /** PostedOut */
         PostedOut: {
             /**
@@ -2932,6 +3018,12 @@ export interface components {
         };
         /** PreferencesOut */
         PreferencesOut: {
+            /**
+             * Email Available
+             * @description Whether this server can send email at all (a mail server is configured): without one, `email_reminders` sends nothing
+             * @default false
+             */
+            email_available: boolean;
             /**
              * Email Reminders
              * @description Reminder emails for unanswered questions
@@ -4924,6 +5016,78 @@ export interface operations {
             };
         };
     };
+    set_archived_api__user_id__conversations__conversation_id__archived_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ArchivedIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     events_api__user_id__conversations__conversation_id__events_get: {
         parameters: {
             query?: {
@@ -4959,6 +5123,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    export_api__user_id__conversations__conversation_id__export_get: {
+        parameters: {
+            query?: {
+                /** @description markdown or json */
+                format?: string;
+            };
+            header?: never;
+            path: {
+                conversation_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": unknown;
+                    "text/markdown": unknown;
                 };
             };
             /** @description Missing, invalid or expired bearer token */
@@ -5364,6 +5600,78 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MuteOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    set_pinned_api__user_id__conversations__conversation_id__pinned_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PinnedIn"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationOut"];
                 };
             };
             /** @description Missing, invalid or expired bearer token */

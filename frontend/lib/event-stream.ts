@@ -13,6 +13,8 @@ export interface FollowOptions {
   onOpen?: () => void;
   /** The server has no such stream or refuses it (401/403/404/405): following stops. */
   onUnavailable?: (status: number) => void;
+  /** A connection failed or closed (the API restarting, say); a reconnect follows. */
+  onDropped?: () => void;
   /**
    * A reconnect is waiting out its backoff: `wake` connects at once (the caller knows the
    * server is back); null when the wait is over.
@@ -68,6 +70,7 @@ export async function followEvents(session: Session, options: FollowOptions): Pr
       }
     }
     failures += 1;
+    options.onDropped?.();
     await sleep(Math.min(30_000, 1_000 * 2 ** Math.min(failures - 1, 5)), signal, options.onWaiting);
   }
 }

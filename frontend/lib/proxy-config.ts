@@ -32,6 +32,8 @@ export const FORWARDED_RESPONSE_HEADERS = [
   "retry-after",
   "location",
   "www-authenticate",
+  // A conversation's export arrives as a file, named.
+  "content-disposition",
 ] as const;
 
 /** Set by server.mjs (`npm start`), which writes x-forwarded-for from the socket's peer. */

@@ -19,7 +19,11 @@ export interface ConversationsApi {
   setModel: (id: number, model: string | null) => Promise<void>;
   rename: (id: number, title: string) => Promise<void>;
   remove: (id: number) => Promise<void>;
+  /** Archive/restore or pin/unpin. */
+  setFlag: (id: number, flag: ConversationFlag, on: boolean) => Promise<void>;
 }
+
+export type ConversationFlag = "archived" | "pinned";
 
 function activity(c: Conversation): string {
   return c.last_message_at ?? c.updated_at ?? c.created_at;
@@ -96,7 +100,19 @@ export function useConversations(session: Session): ConversationsApi {
     [session, mutate],
   );
 
+  const setFlag = useCallback(
+    async (id: number, flag: ConversationFlag, on: boolean) => {
+      const updated = await apiJson<Conversation>(session, userPath(session, `/conversations/${id}/${flag}`), {
+        method: "PUT",
+        body: { [flag]: on },
+      });
+      await mutate((list) => list?.map((c) => (c.id === id ? { ...c, ...updated } : c)), { revalidate: false });
+    },
+    [session, mutate],
+  );
+
   return {
+    setFlag,
     conversations: data ? sortByActivity(data) : null,
     error: errorText,
     refresh,

@@ -3,6 +3,7 @@
 import { useCallback, useRef } from "react";
 import useSWR from "swr";
 import { apiJson } from "./api-client";
+import { HEALTH_KEY } from "./outage";
 import type { Health } from "./types";
 
 const OK_INTERVAL_MS = 20_000;
@@ -28,7 +29,7 @@ export interface HealthState {
 export function useHealth(): HealthState {
   const last = useRef<Probe>({ reachable: true, health: null, recoveries: 0 });
   const { data, mutate } = useSWR<Probe>(
-    "parley:health",
+    HEALTH_KEY,
     async () => {
       const before = last.current;
       try {

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useEffectEvent, useState } from "react";
+import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { userPath } from "./api-client";
 import type { Session } from "./auth-store";
 import { followEvents } from "./event-stream";
@@ -19,21 +19,30 @@ export interface UserEventHandlers {
   /** The stream connected without a cursor (first, or after one was lost): anything may have
    * changed before it started, so the lists are read again. */
   onResync: () => void;
+  /** The stream failed or closed (the API restarting, say): worth a health check now. */
+  onDropped?: () => void;
 }
 
 /**
  * Follows the person's own event stream (GET /api/{user}/events) for task and conversation-list
  * changes from any writer. Returns whether it is live; when the server has no such stream the
- * lists keep refreshing on focus and on a timer instead.
+ * lists keep refreshing on focus and on a timer instead. `recoveries` (the health probe's count
+ * of the API coming back) ends a reconnect's backoff at once.
  */
-export function useUserEvents(session: Session, handlers: UserEventHandlers): boolean {
+export function useUserEvents(session: Session, handlers: UserEventHandlers, recoveries = 0): boolean {
   const onTaskChange = useEffectEvent(handlers.onTaskChange);
   const onConversationChange = useEffectEvent(handlers.onConversationChange);
   const onResync = useEffectEvent(handlers.onResync);
   const onRunChange = useEffectEvent((run: Run) => handlers.onRunChange?.(run));
   const onQuestion = useEffectEvent((change: { action: string; questionId: number }) => handlers.onQuestion?.(change));
   const onUnread = useEffectEvent((id: number, unread: number) => handlers.onUnread?.(id, unread));
+  const onDropped = useEffectEvent(() => handlers.onDropped?.());
   const [live, setLive] = useState(false);
+  // The API came back (`recoveries` moved): a reconnect waiting out its backoff goes now.
+  const wake = useRef<(() => void) | null>(null);
+  useEffect(() => {
+    wake.current?.();
+  }, [recoveries]);
 
   useEffect(() => {
     const controller = new AbortController();
@@ -66,6 +75,10 @@ export function useUserEvents(session: Session, handlers: UserEventHandlers): bo
         }
       },
       onUnavailable: () => setLive(false),
+      onDropped: () => onDropped(),
+      onWaiting: (wakeNow) => {
+        wake.current = wakeNow;
+      },
       signal: controller.signal,
     });
     return () => controller.abort();

@@ -10,15 +10,18 @@ from parley import conversations
 from parley.api.deps import CurrentUser, DbDep, ModesDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.conversations import ConversationSummary
+from parley.conversations.export import export_conversation
 from parley.db import Database
 from parley.models import ConversationMode
 from parley.modes import Modes
 from parley.schemas import (
     BIGINT_END,
+    ArchivedIn,
     ConversationCreate,
     ConversationOut,
     ConversationPatch,
     MessageOut,
+    PinnedIn,
     StopResponse,
     conversation_out,
 )
@@ -77,6 +80,55 @@ async def rename_conversation(
         db, user_id=user_id, conversation_id=conversation_id, title=body.title
     )
     return await _one(db, modes, user_id, conversation_id)
+
+
+@router.put(
+    "/{conversation_id}/archived", response_model=ConversationOut, responses=ERRORS(*AUTHED)
+)
+async def set_archived(
+    conversation_id: int, body: ArchivedIn, user_id: CurrentUser, db: DbDep, modes: ModesDep
+) -> ConversationOut:
+    """Archive (out of the conversation list, nothing deleted) or restore it."""
+    await conversations.set_flag(
+        db, user_id=user_id, conversation_id=conversation_id, flag="archived", on=body.archived
+    )
+    return await _one(db, modes, user_id, conversation_id)
+
+
+@router.put("/{conversation_id}/pinned", response_model=ConversationOut, responses=ERRORS(*AUTHED))
+async def set_pinned(
+    conversation_id: int, body: PinnedIn, user_id: CurrentUser, db: DbDep, modes: ModesDep
+) -> ConversationOut:
+    """Pin it at the top of the conversation list, or unpin it."""
+    await conversations.set_flag(
+        db, user_id=user_id, conversation_id=conversation_id, flag="pinned", on=body.pinned
+    )
+    return await _one(db, modes, user_id, conversation_id)
+
+
+@router.get(
+    "/{conversation_id}/export",
+    responses={**ERRORS(*AUTHED), 200: {"content": {"text/markdown": {}, "application/json": {}}}},
+    response_class=Response,
+)
+async def export(
+    conversation_id: int,
+    user_id: CurrentUser,
+    db: DbDep,
+    format: Annotated[str, Query(description="markdown or json")] = "markdown",
+) -> Response:
+    """The whole conversation as a file to download: Markdown to read, or JSON."""
+    found = await export_conversation(
+        db, user_id=user_id, conversation_id=conversation_id, fmt=format
+    )
+    return Response(
+        found.body,
+        media_type=found.media_type,
+        headers={
+            "content-disposition": f'attachment; filename="{found.filename}"',
+            "cache-control": "no-store",
+        },
+    )
 
 
 @router.delete("/{conversation_id}", status_code=204, responses=ERRORS(*AUTHED))

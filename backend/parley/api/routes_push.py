@@ -9,6 +9,7 @@ from fastapi.responses import RedirectResponse
 
 from parley.api.deps import DbDep, PersonUser, PushDep, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
+from parley.config import Settings
 from parley.push import subscriptions
 from parley.push.schemas import (
     MuteIn,
@@ -89,10 +90,17 @@ async def remove_subscription(subscription_id: int, user_id: PersonUser, db: DbD
     response_model=PreferencesOut,
     responses=ERRORS(*AUTHED),
 )
-async def get_preferences(user_id: PersonUser, db: DbDep) -> PreferencesOut:
+async def get_preferences(user_id: PersonUser, db: DbDep, settings: SettingsDep) -> PreferencesOut:
     """Which kinds notify (questions and failed runs by default; inbox messages only when
-    turned on) and which conversations are muted."""
-    return PreferencesOut.model_validate(await subscriptions.preferences(db, user_id=user_id))
+    turned on), which conversations are muted, and whether this server sends email at all."""
+    found = await subscriptions.preferences(db, user_id=user_id)
+    return _preferences_out(found, settings)
+
+
+def _preferences_out(found: object, settings: Settings) -> PreferencesOut:
+    out = PreferencesOut.model_validate(found)
+    out.email_available = settings.smtp_url is not None
+    return out
 
 
 @router.patch(
@@ -101,13 +109,13 @@ async def get_preferences(user_id: PersonUser, db: DbDep) -> PreferencesOut:
     responses=ERRORS(*AUTHED),
 )
 async def patch_preferences(
-    body: PreferencesPatch, user_id: PersonUser, db: DbDep
+    body: PreferencesPatch, user_id: PersonUser, db: DbDep, settings: SettingsDep
 ) -> PreferencesOut:
     """Turn kinds on or off; kinds not named keep their setting."""
     found = await subscriptions.set_preferences(
         db, user_id=user_id, changes=body.model_dump(exclude_none=True)
     )
-    return PreferencesOut.model_validate(found)
+    return _preferences_out(found, settings)
 
 
 @router.put(

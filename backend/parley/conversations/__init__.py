@@ -110,6 +110,19 @@ async def rename_conversation(
         raise not_found(conversation_id)
 
 
+async def set_flag(
+    db: Database, *, user_id: str, conversation_id: int, flag: str, on: bool
+) -> None:
+    """Archive or pin (`flag`), or undo it: the person's own list, nobody else's (404)."""
+    check_id(conversation_id)
+    async with db.connection() as conn:
+        found = await store.set_flag(
+            conn, user_id=user_id, conversation_id=conversation_id, flag=flag, on=on
+        )
+    if not found:
+        raise not_found(conversation_id)
+
+
 async def delete_conversation(db: Database, *, user_id: str, conversation_id: int) -> None:
     """Its messages go with it (ON DELETE CASCADE)."""
     check_id(conversation_id)

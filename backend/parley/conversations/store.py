@@ -194,6 +194,26 @@ async def rename(
     return renamed is not None
 
 
+# Which timestamp each flag sets (names are ours, never from input).
+_FLAGS = {"archived": "archived_at", "pinned": "pinned_at"}
+
+
+async def set_flag(
+    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, flag: str, on: bool
+) -> bool:
+    """Archive/restore or pin/unpin; setting a flag that is set keeps its first time. False
+    if the conversation is not the person's."""
+    column = _FLAGS[flag]
+    found = await conn.fetchval(
+        f"UPDATE conversations SET {column} = CASE WHEN $3 THEN coalesce({column}, now())"
+        " ELSE NULL END WHERE id = $1 AND user_id = $2 RETURNING id",
+        conversation_id,
+        user_id,
+        on,
+    )
+    return found is not None
+
+
 async def delete(conn: asyncpg.Connection, *, user_id: str, conversation_id: int) -> bool:
     """Its messages go with it (ON DELETE CASCADE); False if it is not the person's."""
     deleted = await conn.fetchval(

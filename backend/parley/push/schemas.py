@@ -71,6 +71,11 @@ class PreferencesOut(BaseModel):
     message: bool = Field(description="Any agent message in the inbox")
     email_reminders: bool = Field(description="Reminder emails for unanswered questions")
     muted_conversations: list[int]
+    email_available: bool = Field(
+        default=False,
+        description="Whether this server can send email at all (a mail server is configured):"
+        " without one, `email_reminders` sends nothing",
+    )
 
 
 class PreferencesPatch(RequestBody):

@@ -140,7 +140,7 @@ class WorkManager:
             await asyncio.wait(parking, timeout=PARK_SECONDS)
         sessions = list(self.sessions.values())
         await asyncio.gather(
-            *(s.kill(RunStatus.cancelled, "The server shut down") for s in sessions),
+            *(s.kill(RunStatus.cancelled, store.SHUT_DOWN) for s in sessions),
             return_exceptions=True,
         )
         for task in self._loops:

@@ -29,10 +29,7 @@ RENEW_SECONDS = 1.5
 REAP_SECONDS = 1.5
 # A lapsed lease of an instance on another host is freed only after this long.
 OTHER_HOST_GRACE_SECONDS = 120.0
-OWNER_GONE = (
-    "The server running this session stopped; its Claude Code process was ended."
-    " Send a message to resume the session."
-)
+OWNER_GONE = store.OWNER_GONE
 
 
 def started_at(pid: int) -> float | None:

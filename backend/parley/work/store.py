@@ -28,6 +28,13 @@ RUN_AGENT = "claude-code"  # a session's run, and the asker of its permission qu
 # its row closes at the latest then, like any question (the longest a question may wait).
 QUESTION_TIMEOUT = MAX_TIMEOUT
 LIVE_RUN = (RunStatus.running.value, RunStatus.waiting_input.value)
+# How a run ends when its server stops under it (shut down, or found gone by the reaper):
+# not the person's doing, so the session's next start carries on that run.
+SHUT_DOWN = "The server shut down"
+OWNER_GONE = (
+    "The server running this session stopped; its Claude Code process was ended."
+    " Send a message to resume the session."
+)
 
 
 @dataclass(slots=True)
@@ -322,6 +329,26 @@ async def ended_runs(db: Database, *, runs: list[tuple[str, int]]) -> list[int]:
     return [row["id"] for row in rows]
 
 
+async def _reopen_run(
+    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, instance: str
+) -> int | None:
+    """The session's run again, if only a server stopping ended it: a work session is one run
+    from its first prompt to its End, however often the server restarts under it."""
+    run_id: int | None = await conn.fetchval(
+        """UPDATE agent_runs r SET status = 'running', ended_at = NULL, error = NULL, pid = NULL,
+        instance = $3, last_activity_at = now()
+        FROM work_sessions s
+        WHERE s.user_id = $1 AND s.conversation_id = $2 AND r.user_id = $1 AND r.id = s.run_id
+          AND r.kind = 'work' AND r.status IN ('cancelled', 'failed') AND r.error = ANY($4::text[])
+        RETURNING r.id""",
+        user_id,
+        conversation_id,
+        instance,
+        [SHUT_DOWN, OWNER_GONE],
+    )
+    return run_id
+
+
 async def start_run_within_limit(
     db: Database, *, user_id: str, conversation_id: int, title: str, instance: str, limit: int
 ) -> int | None:
@@ -340,7 +367,9 @@ async def start_run_within_limit(
         )
         if count >= limit:
             return None
-        run_id = await _insert_run(
+        run_id = await _reopen_run(
+            conn, user_id=user_id, conversation_id=conversation_id, instance=instance
+        ) or await _insert_run(
             conn, user_id=user_id, conversation_id=conversation_id, title=title, instance=instance
         )
         await conn.execute(

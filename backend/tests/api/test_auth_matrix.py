@@ -70,6 +70,8 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     },
     ("PATCH", "/api/{user_id}/notification-preferences"): {"message": True},
     ("PUT", "/api/{user_id}/conversations/{conversation_id}/mute"): {"muted": True},
+    ("PUT", "/api/{user_id}/conversations/{conversation_id}/archived"): {"archived": True},
+    ("PUT", "/api/{user_id}/conversations/{conversation_id}/pinned"): {"pinned": True},
     ("POST", "/api/{user_id}/approval-rules"): {"decision": "allow", "pattern": "Bash"},
     ("PATCH", "/api/{user_id}/approval-rules/{rule_id}"): {"decision": "allow", "pattern": "Bash"},
     ("POST", "/api/{user_id}/permission-requests"): {

@@ -98,9 +98,11 @@ async def test_preferences_and_mutes(push_server: Any, db: Database) -> None:
             "message": False,
             "email_reminders": True,
             "muted_conversations": [],
+            "email_available": False,  # no mail server here: the UI says so
         }
         changed = await alice.ok("PATCH", "/notification-preferences", json={"message": True})
         assert changed["message"] is True and changed["question"] is True
+        assert changed["email_available"] is False
         assert (
             await alice.call("PATCH", "/notification-preferences", json={"nonsense": True})
         ).status_code == 422
@@ -113,3 +115,15 @@ async def test_preferences_and_mutes(push_server: Any, db: Database) -> None:
         assert refused.status_code == 404
         await alice.ok("PUT", f"/conversations/{chat['id']}/mute", json={"muted": False})
         assert (await alice.ok("GET", "/notification-preferences"))["muted_conversations"] == []
+
+
+async def test_preferences_say_email_can_be_sent_once_a_mail_server_is_configured(
+    push_server: Any, db: Database
+) -> None:
+    async with push_server(PARLEY_SMTP_URL="smtp://127.0.0.1:9") as server:
+        alice = Actor(server, "alice")
+        assert (await alice.ok("GET", "/notification-preferences"))["email_available"] is True
+        changed = await alice.ok(
+            "PATCH", "/notification-preferences", json={"email_reminders": False}
+        )
+        assert changed["email_available"] is True and changed["email_reminders"] is False

@@ -167,3 +167,67 @@ async def test_a_dead_servers_sessions_are_ended_and_their_processes_killed(
             run = await conn.fetchval("SELECT status FROM agent_runs WHERE id = $1", cut_off_run)
         assert kept["owner"].endswith("cutoff0001") and kept["status"] == "working"
         assert run == "running"
+
+
+async def test_a_restart_under_a_session_keeps_its_one_run_until_the_person_ends_it(
+    migrated: str, db: Database, fake_api: FakeAnthropic, tmp_path: Path
+) -> None:
+    """The Runs panel lists a work session once: a server restarted (twice) under it carries
+    on the same run, which ends only at the person's End; the session after that End is a
+    new run."""
+    fake_api.script(say("First"), say("Second"), say("Third"), say("Fourth"))
+    env = {
+        "PARLEY_WORK_ENABLED": "1",
+        "PARLEY_WORK_PERMISSION_MODE": "none",
+        "PARLEY_WORKSPACE_ROOT": str(tmp_path / "workspaces"),
+        "ANTHROPIC_BASE_URL": fake_api.url,
+        "ANTHROPIC_API_KEY": "x",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "PARLEY_DATA_DIR": str(tmp_path / "data"),
+    }
+    headers = {"Authorization": f"Bearer {token_for('ann')}"}
+
+    async def runs() -> list[tuple[int, str, str | None]]:
+        async with db.connection() as conn:
+            rows = await conn.fetch(
+                "SELECT id, status, error FROM agent_runs WHERE user_id = 'ann' ORDER BY id"
+            )
+        return [(r["id"], r["status"], r["error"]) for r in rows]
+
+    conversation = 0
+    for step, text in enumerate(("one", "two", "three")):
+        process, base = await spawn_server(migrated, **env)
+        async with httpx.AsyncClient(base_url=base, headers=headers, timeout=60) as client:
+            if not conversation:
+                created = await client.post("/api/ann/conversations", json={"mode": "work"})
+                conversation = created.json()["id"]
+            reply = await client.post(
+                "/api/ann/chat", json={"conversation_id": conversation, "message": text}
+            )
+            assert reply.status_code == 200, reply.text
+            listed = (await client.get("/api/ann/runs")).json()
+            assert [(r["id"], r["status"]) for r in listed] == [(listed[0]["id"], "running")]
+            if step < 2:
+                process.send_signal(signal.SIGTERM)
+                async with asyncio.timeout(40):
+                    await process.wait()
+                [(run_id, status, _)] = await runs()
+                assert status == "cancelled"  # until the session starts again
+    [(run_id, status, error)] = await runs()
+    assert (status, error) == ("running", None)
+
+    async with httpx.AsyncClient(base_url=base, headers=headers, timeout=60) as client:
+        ended = await client.post(f"/api/ann/conversations/{conversation}/work/end", json={})
+        assert ended.status_code == 200, ended.text
+        assert await runs() == [(run_id, "completed", None)]
+        # After the person's End, the next prompt is a new session: a new run.
+        reply = await client.post(
+            "/api/ann/chat", json={"conversation_id": conversation, "message": "four"}
+        )
+        assert reply.status_code == 200, reply.text
+        after = await runs()
+        assert after[0] == (run_id, "completed", None)
+        assert [status for _, status, _ in after[1:]] == ["running"]
+    process.send_signal(signal.SIGTERM)
+    async with asyncio.timeout(40):
+        await process.wait()

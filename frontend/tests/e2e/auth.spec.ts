@@ -150,6 +150,7 @@ test("the account panel at phone width in dark mode fits and is accessible", asy
   });
   const page = await phone.newPage();
   await signIn(page, userName);
+  await page.getByTestId("account-menu").click();
   await page.getByTestId("open-account").click();
   const panel = page.getByTestId("account-panel");
   await expect(panel.getByTestId("account-user")).toHaveText(userName);

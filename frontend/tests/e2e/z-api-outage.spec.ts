@@ -41,3 +41,36 @@ test("API stopped: a clear error, the input is kept, and the UI recovers when it
   await expect(page.getByTestId("chat-error")).toHaveCount(0);
   await expect(page.getByRole("region", { name: "Tasks" }).getByText("buy bread")).toBeVisible();
 });
+
+test("API restarted while the page sits idle: the one banner shows at once, no panel adds its own error, all recovers", async ({
+  page,
+  userName,
+  stack,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, userName);
+  await sendMessage(page, "add a task to buy eggs");
+  await expect(lastReply(page)).toContainText("buy eggs");
+  // Nothing is sent: only the page's own event stream and reads notice the API going away,
+  // well before the next 20 s health probe.
+  await stack.stopBackend();
+  try {
+    await expect(page.getByTestId("api-unreachable")).toBeVisible({ timeout: 8_000 });
+    await expect(page.getByTestId("api-unreachable")).toHaveCount(1);
+    // Panels read again meanwhile (focus does that): they keep what they had, silently.
+    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await page.getByTestId("open-runs").click();
+    await expect(page.getByTestId("runs-drawer")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("region", { name: "Tasks" }).getByText("buy eggs")).toBeVisible();
+    await expect(page.getByTestId("tasks-error")).toHaveCount(0);
+    await expect(page.getByTestId("api-unreachable")).toHaveCount(1);
+    // The one alert with words in it is the banner.
+    await expect(page.locator('[role="alert"]').filter({ hasText: /\S/ })).toHaveCount(1);
+  } finally {
+    await stack.startBackend();
+  }
+  await expect(page.getByTestId("api-unreachable")).toHaveCount(0, { timeout: 20_000 });
+  await sendMessage(page, "add a task to buy flour");
+  await expect(lastReply(page)).toContainText("buy flour");
+});
