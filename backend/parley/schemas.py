@@ -190,6 +190,11 @@ class MessageOut(MessageFields):
     error: bool
     meta: dict[str, Any] | None
     created_at: datetime
+    parent_id: int | None = Field(
+        default=None,
+        description="The message it follows on its branch (None: a first message). An edit or"
+        " a regenerated reply has its original's parent: the shown branch moved there",
+    )
 
 
 _MESSAGE_OUT = frozenset(MessageOut.model_fields)

@@ -30,7 +30,6 @@ class StoredMessage(MessageOut):
 
     user_id: str
     xid: int | None = None  # the writing transaction's id (realtime.reader); not sent out
-    parent_id: int | None = None  # the message it follows (a branch's tree; not sent out)
     shown: bool = True  # on the branch the conversation shows
 
 
