@@ -144,14 +144,24 @@ class ChatRequest(RequestBody):
         json_schema_extra={
             "if": {"properties": {"retry": {"const": True}}, "required": ["retry"]},
             "then": {
-                "properties": {"conversation_id": {"type": "integer"}, "message": {"type": "null"}},
+                "properties": {
+                    "conversation_id": {"type": "integer"},
+                    "message": {"type": "null"},
+                    "replaces": {"type": "null"},
+                },
                 "required": ["conversation_id"],
             },
             "else": {
                 "anyOf": [
-                    {"properties": {"message": {"type": "string"}}, "required": ["message"]},
                     {
-                        "properties": {"replaces": {"type": "integer"}},
+                        "properties": {"message": {"type": "string"}, "replaces": {"type": "null"}},
+                        "required": ["message"],
+                    },
+                    {
+                        "properties": {
+                            "replaces": {"type": "integer"},
+                            "conversation_id": {"type": "integer"},
+                        },
                         "required": ["replaces", "conversation_id"],
                     },
                 ]
