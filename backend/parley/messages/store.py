@@ -3,8 +3,9 @@ so is every call of a database function that writes it (parley/sql/*.sql).
 
 A message is written by `parley_append_message` alone (migration 0004): this module's
 `append`, and inside the functions that store one as part of a larger step (a turn's start
-and finish, a post, a fork's copies), which only this module calls. Other aggregates that
-show a message beside their own rows (a question, a push, a reminder) join it through
+and finish, a post), which only this module calls (a branch switch moves `shown` only). Other
+aggregates that show a message beside their own rows (a question, a push, a reminder) join it
+through
 `joined`, and conversation statements take its counts and previews from the fragments here,
 so the table's name, key and columns are written in this file only
 (tests/test_message_store.py fails otherwise). Every statement names the owner's user id:
@@ -328,30 +329,6 @@ async def post(conn: asyncpg.Connection, *args: Any) -> tuple[StoredMessage, int
     row = await conn.fetchrow(_POST, *args)
     assert row is not None
     return record(row), row["answered"]
-
-
-async def copy_before(
-    conn: asyncpg.Connection, *, user_id: str, source: int, target: int, before: int
-) -> int:
-    """Copies of `source`'s messages before `before` into `target` (parley/sql/
-    copy_messages.sql); the newest copy's id, 0 if there were none."""
-    last: int = await conn.fetchval(
-        "SELECT parley_copy_messages($1, $2, $3, $4)", user_id, source, target, before
-    )
-    return last
-
-
-async def role_of(
-    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, message_id: int
-) -> str | None:
-    """Who wrote the message (`user`, `agent`...), if it is one of this conversation's."""
-    role: str | None = await conn.fetchval(
-        "SELECT role::text FROM messages WHERE user_id = $2 AND conversation_id = $1 AND id = $3",
-        conversation_id,
-        user_id,
-        message_id,
-    )
-    return role
 
 
 async def note_decision(
