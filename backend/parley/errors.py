@@ -76,6 +76,14 @@ class NothingToRetry(ParleyError):
     code = "nothing_to_retry"
 
 
+class BranchMoved(ParleyError):
+    """The message named is no longer on the branch the conversation shows: another tab
+    switched, edited or regenerated first. Reload and try again."""
+
+    status = 409
+    code = "branch_moved"
+
+
 class ModelFailed(ParleyError):
     status = 502
     code = "model_error"

@@ -281,6 +281,8 @@ class Message(SQLModel, table=True):
             "ix_messages_reply_to", "reply_to", postgresql_where=sa.text("reply_to IS NOT NULL")
         ),
         sa.Index("ix_messages_xid", "xid"),
+        # A message's replies and edits (its children): a branch switch walks down by these.
+        sa.Index("ix_messages_parent", "user_id", "conversation_id", "parent_id"),
         # Search (parley/search.py): one GIN over (owner, words), so a person's search reads
         # only their own matches, however many other people's rows share the words.
         sa.Index(
@@ -338,6 +340,15 @@ class Message(SQLModel, table=True):
     meta: dict[str, Any] | None = Field(default=None, sa_column=sa.Column(JSONB, nullable=True))
     created_at: datetime = _created()
     xid: int | None = _writer_xid()
+    # The message this one follows: a conversation's messages are a tree, an edit or a
+    # regenerated reply being a sibling of the message it replaces (migration 0067). NULL for
+    # a conversation's first message (and its edits).
+    parent_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger))
+    # On the branch the conversation shows: one path from a first message down. The history a
+    # model reads, the thread the UI and agents read, are the shown messages only.
+    shown: bool = Field(
+        default=True, sa_column_kwargs={"server_default": sa.true(), "nullable": False}
+    )
 
 
 class AgentRun(SQLModel, table=True):

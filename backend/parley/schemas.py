@@ -117,13 +117,23 @@ class ToolCallRecord(BaseModel):
 
 
 class ChatRequest(RequestBody):
-    """A message, or (`retry`) no message and the conversation whose failed turn to re-run."""
+    """A message, or (`retry`) no message and the conversation whose failed turn to re-run,
+    or (`replaces`) an edit or a regenerated reply on a new branch of the conversation."""
 
     conversation_id: BigId | None = None
     message: MessageText | None = Field(
         default=None,
         description="What the person says; trimmed, never empty, at most"
-        " PARLEY_MAX_MESSAGE_CHARS characters (longer is a 413). Required unless `retry`.",
+        " PARLEY_MAX_MESSAGE_CHARS characters (longer is a 413). Required unless `retry`, or"
+        " `replaces` names a reply.",
+    )
+    replaces: BigId | None = Field(
+        default=None,
+        description="A message on the branch the chat shows, replaced on a new branch of the"
+        " same conversation: with `message`, one the person wrote (edit: the new text is its"
+        " sibling); without, a reply (regenerate: the new reply is its sibling). What followed"
+        " it stays stored, a switch away (POST .../branch). Needs `conversation_id`; 422 for"
+        " another message, 409 branch_moved when it is no longer shown.",
     )
     retry: bool = Field(
         default=False,
@@ -134,10 +144,28 @@ class ChatRequest(RequestBody):
         json_schema_extra={
             "if": {"properties": {"retry": {"const": True}}, "required": ["retry"]},
             "then": {
-                "properties": {"conversation_id": {"type": "integer"}, "message": {"type": "null"}},
+                "properties": {
+                    "conversation_id": {"type": "integer"},
+                    "message": {"type": "null"},
+                    "replaces": {"type": "null"},
+                },
                 "required": ["conversation_id"],
             },
-            "else": {"properties": {"message": {"type": "string"}}, "required": ["message"]},
+            "else": {
+                "anyOf": [
+                    {
+                        "properties": {"message": {"type": "string"}, "replaces": {"type": "null"}},
+                        "required": ["message"],
+                    },
+                    {
+                        "properties": {
+                            "replaces": {"type": "integer"},
+                            "conversation_id": {"type": "integer"},
+                        },
+                        "required": ["replaces", "conversation_id"],
+                    },
+                ]
+            },
         }
     )
 
@@ -172,6 +200,11 @@ class MessageOut(MessageFields):
     error: bool
     meta: dict[str, Any] | None
     created_at: datetime
+    parent_id: int | None = Field(
+        default=None,
+        description="The message it follows on its branch (None: a first message). An edit or"
+        " a regenerated reply has its original's parent: the shown branch moved there",
+    )
 
 
 _MESSAGE_OUT = frozenset(MessageOut.model_fields)
@@ -371,10 +404,26 @@ class StopResponse(BaseModel):
     stopped: bool = Field(description="Whether a reply was running (it has ended)")
 
 
-class ForkRequest(RequestBody):
+class BranchRequest(RequestBody):
     message_id: BigId = Field(
-        description="A message the person wrote here: the fork holds copies of all before it",
+        description="A message of the conversation kept off the branch it shows (a sibling of"
+        " a shown message): its branch is shown from now on, everywhere",
     )
+
+
+class BranchOut(BaseModel):
+    """A fork of the conversation: a shown message and its siblings (edits of one message,
+    or replies to one question), oldest first; the switcher (n of m)."""
+
+    message_id: int = Field(description="The sibling on the shown branch")
+    siblings: list[int] = Field(description="Every sibling's id, oldest first, shown one too")
+
+
+class BranchesOut(BaseModel):
+    version: int | None = Field(
+        default=None, description="The conversation's version after a switch"
+    )
+    branches: list[BranchOut] = Field(description="The shown branch's forks, in order")
 
 
 class DevLoginRequest(RequestBody):

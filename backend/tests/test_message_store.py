@@ -21,7 +21,7 @@ ON_THE_TABLE = re.compile(r"\b(FROM|INTO|UPDATE|JOIN)\s+messages\b", re.IGNORECA
 # names them, with their argument types, to place them.
 WRITERS = re.compile(
     r"\b(SELECT|FROM|PERFORM)\s+parley_(append_message|post_message|start_turn|finish_turn"
-    r"|copy_messages)\s*\(",
+    r"|copy_messages|show_branch)\s*\(",
     re.IGNORECASE,
 )
 

@@ -8,6 +8,7 @@ import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import asyncpg
 import pytest
 import sqlalchemy as sa
 from sqlalchemy.engine import make_url
@@ -130,3 +131,51 @@ async def test_a_model_without_its_migration_is_caught(migrated, monkeypatch):
             await asyncio.to_thread(check, migrated)
     finally:
         Task.__table__._columns.remove(extra)  # type: ignore[attr-defined]
+
+
+async def test_messages_from_before_branches_become_one_shown_chain(fresh_database):
+    """Rows written before revision 0067 read as they did: each conversation one chain of
+    shown messages, and the next message follows the newest."""
+    await asyncio.to_thread(upgrade, fresh_database, "0065")
+    dsn = make_url(fresh_database).set(drivername="postgresql").render_as_string(False)
+    conn = await asyncpg.connect(dsn)
+    try:
+        written: dict[int, list[int]] = {}
+        for user in ("alice", "bob"):
+            for _ in range(2):
+                conversation = await conn.fetchval(
+                    "INSERT INTO conversations (user_id, mode, title) VALUES ($1, 'chat', 'old')"
+                    " RETURNING id",
+                    user,
+                )
+                # As 0065 stored them (its functions' bodies are the files' today).
+                written[conversation] = [
+                    await conn.fetchval(
+                        "INSERT INTO messages (conversation_id, user_id, role, content)"
+                        " VALUES ($1, $2, 'user', $3) RETURNING id",
+                        conversation,
+                        user,
+                        f"message {i}",
+                    )
+                    for i in range(3)
+                ]
+        await asyncio.to_thread(upgrade, fresh_database)
+        for conversation, ids in written.items():
+            rows = await conn.fetch(
+                "SELECT id, parent_id, shown FROM messages WHERE conversation_id = $1 ORDER BY id",
+                conversation,
+            )
+            assert [tuple(r) for r in rows] == [
+                (ids[0], None, True),
+                (ids[1], ids[0], True),
+                (ids[2], ids[1], True),
+            ]
+        conversation, ids = next(iter(written.items()))
+        added = await conn.fetchrow(
+            "SELECT id, parent_id FROM parley_append_message($1, 'alice', 'user', NULL,"
+            " 'message', 'new', NULL, false, NULL, NULL)",
+            conversation,
+        )
+        assert added["parent_id"] == ids[2]
+    finally:
+        await conn.close()

@@ -28,8 +28,9 @@ def _fields(schema: type[BaseModel]) -> set[str]:
 
 
 def test_a_message_shows_every_column_but_its_owner():
-    # `xid` (the writing transaction, for the delivery reader) is bookkeeping, not content.
-    assert _fields(MessageOut) == _columns(Message) - {"user_id", "xid"}
+    # `xid` (the writing transaction, for the delivery reader) is bookkeeping, not content;
+    # `shown` is true of every message read out (each read is of the shown branch).
+    assert _fields(MessageOut) == _columns(Message) - {"user_id", "xid", "shown"}
 
 
 def test_a_task_shows_every_column_but_its_owner_and_internal_id():

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import { DIRECT_MODES, permissionOf, questionOpen } from "@/lib/agent-types";
 import { answerQuestion, type QuestionReply } from "@/lib/answer-question";
-import { describeError } from "@/lib/api-error";
+import { ApiError, describeError } from "@/lib/api-error";
 import { replying } from "@/lib/chat-reducer";
 import type { Session } from "@/lib/auth-store";
 import { postMessage } from "@/lib/post-message";
@@ -63,6 +63,8 @@ interface Props {
   eventsLive?: boolean;
   /** Sets the chat's model (a new chat is made first); the picker shows when given. */
   onChooseModel?: (model: string | null) => Promise<void>;
+  /** Why nothing can be written here (a run that has ended), in place of the message box. */
+  closedReason?: string | null;
 }
 
 export function ChatPanel({
@@ -75,12 +77,16 @@ export function ChatPanel({
   questionsVersion = 0,
   eventsLive = false,
   onChooseModel,
+  closedReason = null,
 }: Props) {
   const { state } = chat;
   const mode = state.conversationId === null ? "chat" : (conversation?.mode ?? "chat");
   const direct = DIRECT_MODES.has(mode);
   const workApi = useWorkState(session, state.conversationId === null ? null : conversation, mode === "work", eventsLive);
   const [postError, setPostError] = useState<string | null>(null);
+  // The server said this conversation is closed to writes (a run ended since the list was read).
+  const [refusedAs, setRefusedAs] = useState<{ id: number; text: string } | null>(null);
+  const closed = closedReason ?? (refusedAs !== null && refusedAs.id === state.conversationId ? refusedAs.text : null);
   useMarkRead(session, state.conversationId, state.messages, conversation?.unread ?? 0);
 
   async function post(text: string): Promise<void> {
@@ -186,6 +192,10 @@ export function ChatPanel({
         await post(text);
       } catch (error) {
         restore(text);
+        if (error instanceof ApiError && error.code === "run_finished" && state.conversationId !== null) {
+          setRefusedAs({ id: state.conversationId, text: `${error.message}. It takes no more messages.` });
+          return;
+        }
         setPostError(`Not sent; your message is back in the box. ${describeError(error)}`);
       }
       return;
@@ -203,10 +213,18 @@ export function ChatPanel({
     });
   }
 
-  /** Ask the last question again in a fork: the reply shown now stays in this conversation. */
-  function regenerate() {
-    const question = state.messages.findLast((m) => m.role === "user");
-    if (question) void ownTurn(() => chat.fork(question.id, question.content));
+  /** Another answer to the reply's question, on a new branch: this one stays a switch away. */
+  function regenerate(replyId: number) {
+    void ownTurn(() => chat.regenerate(replyId));
+  }
+
+  /** The edited text goes on a new branch in place of the message; the original stays a switch away. */
+  function editMessage(messageId: number, text: string) {
+    void ownTurn(async () => {
+      const outcome = await chat.edit(messageId, text);
+      if (outcome === "unsent") restore(text);
+      return outcome;
+    });
   }
 
   async function retry() {
@@ -223,8 +241,9 @@ export function ChatPanel({
   // Hands-free: speak, hear the reply, speak again (chat conversations, where replies come).
   const voice = useVoiceMode({ messages: state.messages, replying: replyRunning, send });
 
+  // A copy made by an edit before edits branched in place names its original.
   const copiedFrom = state.messages[0]?.meta?.copied_from as { conversation_id?: unknown } | undefined;
-  const origin = state.origin ?? (typeof copiedFrom?.conversation_id === "number" ? copiedFrom.conversation_id : null);
+  const origin = typeof copiedFrom?.conversation_id === "number" ? copiedFrom.conversation_id : null;
   const title = state.conversationId === null ? "New chat" : conversation ? conversationTitle(conversation) : "Conversation";
 
   return (
@@ -269,8 +288,10 @@ export function ChatPanel({
         chat={mode === "chat"}
         focusId={foundMessage ?? null}
         replyAuthor={mode === "work" ? "claude" : null}
-        onEdit={mode === "chat" ? (id, text) => void ownTurn(() => chat.fork(id, text)) : undefined}
+        onEdit={mode === "chat" ? editMessage : undefined}
         onRegenerate={mode === "chat" ? regenerate : undefined}
+        branches={chat.branches}
+        onSwitchBranch={(id) => void chat.switchBranch(id)}
         renderMessage={mode === "chat" ? undefined : agentMessageRenderer({ messages: state.messages, onAnswer: answer, writable: true, closed: closedQuestions })}
       />
       {postError && (
@@ -286,6 +307,11 @@ export function ChatPanel({
       )}
       {mode === "chat" && <VoiceModeBar voice={voice} />}
       {state.notice && <ChatNotice notice={state.notice} onRetry={() => void retry()} onDismiss={chat.dismissNotice} />}
+      {closed !== null ? (
+        <p className="queued-note muted small" role="status" data-testid="composer-closed">
+          {closed}
+        </p>
+      ) : (
       <Composer
         draft={draft}
         setDraft={setDraft}
@@ -295,6 +321,7 @@ export function ChatPanel({
         onStop={() => void chat.stop()}
         placeholder={PLACEHOLDERS[mode]}
       />
+      )}
     </section>
   );
 }

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { endsWithFailure, liveToolCalls, replying, replyInFlight, type ChatState } from "@/lib/chat-reducer";
 import type { Message } from "@/lib/types";
+import type { Branch } from "@/lib/use-chat";
 import { MessageBubble } from "./message-bubble";
 import { StoredMessage } from "./stored-message";
 
@@ -25,8 +26,12 @@ interface Props {
   replyAuthor?: string | null;
   /** Send an edited version of the person's message `id` (chat only). */
   onEdit?: (id: number, text: string) => void;
-  /** Ask for the last reply again (chat only). */
-  onRegenerate?: () => void;
+  /** Ask for the last reply `id` again (chat only), on a new branch. */
+  onRegenerate?: (id: number) => void;
+  /** Where the shown branch forks, by shown message id: a switcher on each. */
+  branches?: Map<number, Branch>;
+  /** Show the branch of message `id`. */
+  onSwitchBranch?: (id: number) => void;
   /** A message to bring into view and mark (a search result). */
   focusId?: number | null;
 }
@@ -43,7 +48,20 @@ export function replacedFailure(messages: Message[], index: number): boolean {
 }
 
 /** The conversation's messages plus the reply being streamed; keeps the newest in view. */
-export function MessageList({ state, onRetry, onExample, emptyHint, renderMessage, chat = true, replyAuthor, onEdit, onRegenerate, focusId = null }: Props) {
+export function MessageList({
+  state,
+  onRetry,
+  onExample,
+  emptyHint,
+  renderMessage,
+  chat = true,
+  replyAuthor,
+  onEdit,
+  onRegenerate,
+  branches,
+  onSwitchBranch,
+  focusId = null,
+}: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
   const size = useRef({ width: 0, height: 0 });
@@ -148,9 +166,15 @@ export function MessageList({ state, onRetry, onExample, emptyHint, renderMessag
               found={message.id === focusId}
               onRetry={retryable && index === shownMessages.length - 1 ? onRetry : undefined}
               onEdit={idle && onEdit && message.role === "user" ? (text) => onEdit(message.id, text) : undefined}
+              // A failed reply offers Retry alone (in place); a good one, Regenerate.
               onRegenerate={
-                idle && onRegenerate && index === shownMessages.length - 1 && message.role === "assistant" ? onRegenerate : undefined
+                idle && onRegenerate && index === shownMessages.length - 1 && message.role === "assistant" && !message.error
+                  ? () => onRegenerate(message.id)
+                  : undefined
               }
+              branch={branches?.get(message.id)}
+              onSwitchBranch={onSwitchBranch}
+              switchable={idle}
             />
           );
           return renderMessage ? renderMessage(message, bubble) : bubble;

@@ -1,4 +1,5 @@
 import { toolCallsOf, type Message } from "@/lib/types";
+import type { Branch } from "@/lib/use-chat";
 import { MessageActions } from "./message-actions";
 import { MessageBubble } from "./message-bubble";
 import { ReadAloudButton } from "./read-aloud-button";
@@ -7,16 +8,21 @@ interface Props {
   message: Message;
   /** Only on the last failed reply. */
   onRetry?: () => void;
-  /** The person's own chat message: send an edited text (in a fork). */
+  /** The person's own chat message: send an edited text (on a new branch, in place). */
   onEdit?: (text: string) => void;
-  /** The last reply of a chat: ask again (in a fork). */
+  /** The last reply of a chat: ask again (on a new branch, in place). */
   onRegenerate?: () => void;
+  /** Its siblings, when it has any: the ‹ n / m › switcher. */
+  branch?: Branch;
+  onSwitchBranch?: (id: number) => void;
+  /** Nothing is being written: a switch may go now. */
+  switchable?: boolean;
   /** The message a search led to. */
   found?: boolean;
 }
 
 /** A stored message as its bubble, with its actions. */
-export function StoredMessage({ message, onRetry, onEdit, onRegenerate, found }: Props) {
+export function StoredMessage({ message, onRetry, onEdit, onRegenerate, branch, onSwitchBranch, switchable = true, found }: Props) {
   const model = typeof message.meta?.model === "string" ? message.meta.model : null;
   return (
     <MessageBubble
@@ -33,7 +39,13 @@ export function StoredMessage({ message, onRetry, onEdit, onRegenerate, found }:
       model={model}
       found={found}
       actions={
-        <MessageActions text={message.content} onEdit={onEdit} onRegenerate={onRegenerate}>
+        <MessageActions
+          text={message.content}
+          onEdit={onEdit}
+          onRegenerate={onRegenerate}
+          branch={branch}
+          onSwitchBranch={switchable ? onSwitchBranch : undefined}
+        >
           {message.role === "assistant" && !message.error && <ReadAloudButton messageId={message.id} text={message.content} />}
         </MessageActions>
       }

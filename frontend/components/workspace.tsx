@@ -31,6 +31,8 @@ import { SearchBox } from "./search-box";
 import { StatusBanners } from "./status-banners";
 import { TasksPanel } from "./tasks-panel";
 
+const ENDED_RUNS = new Set(["completed", "failed", "cancelled", "timed_out"]);
+
 const DRAWERS = [
   { name: "conversations", side: "left", title: "Conversations" },
   { name: "tasks", side: "right", title: "Tasks" },
@@ -187,6 +189,8 @@ export function Workspace({ session }: { session: Session }) {
   );
 
   const current = conversations.conversations?.find((c) => c.id === chat.state.conversationId) ?? null;
+  // A run that has ended takes no more messages: its conversation is read-only.
+  const endedRun = current?.mode === "run" ? runs.runs?.find((r) => r.conversation_id === current.id && ENDED_RUNS.has(r.status)) : undefined;
   const openTasks = tasks.tasks?.filter((t) => !t.completed).length ?? null;
 
   const conversationsPanel = (
@@ -253,6 +257,7 @@ export function Workspace({ session }: { session: Session }) {
           foundMessage={foundMessage}
           eventsLive={eventsLive}
           onChooseModel={chooseModel}
+          closedReason={endedRun ? `This run has ended (${endedRun.status.replace("_", " ")}): it takes no more messages.` : null}
         />
         {/* A run opens beside the chat: in the tasks column on wide screens, over the chat on phones. */}
         {openRun ? (

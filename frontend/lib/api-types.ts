@@ -170,7 +170,8 @@ export interface paths {
         put?: never;
         /**
          * Chat
-         * @description Run one chat turn (or, with `retry`, re-run the failed last one). With
+         * @description Run one chat turn (or, with `retry`, re-run the failed last one; with `replaces`, edit
+         *     a message or regenerate a reply on a new branch of the same conversation). With
          *     `Accept: text/event-stream` the same turn streams as SSE.
          */
         post: operations["chat_api__user_id__chat_post"];
@@ -280,6 +281,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{user_id}/conversations/{conversation_id}/branch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Show Branch
+         * @description Show the branch of `message_id` (a sibling of a shown message) from now on: in every
+         *     tab, and for the next turn's history. 409 while a reply is being written; nothing moves
+         *     when it is shown already.
+         */
+        post: operations["show_branch_api__user_id__conversations__conversation_id__branch_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{user_id}/conversations/{conversation_id}/branches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Branches
+         * @description Each message on the shown branch that has siblings (other edits of it, other replies to
+         *     its question), with their ids, oldest first.
+         */
+        get: operations["list_branches_api__user_id__conversations__conversation_id__branches_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{user_id}/conversations/{conversation_id}/events": {
         parameters: {
             query?: never;
@@ -317,29 +361,6 @@ export interface paths {
         get: operations["export_api__user_id__conversations__conversation_id__export_get"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/{user_id}/conversations/{conversation_id}/fork": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Fork
-         * @description A new chat conversation with copies of every message before `message_id` (one the
-         *     person wrote); the original is left as it is. To edit a message, fork before it and send
-         *     the new text there; to regenerate a reply, fork before the message it answers and send
-         *     that message again. Each copy's `meta.copied_from` names its original.
-         */
-        post: operations["fork_api__user_id__conversations__conversation_id__fork_post"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2179,18 +2200,62 @@ export interface components {
              */
             signup: "open" | "invite" | "closed";
         };
+        /** BranchesOut */
+        BranchesOut: {
+            /**
+             * Branches
+             * @description The shown branch's forks, in order
+             */
+            branches: components["schemas"]["BranchOut"][];
+            /**
+             * Version
+             * @description The conversation's version after a switch
+             */
+            version?: number | null;
+        };
+        /**
+         * BranchOut
+         * @description A fork of the conversation: a shown message and its siblings (edits of one message,
+         *     or replies to one question), oldest first; the switcher (n of m).
+         */
+        BranchOut: {
+            /**
+             * Message Id
+             * @description The sibling on the shown branch
+             */
+            message_id: number;
+            /**
+             * Siblings
+             * @description Every sibling's id, oldest first, shown one too
+             */
+            siblings: number[];
+        };
+        /** BranchRequest */
+        BranchRequest: {
+            /**
+             * Message Id
+             * @description A message of the conversation kept off the branch it shows (a sibling of a shown message): its branch is shown from now on, everywhere
+             */
+            message_id: number;
+        };
         /**
          * ChatRequest
-         * @description A message, or (`retry`) no message and the conversation whose failed turn to re-run.
+         * @description A message, or (`retry`) no message and the conversation whose failed turn to re-run,
+         *     or (`replaces`) an edit or a regenerated reply on a new branch of the conversation.
          */
         ChatRequest: {
             /** Conversation Id */
             conversation_id?: number | null;
             /**
              * Message
-             * @description What the person says; trimmed, never empty, at most PARLEY_MAX_MESSAGE_CHARS characters (longer is a 413). Required unless `retry`.
+             * @description What the person says; trimmed, never empty, at most PARLEY_MAX_MESSAGE_CHARS characters (longer is a 413). Required unless `retry`, or `replaces` names a reply.
              */
             message?: string | null;
+            /**
+             * Replaces
+             * @description A message on the branch the chat shows, replaced on a new branch of the same conversation: with `message`, one the person wrote (edit: the new text is its sibling); without, a reply (regenerate: the new reply is its sibling). What followed it stays stored, a switch away (POST .../branch). Needs `conversation_id`; 422 for another message, 409 branch_moved when it is no longer shown.
+             */
+            replaces?: number | null;
             /**
              * Retry
              * @description Re-run the conversation's last turn, which failed, on its stored message (no `message`); 409 nothing_to_retry if it did not fail
@@ -2587,14 +2652,6 @@ export interface components {
         ErrorResponse: {
             error: components["schemas"]["ErrorBody"];
         };
-        /** ForkRequest */
-        ForkRequest: {
-            /**
-             * Message Id
-             * @description A message the person wrote here: the fork holds copies of all before it
-             */
-            message_id: number;
-        };
         /** HealthResponse */
         HealthResponse: {
             /**
@@ -2767,6 +2824,11 @@ export interface components {
             meta: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Parent Id
+             * @description The message it follows on its branch (None: a first message). An edit or a regenerated reply has its original's parent: the shown branch moved there
+             */
+            parent_id?: number | null;
             /**
              * Reply To
              * @description The message this one answers
@@ -3005,6 +3067,11 @@ export interface components {
             meta: {
                 [key: string]: unknown;
             } | null;
+            /**
+             * Parent Id
+             * @description The message it follows on its branch (None: a first message). An edit or a regenerated reply has its original's parent: the shown branch moved there
+             */
+            parent_id?: number | null;
             /**
              * Reply To
              * @description The message this one answers
@@ -5088,6 +5155,155 @@ export interface operations {
             };
         };
     };
+    show_branch_api__user_id__conversations__conversation_id__branch_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BranchRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchesOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Conflicts with the current state (a turn in progress, a finished run) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    list_branches_api__user_id__conversations__conversation_id__branches_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                conversation_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BranchesOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     events_api__user_id__conversations__conversation_id__events_get: {
         parameters: {
             query?: {
@@ -5217,87 +5433,6 @@ export interface operations {
             };
             /** @description Not found (or not yours) */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Invalid input */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The database connection was lost (a restart, say); try again */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
-    fork_api__user_id__conversations__conversation_id__fork_post: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                conversation_id: number;
-                user_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["ForkRequest"];
-            };
-        };
-        responses: {
-            /** @description Successful Response */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConversationOut"];
-                };
-            };
-            /** @description Missing, invalid or expired bearer token */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description The path's user is not the token's user */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Not found (or not yours) */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Conflicts with the current state (a turn in progress, a finished run) */
-            409: {
                 headers: {
                     [name: string]: unknown;
                 };

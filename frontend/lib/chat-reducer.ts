@@ -58,8 +58,7 @@ export interface ChatState {
   sending: boolean;
   /**
    * A reply stored after this id is this tab's turn's: the newest message when the turn
-   * started, then the person's stored message once the turn says its id (a fork's copies,
-   * loaded after the turn started, are older).
+   * started, then the person's stored message once the turn says its id.
    */
   sentAfter: number;
   /** When this tab's turn started (ms since epoch), for the elapsed time. */
@@ -67,8 +66,6 @@ export interface ChatState {
   /** Stop was pressed for this tab's turn. */
   stopping: boolean;
   notice: Notice | null;
-  /** The conversation this one was forked from in this tab (edit, regenerate). */
-  origin: number | null;
 }
 
 /** What the conversation's event stream delivered, for the conversation `id` it follows. */
@@ -96,8 +93,10 @@ export type ChatAction =
   | { type: "send-end"; notice: Notice | null; stored: boolean }
   | StreamAction
   | { type: "dismiss-notice" }
-  /** This tab forked `from` into a new conversation and opens it. */
-  | { type: "forked"; from: number; id: number };
+  /** This tab's edit or regenerate replaces message `from`: it and what follows leave the screen. */
+  | { type: "branch-start"; from: number }
+  /** The shown branch moved (a switch): the conversation's messages are these now. */
+  | { type: "branched"; id: number; messages: Message[] };
 
 export function initialChatState(conversationId: number | null): ChatState {
   return {
@@ -115,7 +114,6 @@ export function initialChatState(conversationId: number | null): ChatState {
     startedAt: null,
     stopping: false,
     notice: null,
-    origin: null,
   };
 }
 
@@ -173,8 +171,11 @@ export function chatReducer(state: ChatState, action: ChatAction): ChatState {
       };
     case "dismiss-notice":
       return { ...state, notice: null };
-    case "forked":
-      return { ...initialChatState(action.id), origin: action.from };
+    case "branch-start":
+      return { ...state, messages: state.messages.filter((m) => m.id < action.from), ended: [], live: null, liveStale: false };
+    case "branched":
+      if (action.id !== state.conversationId) return state;
+      return { ...state, messages: action.messages, ended: [], loading: false, ready: true };
     default:
       return action.id === state.conversationId ? streamed(state, action) : state;
   }
@@ -188,7 +189,7 @@ function streamed(state: ChatState, action: StreamAction): ChatState {
     case "stream-message": {
       const { message } = action;
       const fresh = !state.messages.some((m) => m.id === message.id);
-      const next = withMessages(state, [message]);
+      const next = withMessages(onBranchOf(state, message), [message]);
       if (!fresh) return next;
       // The person's message is stored: this tab's copy of it goes. Another message while the
       // live reply waits for its replay: that reply ended while the stream was away.
@@ -218,6 +219,19 @@ function streamed(state: ChatState, action: StreamAction): ChatState {
       return { ...state, live: null, liveStale: false, ended };
     }
   }
+}
+
+/**
+ * A new message on another branch than the one on screen (another tab edited or regenerated):
+ * what followed its parent leaves the screen, as the server no longer shows it either.
+ */
+function onBranchOf(state: ChatState, message: Message): ChatState {
+  const parent = message.parent_id;
+  const newest = state.messages.at(-1);
+  if (parent === undefined || newest === undefined || message.id <= newest.id || parent === newest.id) return state;
+  if (parent !== null && !state.messages.some((m) => m.id === parent)) return state;
+  const messages = parent === null ? [] : state.messages.filter((m) => m.id <= parent);
+  return { ...state, messages };
 }
 
 /** Stored messages merged in by id; an ended reply whose copy is among them is that copy now. */

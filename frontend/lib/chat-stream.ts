@@ -12,8 +12,12 @@ export interface TurnProgress {
   onStored(conversationId: number, messageId: number): void;
 }
 
-/** A new message, or `{retry: true}` to run the last failed turn again on its stored message. */
-export type TurnInput = { message: string } | { retry: true };
+/**
+ * A new message, or `{retry: true}` to run the last failed turn again on its stored message, or
+ * (`replaces`) a new branch in place of a shown message: its edit (with `message`), or another
+ * answer to a reply's question (without).
+ */
+export type TurnInput = { message: string } | { retry: true } | { message: string; replaces: number } | { replaces: number };
 
 /**
  * One chat turn: `POST /chat`, streamed so that its first event (the stored message) says at

@@ -7,7 +7,7 @@ import type { Session } from "./auth-store";
 import { chatReducer, endsWithFailure, initialChatState, type ChatState, type Notice } from "./chat-reducer";
 import { runChatTurn, type TurnInput } from "./chat-stream";
 import { conversationIdFromPath, malformedConversationPath } from "./conversation-url";
-import type { Conversation, Message } from "./types";
+import type { Message } from "./types";
 import { useConversationEvents } from "./use-conversation-events";
 
 export interface ChatCallbacks {
@@ -25,14 +25,31 @@ export interface ChatCallbacks {
  */
 export type SendOutcome = "sent" | "stored-failure" | "unsent" | "abandoned";
 
+/** A shown message with siblings (other edits of it, other replies to its question). */
+export interface Branch {
+  messageId: number;
+  /** Every sibling's id, oldest first, the shown one included. */
+  siblings: number[];
+}
+
+interface BranchesBody {
+  branches: { message_id: number; siblings: number[] }[];
+}
+
 export interface ChatApi {
   state: ChatState;
   select: (id: number | null) => void;
   send: (text: string) => Promise<SendOutcome>;
   retry: () => Promise<SendOutcome>;
   stop: () => Promise<void>;
-  /** Edit or regenerate: fork before the person's message `messageId` and send `text` there. */
-  fork: (messageId: number, text: string) => Promise<SendOutcome>;
+  /** Edit the person's shown message `messageId`: `text` goes on a new branch in its place. */
+  edit: (messageId: number, text: string) => Promise<SendOutcome>;
+  /** Answer reply `messageId`'s question again, on a new branch in its place. */
+  regenerate: (messageId: number) => Promise<SendOutcome>;
+  /** Show the branch of `messageId` (a sibling of a shown message), here and everywhere. */
+  switchBranch: (messageId: number) => Promise<void>;
+  /** Where the shown branch forks, by shown message id. */
+  branches: Map<number, Branch>;
   dismissNotice: () => void;
   /** True from the moment a send starts until its turn ends (not lagging behind renders). */
   isSending: () => boolean;
@@ -56,6 +73,7 @@ function unsentNotice(error: unknown, text: string): Notice {
 export function useChat(session: Session, initialId: number | null, callbacks: ChatCallbacks): ChatApi {
   const [state, dispatch] = useReducer(chatReducer, initialId, initialChatState);
   const [reloadNonce, setReloadNonce] = useState(0);
+  const [forks, setForks] = useState<{ id: number; branches: Map<number, Branch> } | null>(null);
   const stateRef = useRef(state);
   const streamRef = useRef<AbortController | null>(null);
   const sendingRef = useRef(false);
@@ -215,7 +233,8 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
           return "stored-failure";
         }
         const notice = unsentNotice(error, text);
-        if (!("message" in input)) notice.action = { type: "retry-turn" };
+        if ("replaces" in input) notice.action = { type: "reload" };
+        else if (!("message" in input)) notice.action = { type: "retry-turn" };
         dispatch({ type: "send-end", notice, stored: false });
         return "unsent";
       } finally {
@@ -295,28 +314,74 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
     });
   }, [session]);
 
-  const fork = useCallback(
-    async (messageId: number, text: string): Promise<SendOutcome> => {
-      const from = stateRef.current.conversationId;
-      if (from === null || sendingRef.current) return "unsent";
-      let created: Conversation;
+  // Where the shown branch forks: read again whenever the messages on screen settle.
+  const shownKey = state.messages.map((m) => m.id).join(",");
+  const settled = state.ready && !state.sending && state.conversationId !== null;
+  useEffect(() => {
+    const id = stateRef.current.conversationId;
+    if (!settled || id === null) return;
+    const controller = new AbortController();
+    apiJson<BranchesBody>(session, userPath(session, `/conversations/${id}/branches`), { signal: controller.signal })
+      .then((body) => setForks({ id, branches: branchMap(body) }))
+      .catch(() => undefined); // no switchers this time; the messages are shown all the same
+    return () => controller.abort();
+  }, [session, settled, shownKey]);
+
+  /** The shown branch again, whole (after a switch, or an edit that did not start). */
+  const reloadShown = useCallback(
+    async (id: number) => {
+      const messages = await apiJson<Message[]>(session, userPath(session, `/conversations/${id}/messages?limit=${HISTORY_LIMIT}`));
+      dispatch({ type: "branched", id, messages });
+    },
+    [session],
+  );
+
+  const branchTurn = useCallback(
+    async (messageId: number, input: TurnInput): Promise<SendOutcome> => {
+      const id = stateRef.current.conversationId;
+      if (id === null || sendingRef.current) return "unsent";
+      dispatch({ type: "branch-start", from: messageId });
+      const outcome = await runTurn(input);
+      // Nothing started (refused, or another tab moved the branch first): show what is stored.
+      if (outcome === "unsent") await reloadShown(id).catch(() => undefined);
+      return outcome;
+    },
+    [runTurn, reloadShown],
+  );
+
+  const edit = useCallback((messageId: number, text: string) => branchTurn(messageId, { message: text, replaces: messageId }), [branchTurn]);
+  const regenerate = useCallback((messageId: number) => branchTurn(messageId, { replaces: messageId }), [branchTurn]);
+
+  const switchBranch = useCallback(
+    async (messageId: number) => {
+      const id = stateRef.current.conversationId;
+      if (id === null || sendingRef.current) return;
       try {
-        const path = userPath(session, `/conversations/${from}/fork`);
-        created = await apiJson<Conversation>(session, path, { method: "POST", body: { message_id: messageId } });
+        const body = await apiJson<BranchesBody>(session, userPath(session, `/conversations/${id}/branch`), {
+          method: "POST",
+          body: { message_id: messageId },
+        });
+        setForks({ id, branches: branchMap(body) });
+        await reloadShown(id);
       } catch (error) {
         if (error instanceof ApiError && error.unreachable) callbacksRef.current.onUnreachable();
-        dispatch({ type: "load-failed", notice: { kind: "error", text: noticeText(error, "Couldn't start the edited copy."), action: { type: "reload" } } });
-        return "unsent";
+        dispatch({ type: "load-failed", notice: { kind: "error", text: noticeText(error, "Couldn't switch the branch."), action: { type: "reload" } } });
       }
-      dispatch({ type: "forked", from, id: created.id });
-      return runTurn({ message: text }, created.id);
     },
-    [session, runTurn],
+    [session, reloadShown],
   );
+
+  const branches = forks !== null && forks.id === state.conversationId ? forks.branches : NO_BRANCHES;
 
   const dismissNotice = useCallback(() => dispatch({ type: "dismiss-notice" }), []);
 
   const isSending = useCallback(() => sendingRef.current, []);
 
-  return { state, select, send, retry, stop, fork, dismissNotice, isSending };
+  return { state, select, send, retry, stop, edit, regenerate, switchBranch, branches, dismissNotice, isSending };
+}
+
+const NO_BRANCHES = new Map<number, Branch>();
+
+function branchMap(body: BranchesBody): Map<number, Branch> {
+  return new Map(body.branches.map((b) => [b.message_id, { messageId: b.message_id, siblings: b.siblings }]));
 }

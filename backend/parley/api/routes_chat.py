@@ -31,7 +31,8 @@ async def chat(
     modes: ModesDep,
     accept: Annotated[str | None, Header()] = None,
 ) -> Any:
-    """Run one chat turn (or, with `retry`, re-run the failed last one). With
+    """Run one chat turn (or, with `retry`, re-run the failed last one; with `replaces`, edit
+    a message or regenerate a reply on a new branch of the same conversation). With
     `Accept: text/event-stream` the same turn streams as SSE."""
     limiter.check(user_id)
     turn = await modes.turn(
@@ -39,6 +40,7 @@ async def chat(
         conversation_id=body.conversation_id,
         message=body.message,
         retry=body.retry,
+        replaces=body.replaces,
     )
     if accept and "text/event-stream" in accept:
         if not turn.finishes_at_shutdown:

@@ -16,7 +16,7 @@ from typing import Any
 import asyncpg
 
 from parley.conversations import check_id, not_found
-from parley.errors import NothingToRetry, TurnInProgress
+from parley.errors import BranchMoved, InvalidInput, NothingToRetry, TurnInProgress
 from parley.messages import store as messages
 from parley.messages.store import StoredMessage
 from parley.models import ConversationMode, MessageKind, Role
@@ -25,6 +25,8 @@ from parley.models import ConversationMode, MessageKind, Role
 NO_SUCH_CONVERSATION = "PT404"
 CLAIMED = "PT409"
 NOT_FAILED = "PT422"
+NOT_REPLACEABLE = "PT423"
+BRANCH_MOVED = "PT412"
 
 
 def new_turn_id() -> str:
@@ -43,13 +45,17 @@ async def start(
     history_limit: int,
     mode: ConversationMode = ConversationMode.chat,
     role: Role = Role.user,
+    branch_from: int | None = None,
 ) -> list[StoredMessage]:
     """Claim the conversation for `turn_id` (a new one of `mode`, titled `title`, when
     `conversation_id` is None) and store the person's message as `role`. `content` None
     retries the last turn, which must have failed (NothingToRetry otherwise). Returns the last
     `history_limit` messages, oldest first. A concurrent starter waits on the row lock until
     this one's statement commits, then finds the claim taken. Safe to repeat with the same
-    `turn_id`: a start that already committed is not stored again."""
+    `turn_id`: a start that already committed is not stored again. `branch_from` (a shown
+    message) starts a new branch in its place: `content` is its edit (a message of `role`),
+    or None to answer its question again (a reply: regenerate); the history is the new
+    branch's."""
     if conversation_id is not None:
         check_id(conversation_id)
     try:
@@ -64,9 +70,10 @@ async def start(
             role.value,
             content,
             history_limit,
+            branch_from,
         )
     except asyncpg.PostgresError as exc:
-        raise _refusal(exc, conversation_id or 0) from exc
+        raise refusal(exc, conversation_id or 0) from exc
 
 
 async def finish(
@@ -108,13 +115,25 @@ async def finish(
         raise
 
 
-def _refusal(exc: asyncpg.PostgresError, conversation_id: int) -> Exception:
+def refusal(exc: asyncpg.PostgresError, conversation_id: int) -> Exception:
+    """The database function's refusal (its SQLSTATE) as the error the caller sees."""
     state = getattr(exc, "sqlstate", None)
     if state == NO_SUCH_CONVERSATION:
         return not_found(conversation_id)
     if state == CLAIMED:
         return TurnInProgress(
             "A reply is already being written in this conversation; try again when it is done",
+            conversation_id=conversation_id,
+        )
+    if state == NOT_REPLACEABLE:
+        return InvalidInput(
+            "message_id must name a message of this conversation: one you wrote to edit it,"
+            " a reply to regenerate it",
+            details=[{"field": "message_id"}],
+        )
+    if state == BRANCH_MOVED:
+        return BranchMoved(
+            "That message is no longer on the branch this conversation shows; reload it",
             conversation_id=conversation_id,
         )
     if state == NOT_FAILED:

@@ -48,11 +48,14 @@ async def start_turn(
     conversation_id: int | None,
     text: str | None,
     retry: bool = False,
+    replaces: int | None = None,
 ) -> StartedTurn:
     """Claim the conversation and store the person's message (`text`, already checked by
     the modes registry; None for a retry, which stores nothing: it re-runs the failed last
-    turn on its stored message). The database's refusals (404, 409) happen here, before
-    anything is stored and before any model or tool runs."""
+    turn on its stored message). With `replaces` the turn starts a new branch in place of
+    that shown message: `text` is its edit, or None to regenerate that reply. The database's
+    refusals (404, 409, 422) happen here, before anything is stored or hidden and before any
+    model or tool runs."""
     turn_id = store.new_turn_id()
 
     @retry_on_reconnect  # keyed by the turn id: a start that did commit is not stored again
@@ -69,6 +72,7 @@ async def start_turn(
                 ttl_seconds=settings.claim_seconds,
                 content=text,
                 history_limit=settings.history_limit,
+                branch_from=replaces,
             )
 
     history = await claim_and_store()

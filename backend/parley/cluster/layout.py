@@ -74,7 +74,8 @@ NOT_PARLEYS = ("alembic_version",)
 # a transaction block), by their person argument.
 DISTRIBUTED_FUNCTIONS = {
     "parley_start_turn(text, bigint, conversation_mode, text, text, float8, message_role,"
-    " text, int)": "p_user",
+    " text, int, bigint)": "p_user",
+    "parley_show_branch(text, bigint, bigint)": "p_user",
     "parley_finish_turn(text, bigint, text, message_role, text, message_kind, text, jsonb,"
     " boolean, jsonb)": "p_user",
     "parley_append_message(bigint, text, message_role, text, message_kind, text, jsonb,"

@@ -3,8 +3,9 @@ so is every call of a database function that writes it (parley/sql/*.sql).
 
 A message is written by `parley_append_message` alone (migration 0004): this module's
 `append`, and inside the functions that store one as part of a larger step (a turn's start
-and finish, a post, a fork's copies), which only this module calls. Other aggregates that
-show a message beside their own rows (a question, a push, a reminder) join it through
+and finish, a post), which only this module calls (a branch switch moves `shown` only). Other
+aggregates that show a message beside their own rows (a question, a push, a reminder) join it
+through
 `joined`, and conversation statements take its counts and previews from the fragments here,
 so the table's name, key and columns are written in this file only
 (tests/test_message_store.py fails otherwise). Every statement names the owner's user id:
@@ -30,6 +31,7 @@ class StoredMessage(MessageOut):
 
     user_id: str
     xid: int | None = None  # the writing transaction's id (realtime.reader); not sent out
+    shown: bool = True  # on the branch the conversation shows
 
 
 MESSAGE_COLUMNS = columns(Message)
@@ -68,7 +70,7 @@ def unread_sql(person: str) -> str:
     return f"""(SELECT count(*) FROM (
     SELECT 1 FROM messages u
     WHERE u.user_id = {person} AND u.conversation_id = c.id AND u.id > c.last_read_id
-      AND u.role <> 'user'
+      AND u.role <> 'user' AND u.shown
     LIMIT {UNREAD_CAP}) unread_rows)"""
 
 
@@ -77,7 +79,7 @@ def last_of_conversation(person: str, alias: str) -> str:
     `= ANY(ARRAY[c.id])` keeps it to the (conversation_id, id DESC) index (see `_LAST`)."""
     return f"""LEFT JOIN LATERAL (
     SELECT m.content, m.created_at FROM messages m
-    WHERE m.user_id = {person} AND m.conversation_id = ANY(ARRAY[c.id])
+    WHERE m.user_id = {person} AND m.conversation_id = ANY(ARRAY[c.id]) AND m.shown
     ORDER BY m.conversation_id, m.id DESC LIMIT 1
 ) {alias} ON true"""
 
@@ -103,16 +105,18 @@ async def latest_id(conn: asyncpg.Connection, *, user_id: str, conversation_id: 
     return int(latest or 0)
 
 
+# Both read the shown branch only (`shown`, migration 0067): what the UI lists, what agents'
+# tools read, what the realtime hub delivers.
 # `conversation_id = ANY([id])` rather than `= id`: with a plain equality PostgreSQL may walk
 # the primary key backwards and filter, which gets slower with every message written since
 # (in any conversation); this form can only be served, in order, by the
 # (conversation_id, id DESC) index, so reading the last 50 costs the same at any size.
 _LAST = f"""SELECT {MESSAGE_COLUMNS} FROM messages
-WHERE user_id = $3 AND conversation_id = ANY($1::bigint[])
+WHERE user_id = $3 AND conversation_id = ANY($1::bigint[]) AND shown
 ORDER BY conversation_id, id DESC LIMIT $2"""
 # The index backwards: (conversation_id DESC, id ASC), i.e. ascending ids.
 _AFTER = f"""SELECT {MESSAGE_COLUMNS} FROM messages
-WHERE user_id = $4 AND conversation_id = ANY($1::bigint[]) AND id > $2
+WHERE user_id = $4 AND conversation_id = ANY($1::bigint[]) AND id > $2 AND shown
 ORDER BY conversation_id DESC, id LIMIT $3"""
 
 
@@ -143,6 +147,34 @@ async def get(
         user_id,
     )
     return StoredMessage(**row) if row is not None else None
+
+
+# Each set of siblings (messages with one parent) that has a shown member: a fork of the
+# conversation, where the UI offers a switch.
+_BRANCHES = """SELECT max(id) FILTER (WHERE shown) AS shown_id, array_agg(id ORDER BY id) AS ids
+FROM messages WHERE user_id = $2 AND conversation_id = ANY($1::bigint[])
+GROUP BY parent_id HAVING count(*) > 1 AND bool_or(shown)
+ORDER BY shown_id"""
+
+
+async def branches(
+    conn: asyncpg.Connection, *, user_id: str, conversation_id: int
+) -> list[tuple[int, list[int]]]:
+    """Each shown message that has siblings, with all of them (itself included), oldest
+    first; in the order they are shown."""
+    rows = await conn.fetch(_BRANCHES, [conversation_id], user_id)
+    return [(row["shown_id"], list(row["ids"])) for row in rows]
+
+
+async def show_branch(
+    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, message_id: int
+) -> int:
+    """`parley_show_branch` (parley/sql/show_branch.sql): the conversation's version after.
+    Its refusals are `asyncpg` errors, `parley.chat.branches`' to name."""
+    version: int = await conn.fetchval(
+        "SELECT parley_show_branch($1, $2, $3)", user_id, conversation_id, message_id
+    )
+    return version
 
 
 async def exists(
@@ -313,7 +345,7 @@ async def append(
     return StoredMessage(**row)
 
 
-_START = f"SELECT {MESSAGE_COLUMNS} FROM parley_start_turn($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+_START = f"SELECT {MESSAGE_COLUMNS} FROM parley_start_turn($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
 _FINISH = (
     f"SELECT {MESSAGE_COLUMNS} FROM parley_finish_turn($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
 )
@@ -342,30 +374,6 @@ async def post(conn: asyncpg.Connection, *args: Any) -> tuple[StoredMessage, int
     row = await conn.fetchrow(_POST, *args)
     assert row is not None
     return record(row), row["answered"]
-
-
-async def copy_before(
-    conn: asyncpg.Connection, *, user_id: str, source: int, target: int, before: int
-) -> int:
-    """Copies of `source`'s messages before `before` into `target` (parley/sql/
-    copy_messages.sql); the newest copy's id, 0 if there were none."""
-    last: int = await conn.fetchval(
-        "SELECT parley_copy_messages($1, $2, $3, $4)", user_id, source, target, before
-    )
-    return last
-
-
-async def role_of(
-    conn: asyncpg.Connection, *, user_id: str, conversation_id: int, message_id: int
-) -> str | None:
-    """Who wrote the message (`user`, `agent`...), if it is one of this conversation's."""
-    role: str | None = await conn.fetchval(
-        "SELECT role::text FROM messages WHERE user_id = $2 AND conversation_id = $1 AND id = $3",
-        conversation_id,
-        user_id,
-        message_id,
-    )
-    return role
 
 
 async def note_decision(

@@ -125,10 +125,18 @@ class Mode:
         self.parts = parts
 
     async def turn(
-        self, *, user_id: str, conversation_id: int | None, text: str | None, retry: bool
+        self,
+        *,
+        user_id: str,
+        conversation_id: int | None,
+        text: str | None,
+        retry: bool,
+        replaces: int | None = None,
     ) -> Turn:
-        """Take a person's `POST /chat` message (`text` already checked; None retries).
-        `conversation_id` is None only for the mode a new conversation gets (chat)."""
+        """Take a person's `POST /chat` message (`text` already checked; None retries, or
+        with `replaces` regenerates). `conversation_id` is None only for the mode a new
+        conversation gets (chat); `replaces` (a new branch in place of that message) is a
+        chat's alone."""
         raise WrongMode(
             f"Conversation {conversation_id} is a {self.mode} conversation: write to it with"
             f" POST /api/{{user_id}}/conversations/{conversation_id}/messages",
@@ -167,9 +175,9 @@ class Mode:
         beside it, by id; a mode without one reads nothing."""
         return {}
 
-    async def fork_before(self, *, user_id: str, conversation_id: int, message_id: int) -> int:
-        """A new chat holding copies of the messages before `message_id` (edit, regenerate)."""
-        raise WrongMode(
+    def no_branches(self, conversation_id: int | None) -> WrongMode:
+        """Only a chat's messages are edited and its replies regenerated (in branches)."""
+        return WrongMode(
             f"Conversation {conversation_id} is a {self.mode} conversation:"
             " only a chat's messages can be edited",
             mode=self.mode.value,

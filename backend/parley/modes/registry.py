@@ -58,16 +58,30 @@ class Modes:
         )
 
     async def turn(
-        self, *, user_id: str, conversation_id: int | None, message: str | None, retry: bool
+        self,
+        *,
+        user_id: str,
+        conversation_id: int | None,
+        message: str | None,
+        retry: bool,
+        replaces: int | None = None,
     ) -> Turn:
         """A person's `POST /chat`: the request's own shape is checked first (no database
         trip for a bad one), then its conversation's mode takes it."""
         text = checked_message(
-            conversation_id=conversation_id, message=message, retry=retry, limits=self.parts.limits
+            conversation_id=conversation_id,
+            message=message,
+            retry=retry,
+            limits=self.parts.limits,
+            replaces=replaces,
         )
         mode = await self.turn_mode(user_id=user_id, conversation_id=conversation_id)
         return await mode.turn(
-            user_id=user_id, conversation_id=conversation_id, text=text, retry=retry
+            user_id=user_id,
+            conversation_id=conversation_id,
+            text=text,
+            retry=retry,
+            replaces=replaces,
         )
 
     async def post(
@@ -138,11 +152,24 @@ class Modes:
 
 
 def checked_message(
-    *, conversation_id: int | None, message: str | None, retry: bool, limits: Limits
+    *,
+    conversation_id: int | None,
+    message: str | None,
+    retry: bool,
+    limits: Limits,
+    replaces: int | None = None,
 ) -> str | None:
     """The text of a `POST /chat` (None for a retry), refused as every mode would refuse it,
     and checked nowhere else: a retry names its conversation and carries no message; a
     message is never empty and at most `limits.message_chars` long."""
+    if replaces is not None:
+        if conversation_id is None or retry:
+            raise InvalidInput(
+                "An edit or a regenerated reply names its conversation, and is not a retry",
+                details=[{"field": "replaces"}],
+            )
+        if message is None:
+            return None  # regenerate: the reply's question is asked again
     if retry:
         if conversation_id is None or message is not None:
             raise InvalidInput(

@@ -56,10 +56,18 @@ class WorkMode(Mode):
     turn_checks_conversation: ClassVar[bool] = True
 
     async def turn(
-        self, *, user_id: str, conversation_id: int | None, text: str | None, retry: bool
+        self,
+        *,
+        user_id: str,
+        conversation_id: int | None,
+        text: str | None,
+        retry: bool,
+        replaces: int | None = None,
     ) -> Turn:
         """The prompt's result is the reply (`response`); the session outlives the request,
         so at shutdown the stream ends at once and the manager parks the session."""
+        if replaces is not None:
+            raise self.no_branches(conversation_id)
         if retry or text is None or conversation_id is None:
             raise InvalidInput(
                 "Retry is for chat turns; in a work conversation send the prompt again",

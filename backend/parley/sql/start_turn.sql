@@ -6,16 +6,24 @@
 -- newest message must be a failed reply (else SQLSTATE PT422).
 -- Safe to repeat with the same p_turn (the connection dropped before the answer came): a
 -- start that committed returns the history without storing anything twice.
--- Errors: PT404 no such conversation for this user; PT409 a live claim is in the way.
+-- p_from names a shown message this turn replaces on a new branch (migration 0067): with
+-- p_content, one of the person's (an edit: the new message is its sibling); without, a reply
+-- (regenerate: the reply to come is its sibling). It and the shown messages after it leave
+-- the shown branch; they stay stored, a switch away (show_branch.sql).
+-- Errors: PT404 no such conversation for this user; PT409 a live claim is in the way;
+-- PT423 p_from is not a message of this conversation that can be replaced so; PT412 it is
+-- not on the shown branch (any more).
 -- Which conversations take a turn is not this function's to say: the caller's mode
 -- (parley.modes) sends only its own conversations here; p_mode is the new one's mode.
 CREATE OR REPLACE FUNCTION parley_start_turn(
     p_user text, p_conversation bigint, p_mode conversation_mode, p_title text, p_turn text,
-    p_ttl float8, p_role message_role, p_content text, p_history int
+    p_ttl float8, p_role message_role, p_content text, p_history int, p_from bigint
 ) RETURNS SETOF messages AS $$
 DECLARE
     v_conversation bigint := p_conversation;
     v_holder text;
+    v_role message_role;
+    v_shown boolean;
     v_done boolean := false;  -- this turn started before: a repeat after a lost answer
 BEGIN
     IF v_conversation IS NULL THEN
@@ -51,15 +59,38 @@ BEGIN
         RETURN QUERY
             SELECT * FROM messages
             WHERE user_id = p_user AND conversation_id = ANY (ARRAY[v_conversation])
+              AND shown
               AND id <= (SELECT id FROM messages WHERE user_id = p_user
                          AND conversation_id = ANY (ARRAY[v_conversation]) AND role = p_role
+                         AND shown
                          ORDER BY conversation_id, id DESC LIMIT 1)
             ORDER BY conversation_id, id DESC LIMIT p_history;
         RETURN;
     END IF;
-    IF p_content IS NULL THEN
+    IF p_from IS NOT NULL THEN
+        -- Under the lock every writer takes: nothing is appended while the branch moves.
+        PERFORM pg_advisory_xact_lock(1, hashint8(v_conversation));
+        SELECT role, shown INTO v_role, v_shown FROM messages
+        WHERE user_id = p_user AND conversation_id = v_conversation AND id = p_from;
+        IF NOT FOUND
+           OR (p_content IS NOT NULL AND v_role <> p_role)
+           OR (p_content IS NULL AND v_role <> 'assistant') THEN
+            RAISE EXCEPTION 'not a replaceable message' USING ERRCODE = 'PT423';
+        END IF;
+        IF NOT v_shown THEN
+            RAISE EXCEPTION 'branch changed' USING ERRCODE = 'PT412';
+        END IF;
+        -- The shown messages are one path, ids growing down it: those from p_from on are
+        -- p_from and what follows it, and the newest left shown is its parent.
+        UPDATE messages SET shown = false
+        WHERE user_id = p_user AND conversation_id = ANY (ARRAY[v_conversation]) AND shown
+          AND id >= p_from;
+    END IF;
+    IF p_content IS NULL AND p_from IS NOT NULL THEN
+        NULL;  -- regenerate: the reply's question is already the newest shown message
+    ELSIF p_content IS NULL THEN
         IF NOT coalesce((SELECT error FROM messages WHERE user_id = p_user
-                         AND conversation_id = ANY (ARRAY[v_conversation])
+                         AND conversation_id = ANY (ARRAY[v_conversation]) AND shown
                          ORDER BY conversation_id, id DESC LIMIT 1), false) THEN
             RAISE EXCEPTION 'nothing to retry' USING ERRCODE = 'PT422';
         END IF;
@@ -73,7 +104,7 @@ BEGIN
     -- Newest first; ANY keeps to the (conversation_id, id DESC) index whatever the plan.
     RETURN QUERY
         SELECT * FROM messages
-        WHERE user_id = p_user AND conversation_id = ANY (ARRAY[v_conversation])
+        WHERE user_id = p_user AND conversation_id = ANY (ARRAY[v_conversation]) AND shown
         ORDER BY conversation_id, id DESC LIMIT p_history;
 END
 $$ LANGUAGE plpgsql;

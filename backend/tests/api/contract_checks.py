@@ -13,7 +13,8 @@ import schemathesis
 
 # (what the server says, why the schema cannot say it)
 NOT_SHAPE: list[tuple[str, str]] = [
-    (r"^message_id must name a message you wrote", "fork: who wrote a stored message"),
+    (r"^message_id must name a message of this conversation", "branches: which are stored"),
+    (r"^That message is no longer on the branch", "branches: which branch is shown"),
     (r"^message_id \d+ is not a message of conversation", "read: which messages are stored"),
     (r"^reply_to (\d+ )?is not a (message|question)", "which messages are stored"),
     (r"^An answer replies to a question: give reply_to", "an agent's answer (who asks)"),

@@ -63,7 +63,7 @@ BODIES: dict[tuple[str, str], dict[str, Any]] = {
     ("POST", "/api/{user_id}/conversations/{conversation_id}/stop"): {},
     ("POST", "/api/{user_id}/agent-keys"): {"agent": "sneaky"},
     ("POST", "/api/{user_id}/questions/{question_id}/answer"): {"text": "sneaked in"},
-    ("POST", "/api/{user_id}/conversations/{conversation_id}/fork"): {"message_id": 1},
+    ("POST", "/api/{user_id}/conversations/{conversation_id}/branch"): {"message_id": 1},
     ("POST", "/api/{user_id}/push-subscriptions"): {
         "endpoint": "https://fcm.googleapis.com/fcm/send/sneaked-in",
         "keys": PUSH_KEYS,

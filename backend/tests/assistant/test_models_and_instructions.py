@@ -228,7 +228,7 @@ async def test_a_model_not_offered_is_refused_and_nothing_changes(make_server):
     assert offline.status_code == 200
 
 
-async def test_an_edited_copy_keeps_the_chosen_model(make_server):
+async def test_an_edit_and_a_regenerated_reply_come_from_the_chosen_model(make_server):
     async with with_fake(make_server) as (server, fake):
         fake.enqueue(say("First."))
         first = await server.chat("alice", "hello")
@@ -244,16 +244,30 @@ async def test_an_edited_copy_keeps_the_chosen_model(make_server):
             ).json()
             if m["role"] == "user"
         ]
-        forked = await server.client.post(
-            f"/api/alice/conversations/{conversation_id}/fork",
-            json={"message_id": question["id"]},
+        fake.enqueue(say("Edited."))
+        edited = await server.client.post(
+            "/api/alice/chat",
+            json={
+                "conversation_id": conversation_id,
+                "message": "hello, edited",
+                "replaces": question["id"],
+            },
             headers=server.headers("alice"),
         )
-        assert forked.status_code == 201, forked.text
-        fake.enqueue(say("Edited."))
-        answered = await server.chat("alice", "hello, edited", forked.json()["id"])
-    assert forked.json()["model"] == "fake-small"
-    assert answered.status_code == 200, answered.text
+        assert edited.status_code == 200, edited.text
+        assert fake.requests[-1]["model"] == "fake-small"
+        shown = await server.client.get(
+            f"/api/alice/conversations/{conversation_id}/messages", headers=server.headers("alice")
+        )
+        reply = shown.json()[-1]
+        assert reply["role"] == "assistant" and reply["content"] == "Edited."
+        fake.enqueue(say("Again."))
+        again = await server.client.post(
+            "/api/alice/chat",
+            json={"conversation_id": conversation_id, "replaces": reply["id"]},
+            headers=server.headers("alice"),
+        )
+    assert again.status_code == 200, again.text
     assert fake.requests[-1]["model"] == "fake-small"
 
 

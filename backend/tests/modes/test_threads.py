@@ -46,9 +46,11 @@ async def test_end_is_refused_as_it_is_no_session(world: World, mode: str) -> No
 
 
 @pytest.mark.parametrize("mode", THREADS)
-async def test_a_thread_cannot_be_forked(world: World, mode: str) -> None:
+async def test_a_thread_has_no_branches(world: World, mode: str) -> None:
     with pytest.raises(WrongMode) as refused:
-        await world.modes.of(mode).fork_before(user_id="alice", conversation_id=4, message_id=1)
+        await world.modes.of(mode).turn(
+            user_id="alice", conversation_id=4, text="edited", retry=False, replaces=1
+        )
     assert refused.value.mode == mode
     assert world.db.statements == []
 

@@ -85,8 +85,10 @@ async def test_an_answered_permission_question_is_no_longer_pending(world: World
     assert states[8]["pending_question_id"] is None and states[8]["run_id"] == 3
 
 
-async def test_a_work_conversation_cannot_be_forked(world: World) -> None:
+async def test_a_work_conversation_has_no_branches(world: World) -> None:
     with pytest.raises(WrongMode) as refused:
-        await world.modes.of("work").fork_before(user_id="ann", conversation_id=6, message_id=2)
+        await world.modes.of("work").turn(
+            user_id="ann", conversation_id=6, text="edited", retry=False, replaces=2
+        )
     assert (refused.value.status, refused.value.mode) == (409, "work")
     assert world.db.statements == []

@@ -18,6 +18,9 @@ for (const size of SIZES) {
       await sendMessage(page, question);
       const failed = lastReply(page);
       await expect(failed).toContainText("The model service answered with an error (HTTP 400)");
+      // One way to try again, in place: Retry, not Regenerate beside it.
+      await expect(failed.getByTestId("chat-retry")).toHaveCount(1);
+      await expect(failed.getByTestId("regenerate")).toHaveCount(0);
       await expect(page.getByTestId("chat-panel").getByText("secret stack trace")).toHaveCount(0);
       if (size.name === "desktop") {
         const item = page.getByRole("region", { name: "Conversations" }).getByTestId("conversation-item").first();
@@ -48,14 +51,15 @@ for (const size of SIZES) {
       await expect(stopped).not.toContainText("(Stopped.)");
     });
 
-    test("copy a message, edit one and send it again in a copy, regenerate a reply; the original stays", async ({ page, userName }) => {
+    test("copy a message; edit one and regenerate a reply in place, switch versions, reload and go on from the shown one", async ({ page, userName }) => {
       await signIn(page, userName);
       await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
       await sendMessage(page, "first question");
       await expect(lastReply(page)).toContainText("You said: first question");
       await sendMessage(page, "second question");
       await expect(lastReply(page)).toContainText("You said: second question");
-      const original = (await page.getByTestId("chat-title").getAttribute("data-conversation-id")) ?? "";
+      const conversation = (await page.getByTestId("chat-title").getAttribute("data-conversation-id")) ?? "";
+      await expect(page.getByTestId("branch-switcher")).toHaveCount(0);
 
       // Copy: the exact stored text, from a reply and from the person's own message.
       await lastReply(page).getByTestId("copy-message").click();
@@ -64,30 +68,55 @@ for (const size of SIZES) {
       // Which model answered.
       await expect(lastReply(page).getByTestId("message-model")).toHaveText("fake-model");
 
-      // Edit the second question: a copy holds the first turn and the edited text's answer.
+      // Edit the second question: a new version in this conversation, answered there.
       await mine(page).nth(1).getByTestId("edit-message").click();
       await page.getByTestId("edit-input").fill("second question, edited");
       await page.getByTestId("edit-send").click();
       await expect(lastReply(page)).toContainText("You said: second question, edited");
-      const forked = (await page.getByTestId("chat-title").getAttribute("data-conversation-id")) ?? "";
-      expect(forked).not.toBe(original);
-      await expect(page).toHaveURL(new RegExp(`/c/${forked}$`));
-      await expect(mine(page)).toHaveText([/first question/, /second question, edited/]);
-      await expect(page.getByTestId("fork-note")).toBeVisible();
-
-      // Regenerate the last reply: asked again in another copy; this one keeps its reply.
-      await lastReply(page).getByTestId("regenerate").click();
-      await expect(page.getByTestId("chat-title")).not.toHaveAttribute("data-conversation-id", forked);
-      await expect(lastReply(page)).toContainText("You said: second question, edited");
+      await expect(page.getByTestId("chat-title")).toHaveAttribute("data-conversation-id", conversation);
+      await expect(page).toHaveURL(new RegExp(`/c/${conversation}$`));
+      await expect(mine(page).getByTestId("message-text")).toHaveText(["first question", "second question, edited"]);
       await expect(replies(page)).toHaveCount(2);
+      const edited = mine(page).nth(1);
+      await expect(edited.getByTestId("branch-position")).toHaveText("2 / 2");
+      await expect(page.getByTestId("fork-note")).toHaveCount(0);
 
-      // The original conversation is exactly as it was; the copy links back to it.
-      await page.reload();
-      await page.getByTestId("fork-origin").click();
-      await expect(page).toHaveURL(new RegExp(`/c/${forked}$`));
-      await page.goto(`/c/${original}`);
+      // Back to version 1: the old question and its old reply.
+      await edited.getByTestId("branch-prev").click();
       await expect(mine(page).getByTestId("message-text")).toHaveText(["first question", "second question"]);
-      await expect(replies(page)).toHaveCount(2);
+      await expect(lastReply(page)).toContainText("You said: second question");
+      await expect(lastReply(page)).not.toContainText("edited");
+      await expect(mine(page).nth(1).getByTestId("branch-position")).toHaveText("1 / 2");
+
+      // A reload (the server keeps the choice) shows the same version.
+      await page.reload();
+      await expect(mine(page).getByTestId("message-text")).toHaveText(["first question", "second question"]);
+      await expect(mine(page).nth(1).getByTestId("branch-position")).toHaveText("1 / 2");
+
+      // The next message continues the shown branch.
+      await sendMessage(page, "third question");
+      await expect(lastReply(page)).toContainText("You said: third question");
+      await expect(mine(page).getByTestId("message-text")).toHaveText(["first question", "second question", "third question"]);
+
+      // Regenerate the last reply: a second reply to the same question, in place.
+      await lastReply(page).getByTestId("regenerate").click();
+      await expect(lastReply(page).getByTestId("branch-position")).toHaveText("2 / 2");
+      await expect(lastReply(page)).toContainText("You said: third question");
+      await expect(replies(page)).toHaveCount(3);
+      await lastReply(page).getByTestId("branch-prev").click();
+      await expect(lastReply(page).getByTestId("branch-position")).toHaveText("1 / 2");
+
+      // Switch the edit back on: its branch, as it was left.
+      await mine(page).nth(1).getByTestId("branch-next").click();
+      await expect(mine(page).getByTestId("message-text")).toHaveText(["first question", "second question, edited"]);
+      await expect(lastReply(page)).toContainText("You said: second question, edited");
+
+      // One conversation: nothing was copied.
+      if (size.name === "desktop") {
+        const items = page.getByRole("region", { name: "Conversations" }).getByTestId("conversation-item");
+        await expect(items).toHaveCount(1);
+        await expect(items.first()).not.toContainText("(edited)");
+      }
     });
   });
 }

@@ -165,20 +165,39 @@ describe("this tab's turn, rendered from the event stream alone", () => {
     expect(replyInFlight(state, true)).toBeNull();
   });
 
-  it("an edit's copy, loaded after its turn began, already holds the person's message: the pending copy goes, and the reply streams beside the copied replies", () => {
-    let state = run(initialChatState(3), [
-      { type: "forked", from: 3, id: ID },
-      { type: "send-start", text: "edited", at: 1 },
+  it("an edit replaces the message and what followed it on screen, and its reply streams after the edited message", () => {
+    let state = loaded([message(1, "user"), message(2, "assistant"), message(3, "user"), message(4, "assistant")]);
+    state = run(state, [{ type: "branch-start", from: 3 }, { type: "send-start", text: "edited", at: 1 }]);
+    expect(onScreen(state, true)).toEqual(["user 1", "assistant 2", ""]);
+    expect(state.pendingUser).toBe("edited");
+    state = run(state, [
       { type: "send-stored", messageId: 5 },
-      { type: "loaded", id: ID, messages: [message(1, "user"), message(2, "assistant"), message(5, "user", { content: "edited" })] },
+      stored(message(5, "user", { content: "edited", parent_id: 2 })),
+      delta("You said: edited"),
+      end(6),
+      stored(message(6, "assistant", { content: "You said: edited", parent_id: 5 })),
+      { type: "send-end", notice: null, stored: true },
     ]);
-    expect(state.pendingUser).toBeNull();
-    expect(replyInFlight(state, true)).toEqual({ text: "", toolCalls: [] });
-    state = run(state, [delta("You said: edited")]);
-    expect(replyInFlight(state, true)?.text).toBe("You said: edited");
-    state = run(state, [end(6), stored(message(6, "assistant", { content: "You said: edited" })), { type: "send-end", notice: null, stored: true }]);
     expect(onScreen(state, true)).toEqual(["user 1", "assistant 2", "edited", "You said: edited"]);
     expect(replying(state, true)).toBe(false);
+  });
+
+  it("a message another tab put on a new branch takes the place of what followed its parent", () => {
+    let state = loaded([message(1, "user"), message(2, "assistant", { parent_id: 1 }), message(3, "user", { parent_id: 2 }), message(4, "assistant", { parent_id: 3 })]);
+    state = run(state, [stored(message(5, "assistant", { content: "another answer", parent_id: 3 }))]);
+    expect(onScreen(state, true)).toEqual(["user 1", "assistant 2", "user 3", "another answer"]);
+    state = run(state, [stored(message(6, "user", { content: "a new first message", parent_id: null }))]);
+    expect(state.messages.map((m) => m.id)).toEqual([6]);
+    // The next message on the same branch just follows.
+    state = run(state, [stored(message(7, "assistant", { parent_id: 6 }))]);
+    expect(state.messages.map((m) => m.id)).toEqual([6, 7]);
+  });
+
+  it("a switch shows exactly the branch loaded, nothing merged from the one before", () => {
+    const state = run(loaded([message(1, "user"), message(5, "user"), message(6, "assistant")]), [
+      { type: "branched", id: ID, messages: [message(1, "user"), message(3, "user"), message(4, "assistant")] },
+    ]);
+    expect(state.messages.map((m) => m.id)).toEqual([1, 3, 4]);
   });
 
   it("the person's message that the stream brought before the turn said its id is known as the pending one", () => {

@@ -40,8 +40,17 @@ def upgrade() -> None:
     sql.apply(op.execute, "append_message", "start_turn", "finish_turn")
 
 
+# The file's body since 0067 (a branch to start from): what `upgrade` made from it, and what
+# 0060's downgrade makes from it again, with int conversation ids.
+BRANCHING_START = (
+    "parley_start_turn(text, int, conversation_mode, text, text, float8, message_role, text,"
+    " int, bigint)"
+)
+
+
 def downgrade() -> None:
     op.execute(f"DROP FUNCTION IF EXISTS {NEW_START}")
+    op.execute(f"DROP FUNCTION IF EXISTS {BRANCHING_START}")
     op.execute(f"DROP FUNCTION IF EXISTS {NEW_FINISH}")
     # Revision 0004's own bodies, as it created them.
     path = Path(__file__).with_name("0004_turn_functions.py")

@@ -5,7 +5,7 @@ then. `person_instructions` is a per-person table (one row per person, keyed by 
 distributed by user_id on a cluster like the others (cluster/layout.py).
 
 Revision ID: 0068
-Revises: 0066
+Revises: 0067
 Create Date: 2026-11-27
 """
 
@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0068"
-down_revision: str | None = "0066"
+down_revision: str | None = "0067"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
