@@ -21,6 +21,7 @@ TABLES = {
     "approval_rules",
     "permission_requests",
     "audit_events",
+    "attachments",
     "mcp_calls",
     "task_counters",
     "conversations",

@@ -39,6 +39,7 @@ async def chat(
         conversation_id=body.conversation_id,
         message=body.message,
         retry=body.retry,
+        attachments=body.attachments,
     )
     if accept and "text/event-stream" in accept:
         if not turn.finishes_at_shutdown:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +22,7 @@ from agents.stream_events import RawResponsesStreamEvent, RunItemStreamEvent
 from parley import events
 from parley.assistant.agent import TurnContext, build_agent, mcp_function_tools
 from parley.assistant.history import history_items
+from parley.attachments.store import AttachmentData
 from parley.events import Emit
 from parley.messages.store import StoredMessage
 
@@ -82,12 +83,15 @@ class Assistant:
         *,
         history: Sequence[StoredMessage],
         context: TurnContext,
+        files: Mapping[int, AttachmentData] | None = None,
+        images: bool = False,
         emit: Emit | None,
         time_limit: float,
         reply: Reply | None = None,
     ) -> Reply:
         """Run the agent on `history`; `reply` (when given) is filled in as the run goes, so a
-        caller that cancels the run still has the text and tool calls so far."""
+        caller that cancels the run still has the text and tool calls so far. `files` are the
+        history's attachments by id; `images` whether the model is shown its images."""
         reply = reply if reply is not None else Reply()
         pending: dict[str, dict[str, Any]] = {}
 
@@ -99,7 +103,10 @@ class Assistant:
         try:
             async with asyncio.timeout(time_limit):
                 result = Runner.run_streamed(
-                    agent, history_items(history), context=context, max_turns=MAX_MODEL_CALLS
+                    agent,
+                    history_items(history, files=files, images=images),
+                    context=context,
+                    max_turns=MAX_MODEL_CALLS,
                 )
                 try:
                     async for event in result.stream_events():

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from parley import attachments as attached
 from parley import conversations, events
 from parley.assistant.agent import TurnContext
 from parley.assistant.runner import Assistant, AssistantFailed, Reply
@@ -47,11 +48,14 @@ async def start_turn(
     conversation_id: int | None,
     text: str | None,
     retry: bool = False,
+    attachments: Sequence[int] = (),
 ) -> StartedTurn:
     """Claim the conversation and store the person's message (`text`, already checked by
     the modes registry; None for a retry, which stores nothing: it re-runs the failed last
     turn on its stored message). The database's refusals (404, 409) happen here, before
-    anything is stored and before any model or tool runs."""
+    anything is stored and before any model or tool runs. `attachments` (ids) are claimed in
+    the same transaction as the message is stored: one that is not the person's, was sent
+    already, or is an image the model cannot take refuses the turn, and nothing is stored."""
     turn_id = store.new_turn_id()
 
     @retry_on_reconnect  # keyed by the turn id: a start that did commit is not stored again
@@ -70,8 +74,38 @@ async def start_turn(
                 history_limit=settings.history_limit,
             )
 
-    history = await claim_and_store()
-    user_message = next(m for m in reversed(history) if m.role == Role.user.value)
+    @retry_on_reconnect  # a repeat finds its attachments claimed by this very turn
+    async def claim_attach_and_store() -> tuple[list[StoredMessage], StoredMessage]:
+        async with db.transaction() as conn:
+            found = await attached.claim(
+                conn,
+                user_id=user_id,
+                ids=attachments,
+                turn_id=turn_id,
+                images=settings.model_images,
+                model_name=settings.model_name,
+            )
+            history = await store.start(
+                conn,
+                turn_id=turn_id,
+                user_id=user_id,
+                conversation_id=conversation_id,
+                title=conversations.title_from(text or ""),
+                ttl_seconds=settings.claim_seconds,
+                content=text,
+                history_limit=settings.history_limit,
+            )
+            message = next(m for m in reversed(history) if m.role == Role.user.value)
+            bound = await attached.attach(
+                conn, user_id=user_id, found=found, message=message, turn_id=turn_id
+            )
+            return [bound if m.id == bound.id else m for m in history], bound
+
+    if attachments and text is not None:
+        history, user_message = await claim_attach_and_store()
+    else:
+        history = await claim_and_store()
+        user_message = next(m for m in reversed(history) if m.role == Role.user.value)
     # Only a conversation's first message can name it: later turns skip the statement.
     first = sum(m.role == Role.user.value for m in history) == 1
     if text is not None and conversation_id is not None and first:
@@ -106,9 +140,12 @@ async def finish_turn(
         retry=started.retry,
     )
     reply = Reply()
+    files = await attached.for_history(db, user_id=started.user_id, history=started.history)
     run = asyncio.create_task(
         assistant.respond(
             history=started.history,
+            files=files,
+            images=settings.model_images,
             context=context,
             emit=emit,
             time_limit=settings.turn_timeout * 0.9,

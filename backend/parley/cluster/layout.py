@@ -50,6 +50,7 @@ PER_PERSON = (
     "approval_rules",
     "permission_requests",
     "audit_events",
+    "attachments",
 )
 REFERENCE = ("accounts",)
 ON_COORDINATOR = (
