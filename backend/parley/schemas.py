@@ -205,6 +205,13 @@ class AttachmentOut(BaseModel):
     created_at: datetime
 
 
+class AttachmentLimits(BaseModel):
+    max_bytes: int = Field(description="PARLEY_MAX_ATTACHMENT_BYTES: the largest file taken")
+    images: bool = Field(description="Whether the model that answers chats takes images")
+    model: str = Field(description="That model's name, for the composer's explanation")
+    max_per_message: int
+
+
 class TaskFields(BaseModel):
     """What a person writes on a task: the one definition the task schemas share."""
 

@@ -13,7 +13,7 @@ from parley import attachments
 from parley.api.deps import DbDep, PersonUser, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.attachments.files import IMAGE_TYPES, MAX_NAME, ascii_name
-from parley.schemas import BIGINT_END, AttachmentOut
+from parley.schemas import BIGINT_END, AttachmentLimits, AttachmentOut
 
 router = APIRouter(prefix="/api/{user_id}", tags=["attachments"])
 
@@ -68,6 +68,18 @@ async def upload(
         max_bytes=settings.max_attachment_bytes,
     )
     return AttachmentOut.model_validate(found, from_attributes=True)
+
+
+@router.get("/attachment-limits", response_model=AttachmentLimits, responses=ERRORS(*AUTHED))
+async def limits(user_id: PersonUser, settings: SettingsDep) -> AttachmentLimits:
+    """What the composer may take before it uploads: the size cap, and whether the model
+    that answers chats here takes images (a message with one is refused otherwise)."""
+    return AttachmentLimits(
+        max_bytes=settings.max_attachment_bytes,
+        images=settings.model_images,
+        model=settings.model_name,
+        max_per_message=attachments.MAX_PER_MESSAGE,
+    )
 
 
 @router.get(

@@ -187,3 +187,20 @@ async def test_a_burst_of_uploads_each_keeps_its_own_bytes(server):
             f"/api/alice/attachments/{response.json()['id']}", headers=server.headers("alice")
         )
         assert read.content == data
+
+
+async def test_the_composer_learns_the_cap_and_whether_the_model_takes_images(make_server):
+    async with make_server(PARLEY_MAX_ATTACHMENT_BYTES=CAP) as server:
+        response = await server.client.get(
+            "/api/alice/attachment-limits", headers=server.headers("alice")
+        )
+        other = await server.client.get(
+            "/api/bob/attachment-limits", headers=server.headers("alice")
+        )
+    assert response.json() == {
+        "max_bytes": CAP,
+        "images": False,
+        "model": "offline",
+        "max_per_message": 10,
+    }
+    assert other.status_code in (403, 404)
