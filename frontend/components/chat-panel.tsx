@@ -10,6 +10,7 @@ import { postMessage } from "@/lib/post-message";
 import { sendRoute } from "@/lib/send-route";
 import type { ChatApi, SendOutcome } from "@/lib/use-chat";
 import type { Conversation } from "@/lib/types";
+import { useComposerAttachments, type PendingFile } from "@/lib/use-attachments";
 import { useMarkRead } from "@/lib/use-mark-read";
 import { useWorkState } from "@/lib/use-work-state";
 import { agentMessageRenderer } from "./agent-messages";
@@ -87,6 +88,8 @@ export function ChatPanel({
   }
 
   const [draft, setDraft] = useState("");
+  // Files go with chat messages only (the API refuses them elsewhere).
+  const attachments = useComposerAttachments(session, mode === "chat");
   const [queued, setQueued] = useState<string | null>(null);
   const [queueNote, setQueueNote] = useState<string | null>(null);
   const queue = useRef<string | null>(null);
@@ -150,11 +153,21 @@ export function ChatPanel({
     return outcome;
   }
 
-  async function send(text: string): Promise<void> {
+  async function send(typed: string, files: PendingFile[] = []): Promise<void> {
     setQueueNote(null);
     setPostError(null);
     const busy = chat.isSending() || replyRunningRef.current || outcomePending.current;
     const route = sendRoute({ direct, questionWaiting: questionWaitingRef.current, busy });
+    if (files.length > 0 && route !== "turn") {
+      // Files are not queued: they stay in the box until the reply is over.
+      restore(typed);
+      attachments.restore(files);
+      setPostError("Files can be sent once the current reply finishes: they're still attached.");
+      return;
+    }
+    // A message of files alone still says something (a message is never empty).
+    const text = typed || `Attached ${files.map((f) => f.name).join(", ")}`;
+    const ids = files.flatMap((f) => (f.id === undefined ? [] : [f.id]));
     if (route === "post") {
       // Inbox, runs and threads have no assistant turn: the message is stored and the
       // conversation's event stream shows it (and whatever the agents answer). A work
@@ -174,8 +187,11 @@ export function ChatPanel({
       return;
     }
     await ownTurn(async () => {
-      const outcome = await chat.send(text);
-      if (outcome === "unsent") restore(text);
+      const outcome = await chat.send(text, ids);
+      if (outcome === "unsent") {
+        restore(typed);
+        attachments.restore(files);
+      }
       return outcome;
     });
   }
@@ -268,6 +284,7 @@ export function ChatPanel({
         onSend={send}
         onStop={() => void chat.stop()}
         placeholder={PLACEHOLDERS[mode]}
+        attachments={mode === "chat" ? attachments : undefined}
       />
     </section>
   );

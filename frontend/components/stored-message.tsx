@@ -1,4 +1,6 @@
+import { attachmentsOf } from "@/lib/attachments";
 import { toolCallsOf, type Message } from "@/lib/types";
+import { MessageAttachments } from "./attachment-chips";
 import { MessageActions } from "./message-actions";
 import { MessageBubble } from "./message-bubble";
 
@@ -31,6 +33,7 @@ export function StoredMessage({ message, onRetry, onEdit, onRegenerate, found }:
       onRetry={onRetry}
       model={model}
       found={found}
+      attachments={<MessageAttachments items={attachmentsOf(message)} />}
       actions={<MessageActions text={message.content} onEdit={onEdit} onRegenerate={onRegenerate} />}
     />
   );

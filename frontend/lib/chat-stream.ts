@@ -12,8 +12,11 @@ export interface TurnProgress {
   onStored(conversationId: number, messageId: number): void;
 }
 
-/** A new message, or `{retry: true}` to run the last failed turn again on its stored message. */
-export type TurnInput = { message: string } | { retry: true };
+/**
+ * A new message (with the ids of uploaded attachments going with it), or `{retry: true}` to run
+ * the last failed turn again on its stored message.
+ */
+export type TurnInput = { message: string; attachments?: number[] } | { retry: true };
 
 /**
  * One chat turn: `POST /chat`, streamed so that its first event (the stored message) says at

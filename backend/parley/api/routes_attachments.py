@@ -39,7 +39,9 @@ async def _capped_body(request: Request, limit: int) -> bytes:
         "requestBody": {
             "required": True,
             "description": "The file's bytes, at most PARLEY_MAX_ATTACHMENT_BYTES",
-            "content": {"application/octet-stream": {"schema": {"type": "string"}}},
+            "content": {
+                "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}
+            },
         }
     },
 )
