@@ -4,6 +4,30 @@ import { attachmentUrl, formatSize, type AttachmentMeta } from "@/lib/attachment
 import type { PendingFile } from "@/lib/use-attachments";
 import { useAuth } from "@/lib/use-auth";
 
+/** A paperclip (the composer's Attach button). */
+export function PaperclipIcon() {
+  return (
+    <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">
+      <path
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        d="M21 11.5l-8.6 8.6a5 5 0 0 1-7.1-7.1l8.6-8.6a3.3 3.3 0 0 1 4.7 4.7l-8.6 8.6a1.7 1.7 0 0 1-2.4-2.4l7.9-7.9"
+      />
+    </svg>
+  );
+}
+
+function FileIcon() {
+  return (
+    <svg className="attachment-icon" viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false">
+      <path fill="none" stroke="currentColor" strokeWidth="2" strokeLinejoin="round" d="M14 3H6v18h12V7l-4-4zm0 0v4h4" />
+    </svg>
+  );
+}
+
 /** The composer's files: name, size, progress or why it was refused, and a remove button. */
 export function PendingAttachments({ files, onRemove }: { files: PendingFile[]; onRemove: (key: string) => void }) {
   if (files.length === 0) return null;
@@ -70,9 +94,7 @@ export function MessageAttachments({ items }: { items: AttachmentMeta[] }) {
         ) : (
           <li key={item.id} className="attachment-chip is-ready" data-testid="message-attachment" data-kind="text">
             <a href={attachmentUrl(userId, item.id, true)} download={item.name} className="attachment-link" title={`Download ${item.name}`}>
-              <span className="attachment-icon" aria-hidden="true">
-                📄
-              </span>
+              <FileIcon />
               <span className="attachment-name">{item.name}</span>
               <span className="attachment-size muted">{formatSize(item.size)}</span>
             </a>

@@ -5,7 +5,7 @@ import { readLocal, STORAGE_KEYS, writeLocal } from "@/lib/local-store";
 import { PHONE_QUERY, useMediaQuery } from "@/lib/use-media-query";
 import { useSpeechRecognition } from "@/lib/use-speech-recognition";
 import type { ComposerAttachments, PendingFile } from "@/lib/use-attachments";
-import { PendingAttachments } from "./attachment-chips";
+import { PaperclipIcon, PendingAttachments } from "./attachment-chips";
 import { VoiceControls, VoiceStatusLine } from "./voice-controls";
 
 const MAX_LENGTH = 16_000;
@@ -169,7 +169,7 @@ export function Composer({ draft, setDraft, sending, stopping, onSend, onStop, p
               title="Attach text, code or image files (or drop or paste them here)"
               data-testid="attach-button"
             >
-              <span aria-hidden="true">📎</span>
+              <PaperclipIcon />
             </button>
             <input
               ref={picker}

@@ -92,7 +92,8 @@ export function useComposerAttachments(session: Session, enabled: boolean): Comp
           (stored) => update(key, { status: "ready", progress: 1, id: stored.id, kind: stored.kind, name: stored.name }),
           (error: unknown) => {
             if (error instanceof DOMException && error.name === "AbortError") return;
-            update(key, { status: "error", error: `${name} wasn't attached: ${describeError(error)}` });
+            const reason = describeError(error);
+            update(key, { status: "error", error: reason.includes(name) ? reason : `${name} wasn't attached: ${reason}` });
           },
         );
         void upload.done.finally(() => uploads.current.delete(key)).catch(() => undefined);

@@ -50,8 +50,6 @@ _IMAGE_EXTENSIONS = frozenset(
 _BINARY = re.compile(r"[\x00-\x08\x0b\x0e-\x1a\x1c-\x1f\x7f]")
 _UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
-UNSUPPORTED = "Only text or code files and PNG, JPEG, GIF or WebP images can be attached"
-
 
 @dataclass(frozen=True, slots=True)
 class Sniffed:
@@ -86,14 +84,15 @@ def sniff(data: bytes, *, name: str, claimed_type: str | None) -> Sniffed:
     extension = name.rsplit(".", 1)[-1].lower() if "." in name else ""
     if claimed.startswith("image/") or extension in _IMAGE_EXTENSIONS:
         raise InvalidInput(
-            f"{name} is not a PNG, JPEG, GIF or WebP image (SVG and other image formats are"
-            " not accepted)",
+            f"{name} can't be attached: it is not a PNG, JPEG, GIF or WebP image (SVG and other"
+            " image formats are not taken)",
             code="unsupported_attachment",
         )
     if _is_text(data):
         return Sniffed("text", TEXT_TYPE)
     raise InvalidInput(
-        f"{name} is not a text file or a supported image: {UNSUPPORTED}",
+        f"{name} can't be attached: it is neither a text or code file nor a PNG, JPEG, GIF or"
+        " WebP image",
         code="unsupported_attachment",
     )
 

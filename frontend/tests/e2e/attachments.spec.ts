@@ -74,7 +74,7 @@ test("a file over the cap, a file of another kind and a pasted image are refused
 
   // An executable calling itself a text file: only the server can tell, by its bytes.
   await picker.setInputFiles({ name: "tool.txt", mimeType: "text/plain", buffer: Buffer.concat([Buffer.from("\x7fELF\x02\x01\x01\x00"), Buffer.alloc(64)]) });
-  await expect(errors.nth(1)).toContainText("tool.txt wasn't attached: tool.txt is not a text file or a supported image");
+  await expect(errors.nth(1)).toHaveText("tool.txt can't be attached: it is neither a text or code file nor a PNG, JPEG, GIF or WebP image");
 
   // A pasted screenshot: the offline model takes no images.
   await page.getByRole("textbox", { name: "Message" }).evaluate((box, base64) => {
