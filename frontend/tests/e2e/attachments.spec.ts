@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { expect, lastReply, screenshot, sendMessage, signIn, test } from "./support/fixtures";
+import { expect, lastReply, modelTest, screenshot, sendMessage, signIn, test } from "./support/fixtures";
 
 const SIZES = [
   { name: "desktop", viewport: { width: 1280, height: 800 } },
@@ -61,6 +61,26 @@ for (const size of SIZES) {
       // The chip is part of the stored message: still there after a reload.
       await page.reload();
       await expect(page.locator('[data-testid="message"][data-role="user"]').last().getByTestId("message-attachment")).toContainText("notes.txt");
+    });
+
+    modelTest("a pasted image goes to a model that takes images and shows as a thumbnail", async ({ page, userName }) => {
+      await signIn(page, userName);
+      await page.getByRole("textbox", { name: "Message" }).evaluate((box, base64) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], "image.png", { type: "image/png" }));
+        box.dispatchEvent(new ClipboardEvent("paste", { clipboardData: transfer, bubbles: true, cancelable: true }));
+      }, PNG_BASE64);
+      await expect(page.getByTestId("composer-attachment")).toHaveAttribute("data-status", "ready");
+      // Files alone make a message too.
+      await page.getByTestId("send-button").click();
+      await expect(lastReply(page)).toContainText("You said: Attached image.png [1 image]");
+      const sent = page.locator('[data-testid="message"][data-role="user"]').last();
+      await expect(sent).toContainText("Attached image.png");
+      const thumbnail = sent.getByTestId("message-attachment").locator("img");
+      await expect(thumbnail).toHaveAttribute("alt", "image.png");
+      // Loaded from the API with the session cookie: a real 1x1 image, not a broken one.
+      await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1);
+      await screenshot(page, `attachments-image-${size.name}`);
     });
   });
 }
