@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, Header, Path, Query, Request, Response
+from fastapi import APIRouter, Header, Query, Request, Response
 
 from parley import attachments
 from parley.api.deps import DbDep, PersonUser, SettingsDep
 from parley.api.errors import AUTHED, ERRORS
 from parley.attachments.files import IMAGE_TYPES, MAX_NAME, ascii_name
-from parley.schemas import BIGINT_END, AttachmentLimits, AttachmentOut
+from parley.schemas import AttachmentLimits, AttachmentOut
 
 router = APIRouter(prefix="/api/{user_id}", tags=["attachments"])
 
@@ -93,7 +93,7 @@ async def limits(user_id: PersonUser, settings: SettingsDep) -> AttachmentLimits
     response_class=Response,
 )
 async def download(
-    attachment_id: Annotated[int, Path(ge=1, lt=BIGINT_END)],
+    attachment_id: int,
     user_id: PersonUser,
     db: DbDep,
     download: Annotated[bool, Query(description="Always as a download, an image too")] = False,

@@ -273,8 +273,9 @@ def describe_files(files: list[tuple[str, str]]) -> str:
     for name, text in files:
         lines = text.splitlines()
         first = next((line.strip() for line in lines if line.strip()), "")
+        counted = f"{len(lines)} line{'' if len(lines) == 1 else 's'}"
         parts.append(
-            f'I received {name} ({len(lines)} lines). It begins: "{first[:120]}".'
+            f'I received {name} ({counted}). It begins: "{first[:120]}".'
             if first
             else f"I received {name}, which is blank."
         )

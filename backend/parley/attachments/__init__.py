@@ -18,6 +18,7 @@ from parley.db import Database
 from parley.errors import InvalidInput, NotFound, ParleyError, TooLarge
 from parley.messages import store as messages
 from parley.messages.store import StoredMessage
+from parley.text import unstorable
 
 __all__ = ["MAX_PER_MESSAGE", "AttachmentData", "AttachmentInfo"]
 
@@ -53,6 +54,9 @@ async def upload(
     `max_bytes`, or of a kind that cannot be attached."""
     if len(data) > max_bytes:
         raise too_large(max_bytes)
+    if name is not None and (reason := unstorable(name)):
+        # Refused, not cleaned: a name with a NUL is a malformed request, as anywhere else.
+        raise InvalidInput(f"The file name {reason}", details=[{"field": "name"}])
     kept = safe_name(name)
     if not data:
         raise InvalidInput(f"{kept} is empty", code="empty_attachment")
@@ -68,12 +72,20 @@ async def upload(
         )
 
 
-def not_found(attachment_id: int) -> NotFound:
-    # The same for another person's attachment as for none: ids say nothing about others.
-    return NotFound(f"Attachment {attachment_id} not found", code="attachment_not_found")
+def not_found(attachment_id: int, *, sending: bool = False) -> NotFound:
+    """The same for another person's attachment as for none: ids say nothing about others.
+    Reading one is the API's plain `not_found`; sending one names the attachment in its code,
+    so a client never takes it for the conversation being gone."""
+    return NotFound(
+        f"Attachment {attachment_id} not found",
+        code="attachment_not_found" if sending else None,
+        attachment_id=attachment_id,
+    )
 
 
 async def download(db: Database, *, user_id: str, attachment_id: int) -> AttachmentData:
+    if not 0 < attachment_id < 2**63:  # no such row, whatever the number
+        raise not_found(attachment_id)
     async with db.connection() as conn:
         found = await store.read(conn, user_id=user_id, ids=[attachment_id])
     if not found:
@@ -107,7 +119,7 @@ async def claim(
     locked = {a.id: a for a in await store.lock(conn, user_id=user_id, ids=ids)}
     for attachment_id in ids:
         if attachment_id not in locked:
-            raise not_found(attachment_id)
+            raise not_found(attachment_id, sending=True)
     found = [locked[i] for i in ids]
     for attachment in found:
         if attachment.message_id is not None and attachment.turn_id != turn_id:

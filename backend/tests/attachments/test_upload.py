@@ -139,6 +139,8 @@ async def test_names_are_cut_to_a_safe_last_segment(server):
     assert "filename*=UTF-8''r%C3%A9sum%C3%A9.txt" in read.headers["content-disposition"]
     too_long = await upload(server, "alice", "y" * 2000, b"hi")
     assert too_long.status_code == 422
+    nul = await upload(server, "alice", "a\x00b.txt", b"hi")
+    assert nul.status_code == 422 and error_code(nul) == "validation_error"
 
 
 async def test_nobody_but_the_owner_reads_an_attachment(server):
