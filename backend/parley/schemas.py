@@ -142,7 +142,11 @@ class ChatRequest(RequestBody):
         json_schema_extra={
             "if": {"properties": {"retry": {"const": True}}, "required": ["retry"]},
             "then": {
-                "properties": {"conversation_id": {"type": "integer"}, "message": {"type": "null"}},
+                "properties": {
+                    "conversation_id": {"type": "integer"},
+                    "message": {"type": "null"},
+                    "attachments": {"maxItems": 0},
+                },
                 "required": ["conversation_id"],
             },
             "else": {"properties": {"message": {"type": "string"}}, "required": ["message"]},
