@@ -39,6 +39,14 @@ class Settings(BaseSettings):
     openai_base_url: str | None = Field(default=None, alias="OPENAI_BASE_URL")
     history_limit: int = Field(default=50, ge=1, le=1000, alias="PARLEY_HISTORY_LIMIT")
     max_message_chars: int = Field(default=16_000, ge=1, alias="PARLEY_MAX_MESSAGE_CHARS")
+    # Attachments (parley/attachments): the largest file a person may upload, kept in
+    # PostgreSQL; the upload route's body may be this large whatever PARLEY_MAX_BODY_BYTES says.
+    max_attachment_bytes: int = Field(
+        default=5 * 1024 * 1024, ge=1, le=64 * 1024 * 1024, alias="PARLEY_MAX_ATTACHMENT_BYTES"
+    )
+    # Whether the model takes images: unset, only OpenAI's own models (no OPENAI_BASE_URL) do;
+    # the offline model never does, whatever this says.
+    model_images_raw: bool | None = Field(default=None, alias="PARLEY_MODEL_IMAGES")
     # The longest a turn may run; the model run itself is cut off a little earlier.
     turn_timeout: float = Field(default=120.0, gt=0, alias="PARLEY_TURN_TIMEOUT")
     # How long a turn's claim lasts unless the live turn renews it (it does, three times as
@@ -323,6 +331,15 @@ class Settings(BaseSettings):
     @property
     def offline_model(self) -> bool:
         return self.model_name == "offline"
+
+    @property
+    def model_images(self) -> bool:
+        """Whether the serving model is given images (else a message with one is refused)."""
+        if self.offline_model:
+            return False
+        if self.model_images_raw is not None:
+            return self.model_images_raw
+        return not self.openai_base_url
 
 
 # What a session's `claude` takes from the server's environment: locale, time zone,

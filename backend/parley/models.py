@@ -1205,3 +1205,42 @@ class AuditEvent(SQLModel, table=True):
     asked_at: datetime = Field(sa_column=sa.Column(sa.DateTime(timezone=True), nullable=False))
     decided_at: datetime = _created()
     waited_ms: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False, server_default="0"))
+
+
+class Attachment(SQLModel, table=True):
+    """A file a person attached to a message (`parley.attachments`): uploaded first, then
+    sent with at most one message of one conversation, and deleted with it. `kind` and
+    `content_type` are what the bytes were found to be, never what the upload claimed."""
+
+    __tablename__ = "attachments"
+    __table_args__ = (
+        sa.PrimaryKeyConstraint("user_id", "id"),
+        _ref("attachments", "conversation_id", "conversations", "CASCADE"),
+        _ref("attachments", "message_id", "messages", "CASCADE"),
+        sa.CheckConstraint("kind IN ('text', 'image')", name="ck_attachments_kind"),
+        sa.CheckConstraint("size >= 0 AND size = length(data)", name="ck_attachments_size"),
+        sa.CheckConstraint("length(name) BETWEEN 1 AND 255", name="ck_attachments_name"),
+        sa.Index(
+            "ix_attachments_message",
+            "user_id",
+            "message_id",
+            postgresql_where=sa.text("message_id IS NOT NULL"),
+        ),
+    )
+
+    user_id: str = _person_key()
+    id: int | None = Field(
+        default=None,
+        sa_column=sa.Column(sa.BigInteger, sa.Identity(always=True), primary_key=True),
+    )
+    name: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    kind: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    content_type: str = Field(sa_column=sa.Column(sa.Text, nullable=False))
+    size: int = Field(sa_column=sa.Column(sa.BigInteger, nullable=False))
+    data: bytes = Field(sa_column=sa.Column(sa.LargeBinary, nullable=False))
+    conversation_id: int | None = Field(
+        default=None, sa_column=sa.Column(sa.BigInteger, nullable=True)
+    )
+    message_id: int | None = Field(default=None, sa_column=sa.Column(sa.BigInteger, nullable=True))
+    turn_id: str | None = Field(default=None, sa_column=sa.Column(sa.Text, nullable=True))
+    created_at: datetime = _created()

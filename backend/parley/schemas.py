@@ -140,6 +140,14 @@ class ChatRequest(RequestBody):
         description="Re-run the conversation's last turn, which failed, on its stored message"
         " (no `message`); 409 nothing_to_retry if it did not fail",
     )
+    attachments: list[BigId] = Field(
+        default_factory=list,
+        max_length=10,
+        description="Ids of the person's uploaded attachments (`POST /attachments`) sent with"
+        " this message, each at most once in all: 404 attachment_not_found for one that is not"
+        " theirs, 409 attachment_already_sent, 422 model_takes_no_images; nothing is stored"
+        " then. Chat conversations only.",
+    )
     model_config = ConfigDict(
         json_schema_extra={
             "if": {"properties": {"retry": {"const": True}}, "required": ["retry"]},
@@ -148,6 +156,7 @@ class ChatRequest(RequestBody):
                     "conversation_id": {"type": "integer"},
                     "message": {"type": "null"},
                     "replaces": {"type": "null"},
+                    "attachments": {"maxItems": 0},
                 },
                 "required": ["conversation_id"],
             },
@@ -216,6 +225,25 @@ def message_json(message: Any) -> dict[str, Any]:
     if not isinstance(message, MessageOut):
         message = MessageOut.model_validate(message)
     return message.model_dump(mode="json", include=_MESSAGE_OUT)
+
+
+class AttachmentOut(BaseModel):
+    """An uploaded attachment: what `POST /chat` takes by `id`, and what a message's
+    `meta.attachments` lists."""
+
+    id: int
+    name: str = Field(description="The name kept: its last path segment, no control characters")
+    kind: Literal["text", "image"]
+    content_type: str = Field(description="What the bytes were found to be")
+    size: int = Field(description="Bytes")
+    created_at: datetime
+
+
+class AttachmentLimits(BaseModel):
+    max_bytes: int = Field(description="PARLEY_MAX_ATTACHMENT_BYTES: the largest file taken")
+    images: bool = Field(description="Whether the model that answers chats takes images")
+    model: str = Field(description="That model's name, for the composer's explanation")
+    max_per_message: int
 
 
 class TaskFields(BaseModel):

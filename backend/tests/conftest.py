@@ -47,7 +47,7 @@ TABLES = (
     " turn_tool_calls, work_sessions, messages, agent_runs, conversations, tasks, task_counters,"
     " push_outbox, push_subscriptions, notification_prefs, conversation_mutes,"
     " question_escalations, push_vapid, mcp_calls, work_uids, work_usage,"
-    " approval_rules, permission_requests, device_codes, audit_events"
+    " approval_rules, permission_requests, device_codes, audit_events, attachments"
 )
 
 
@@ -187,6 +187,7 @@ async def snapshot(db: Database) -> dict[str, list[tuple[Any, ...]]]:
         "permission_requests": "SELECT question_id AS id, user_id, agent, tool_use_id"
         " FROM permission_requests",
         "audit_events": "SELECT id, user_id, question_id, decision, via FROM audit_events",
+        "attachments": "SELECT id, user_id, name, conversation_id, message_id FROM attachments",
     }
     async with db.connection() as conn:
         return {

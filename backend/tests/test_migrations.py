@@ -23,6 +23,7 @@ TABLES = {
     "permission_requests",
     "audit_events",
     "person_instructions",
+    "attachments",
     "mcp_calls",
     "task_counters",
     "conversations",

@@ -11,6 +11,7 @@ import { sendRoute } from "@/lib/send-route";
 import type { ChatApi, SendOutcome } from "@/lib/use-chat";
 import type { Conversation } from "@/lib/types";
 import { useKeptDraft } from "@/lib/use-kept-draft";
+import { useComposerAttachments, type PendingFile } from "@/lib/use-attachments";
 import { useMarkRead } from "@/lib/use-mark-read";
 import { useVoiceMode } from "@/lib/use-voice-mode";
 import { useWorkState } from "@/lib/use-work-state";
@@ -101,6 +102,8 @@ export function ChatPanel({
   }
 
   const [draft, setDraft] = useKeptDraft(session.userId);
+  // Files go with chat messages only (the API refuses them elsewhere).
+  const attachments = useComposerAttachments(session, mode === "chat");
   // Messages sent while a reply runs: each waits, shown as its own bubble, and goes out in
   // order, one turn each.
   const [queued, setQueued] = useState<readonly string[]>([]);
@@ -179,11 +182,21 @@ export function ChatPanel({
     return outcome;
   }
 
-  async function send(text: string): Promise<void> {
+  async function send(typed: string, files: PendingFile[] = []): Promise<void> {
     setQueueNote(null);
     setPostError(null);
     const busy = chat.isSending() || replyRunningRef.current || outcomePending.current;
     const route = sendRoute({ direct, questionWaiting: questionWaitingRef.current, busy });
+    if (files.length > 0 && route !== "turn") {
+      // Files are not queued: they stay in the box until the reply is over.
+      restore(typed);
+      attachments.restore(files);
+      setPostError("Files can be sent once the current reply finishes: they're still attached.");
+      return;
+    }
+    // A message of files alone still says something (a message is never empty).
+    const text = typed || `Attached ${files.map((f) => f.name).join(", ")}`;
+    const ids = files.flatMap((f) => (f.id === undefined ? [] : [f.id]));
     if (route === "post") {
       // Inbox, runs and threads have no assistant turn: the message is stored and the
       // conversation's event stream shows it (and whatever the agents answer). A work
@@ -207,8 +220,11 @@ export function ChatPanel({
       return;
     }
     await ownTurn(async () => {
-      const outcome = await chat.send(text);
-      if (outcome === "unsent") restore(text);
+      const outcome = await chat.send(text, ids);
+      if (outcome === "unsent") {
+        restore(typed);
+        attachments.restore(files);
+      }
       return outcome;
     });
   }
@@ -320,6 +336,7 @@ export function ChatPanel({
         onSend={send}
         onStop={() => void chat.stop()}
         placeholder={PLACEHOLDERS[mode]}
+        attachments={mode === "chat" ? attachments : undefined}
       />
       )}
     </section>

@@ -1,9 +1,11 @@
 "use client";
 
-import { useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { useRef, useState, type ClipboardEvent, type DragEvent, type FormEvent, type KeyboardEvent } from "react";
 import { readLocal, STORAGE_KEYS, writeLocal } from "@/lib/local-store";
 import { PHONE_QUERY, useMediaQuery } from "@/lib/use-media-query";
 import { useSpeechRecognition } from "@/lib/use-speech-recognition";
+import type { ComposerAttachments, PendingFile } from "@/lib/use-attachments";
+import { PaperclipIcon, PendingAttachments } from "./attachment-chips";
 import { VoiceControls, VoiceStatusLine } from "./voice-controls";
 
 const MAX_LENGTH = 16_000;
@@ -14,10 +16,13 @@ interface Props {
   /** A reply is streaming: what is sent now is queued until it finishes. */
   sending: boolean;
   stopping: boolean;
-  onSend: (text: string) => Promise<void>;
+  /** `files`: the uploaded attachments going with it (chat only). */
+  onSend: (text: string, files?: PendingFile[]) => Promise<void>;
   onStop: () => void;
   /** Who the box writes to, when not the assistant ("Write to your agents…"). */
   placeholder?: string;
+  /** Files dropped, pasted or picked into the box (chat only; absent elsewhere). */
+  attachments?: ComposerAttachments;
 }
 
 /** "… (Enter to send, Shift+Enter for a new line)" without the keys, on a phone. */
@@ -32,7 +37,9 @@ function joinText(base: string, addition: string): string {
 }
 
 /** The message box: Enter sends, Shift+Enter adds a line; voice input fills it. */
-export function Composer({ draft, setDraft, sending, stopping, onSend, onStop, placeholder }: Props) {
+export function Composer({ draft, setDraft, sending, stopping, onSend, onStop, placeholder, attachments }: Props) {
+  const [dragging, setDragging] = useState(false);
+  const picker = useRef<HTMLInputElement>(null);
   const [autoSend, setAutoSendState] = useState(() => readLocal(STORAGE_KEYS.voiceAutoSend) !== "false");
   const voiceBase = useRef("");
   const input = useRef<HTMLTextAreaElement>(null);
@@ -58,12 +65,42 @@ export function Composer({ draft, setDraft, sending, stopping, onSend, onStop, p
     writeLocal(STORAGE_KEYS.voiceAutoSend, String(value));
   }
 
+  const files = attachments?.files ?? [];
+  const uploading = files.some((f) => f.status === "uploading");
+  const readyFiles = files.filter((f) => f.status === "ready").length;
+
   function submit(event?: FormEvent) {
     event?.preventDefault();
     const text = draft.trim();
-    if (!text || text.length > MAX_LENGTH) return;
+    if ((!text && readyFiles === 0) || text.length > MAX_LENGTH || uploading) return;
+    const taken = attachments ? attachments.take() : [];
+    if (taken === null) return;
     setDraft("");
-    void onSend(text);
+    void onSend(text, taken);
+  }
+
+  function onDragOver(event: DragEvent<HTMLFormElement>) {
+    if (!attachments || !event.dataTransfer.types.includes("Files")) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = "copy";
+    setDragging(true);
+  }
+
+  function onDrop(event: DragEvent<HTMLFormElement>) {
+    setDragging(false);
+    if (!attachments || event.dataTransfer.files.length === 0) return;
+    event.preventDefault();
+    attachments.add(Array.from(event.dataTransfer.files));
+    input.current?.focus();
+  }
+
+  function onPaste(event: ClipboardEvent<HTMLTextAreaElement>) {
+    if (!attachments) return;
+    const pasted = Array.from(event.clipboardData.files);
+    // Text pasted from an app that also offers a picture of it stays text.
+    if (pasted.length === 0 || event.clipboardData.getData("text/plain")) return;
+    event.preventDefault();
+    attachments.add(pasted);
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
@@ -85,7 +122,15 @@ export function Composer({ draft, setDraft, sending, stopping, onSend, onStop, p
   const tooLong = draft.length > MAX_LENGTH;
 
   return (
-    <form className="composer" onSubmit={submit} data-testid="composer">
+    <form
+      className={`composer${dragging ? " is-dragging" : ""}`}
+      onSubmit={submit}
+      data-testid="composer"
+      onDragOver={onDragOver}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      {attachments && <PendingAttachments files={files} onRemove={attachments.remove} />}
       <label htmlFor="message-input" className="sr-only">
         Message
       </label>
@@ -97,6 +142,7 @@ export function Composer({ draft, setDraft, sending, stopping, onSend, onStop, p
         value={draft}
         onChange={(e) => setDraft(e.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
         rows={1}
         placeholder={
           speech.status === "listening"
@@ -113,6 +159,31 @@ export function Composer({ draft, setDraft, sending, stopping, onSend, onStop, p
       </p>
       <div className="composer-actions">
         <VoiceControls speech={speech} onToggle={toggleVoice} autoSend={autoSend} onAutoSendChange={setAutoSend} />
+        {attachments && (
+          <>
+            <button
+              type="button"
+              className="button icon attach-button"
+              onClick={() => picker.current?.click()}
+              aria-label="Attach files"
+              title="Attach text, code or image files (or drop or paste them here)"
+              data-testid="attach-button"
+            >
+              <PaperclipIcon />
+            </button>
+            <input
+              ref={picker}
+              type="file"
+              multiple
+              hidden
+              data-testid="attach-input"
+              onChange={(e) => {
+                if (e.target.files) attachments.add(Array.from(e.target.files));
+                e.target.value = "";
+              }}
+            />
+          </>
+        )}
         <span className="composer-spacer" />
         {tooLong && (
           <span className="error-text small" role="status">
@@ -125,7 +196,13 @@ export function Composer({ draft, setDraft, sending, stopping, onSend, onStop, p
             {stopping ? "Stopping…" : "Stop"}
           </button>
         )}
-        <button type="submit" className="button primary" disabled={!draft.trim() || tooLong} data-testid="send-button">
+        <button
+          type="submit"
+          className="button primary"
+          disabled={(!draft.trim() && readyFiles === 0) || tooLong || uploading}
+          title={uploading ? "Waiting for the files to upload" : undefined}
+          data-testid="send-button"
+        >
           Send
         </button>
       </div>

@@ -26,6 +26,8 @@ interface Props {
   onRetry?: () => void;
   /** The model that wrote this reply (from its meta). */
   model?: string | null;
+  /** The files sent with it (stored messages only). */
+  attachments?: ReactNode;
   /** Copy, edit, regenerate (stored messages only). */
   actions?: ReactNode;
   /** The message a search led to: marked. */
@@ -105,6 +107,7 @@ export function MessageBubble(props: Props) {
           </div>
         )
       )}
+      {props.attachments}
       {props.stopped && (
         <p className="stopped-note" data-testid="stopped-note">
           <span className="stop-square" aria-hidden="true" /> Stopped

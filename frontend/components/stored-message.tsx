@@ -1,5 +1,7 @@
+import { attachmentsOf } from "@/lib/attachments";
 import { toolCallsOf, type Message } from "@/lib/types";
 import type { Branch } from "@/lib/use-chat";
+import { MessageAttachments } from "./attachment-chips";
 import { MessageActions } from "./message-actions";
 import { MessageBubble } from "./message-bubble";
 import { ReadAloudButton } from "./read-aloud-button";
@@ -38,6 +40,7 @@ export function StoredMessage({ message, onRetry, onEdit, onRegenerate, branch, 
       onRetry={onRetry}
       model={model}
       found={found}
+      attachments={<MessageAttachments items={attachmentsOf(message)} />}
       actions={
         <MessageActions
           text={message.content}

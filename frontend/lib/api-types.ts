@@ -118,6 +118,73 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/{user_id}/attachment-limits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Limits
+         * @description What the composer may take before it uploads: the size cap, and whether the model
+         *     that answers chats here takes images (a message with one is refused otherwise).
+         */
+        get: operations["limits_api__user_id__attachment_limits_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{user_id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Upload
+         * @description Keep a text or code file, or a PNG, JPEG, GIF or WebP image, for the person's next
+         *     chat message (`attachments` of `POST /chat`). What it is comes from its bytes: the
+         *     `Content-Type` and the name's extension are only checked against them (an SVG or an
+         *     executable calling itself `image/png` is a 422 `unsupported_attachment`). The name is
+         *     kept as its last path segment, without control characters.
+         */
+        post: operations["upload_api__user_id__attachments_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/{user_id}/attachments/{attachment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download
+         * @description The file, to its owner only (404 for anyone else's). Only a PNG, JPEG, GIF or WebP
+         *     image is ever shown inline; everything else (text, code) is a download, as
+         *     `text/plain`, never sniffed into anything a browser would run.
+         */
+        get: operations["download_api__user_id__attachments__attachment_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/{user_id}/audit": {
         parameters: {
             query?: never;
@@ -2066,6 +2133,60 @@ export interface components {
              */
             archived: boolean;
         };
+        /** AttachmentLimits */
+        AttachmentLimits: {
+            /**
+             * Images
+             * @description Whether the model that answers chats takes images
+             */
+            images: boolean;
+            /**
+             * Max Bytes
+             * @description PARLEY_MAX_ATTACHMENT_BYTES: the largest file taken
+             */
+            max_bytes: number;
+            /** Max Per Message */
+            max_per_message: number;
+            /**
+             * Model
+             * @description That model's name, for the composer's explanation
+             */
+            model: string;
+        };
+        /**
+         * AttachmentOut
+         * @description An uploaded attachment: what `POST /chat` takes by `id`, and what a message's
+         *     `meta.attachments` lists.
+         */
+        AttachmentOut: {
+            /**
+             * Content Type
+             * @description What the bytes were found to be
+             */
+            content_type: string;
+            /**
+             * Created At
+             * Format: date-time
+             */
+            created_at: string;
+            /** Id */
+            id: number;
+            /**
+             * Kind
+             * @enum {string}
+             */
+            kind: "text" | "image";
+            /**
+             * Name
+             * @description The name kept: its last path segment, no control characters
+             */
+            name: string;
+            /**
+             * Size
+             * @description Bytes
+             */
+            size: number;
+        };
         /**
          * AuditEventOut
          * @description One decision on a question or permission request.
@@ -2244,6 +2365,11 @@ export interface components {
          *     or (`replaces`) an edit or a regenerated reply on a new branch of the conversation.
          */
         ChatRequest: {
+            /**
+             * Attachments
+             * @description Ids of the person's uploaded attachments (`POST /attachments`) sent with this message, each at most once in all: 404 attachment_not_found for one that is not theirs, 409 attachment_already_sent, 422 model_takes_no_images; nothing is stored then. Chat conversations only.
+             */
+            attachments?: number[];
             /** Conversation Id */
             conversation_id?: number | null;
             /**
@@ -4318,6 +4444,230 @@ export interface operations {
             };
             /** @description Conflicts with the current state (a turn in progress, a finished run) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    limits_api__user_id__attachment_limits_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentLimits"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    upload_api__user_id__attachments_post: {
+        parameters: {
+            query: {
+                /** @description The file's name */
+                name: string;
+            };
+            header?: {
+                "content-type"?: string | null;
+            };
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The file's bytes, at most PARLEY_MAX_ATTACHMENT_BYTES */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AttachmentOut"];
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Message too long */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Invalid input */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The database connection was lost (a restart, say); try again */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    download_api__user_id__attachments__attachment_id__get: {
+        parameters: {
+            query?: {
+                /** @description Always as a download, an image too */
+                download?: boolean;
+            };
+            header?: never;
+            path: {
+                attachment_id: number;
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": unknown;
+                };
+            };
+            /** @description Missing, invalid or expired bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The path's user is not the token's user */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Not found (or not yours) */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -13,11 +13,15 @@ export interface TurnProgress {
 }
 
 /**
- * A new message, or `{retry: true}` to run the last failed turn again on its stored message, or
- * (`replaces`) a new branch in place of a shown message: its edit (with `message`), or another
- * answer to a reply's question (without).
+ * A new message (with the ids of uploaded attachments going with it), or `{retry: true}` to run
+ * the last failed turn again on its stored message, or (`replaces`) a new branch in place of a
+ * shown message: its edit (with `message`), or another answer to a reply's question (without).
  */
-export type TurnInput = { message: string } | { retry: true } | { message: string; replaces: number } | { replaces: number };
+export type TurnInput =
+  | { message: string; attachments?: number[] }
+  | { retry: true }
+  | { message: string; replaces: number; attachments?: number[] }
+  | { replaces: number };
 
 /**
  * One chat turn: `POST /chat`, streamed so that its first event (the stored message) says at

@@ -25,9 +25,13 @@ export const FORWARDED_REQUEST_HEADERS = [
   "x-parley-via",
 ] as const;
 
-/** Response headers copied back from the API (`set-cookie` separately: there may be several). */
+/**
+ * Response headers copied back from the API (`set-cookie` separately: there may be several);
+ * `content-disposition` says an attachment is a download (and its name).
+ */
 export const FORWARDED_RESPONSE_HEADERS = [
   "content-type",
+  "content-disposition",
   "cache-control",
   "retry-after",
   "location",

@@ -39,7 +39,8 @@ interface BranchesBody {
 export interface ChatApi {
   state: ChatState;
   select: (id: number | null) => void;
-  send: (text: string) => Promise<SendOutcome>;
+  /** `attachments`: ids of uploaded files going with the message. */
+  send: (text: string, attachments?: number[]) => Promise<SendOutcome>;
   retry: () => Promise<SendOutcome>;
   stop: () => Promise<void>;
   /** Edit the person's shown message `messageId`: `text` goes on a new branch in its place. */
@@ -250,9 +251,10 @@ export function useChat(session: Session, initialId: number | null, callbacks: C
   );
 
   const send = useCallback(
-    (raw: string) => {
+    (raw: string, attachments: number[] = []) => {
       const text = raw.trim();
-      return text ? runTurn({ message: text }) : Promise.resolve<SendOutcome>("unsent");
+      if (!text) return Promise.resolve<SendOutcome>("unsent");
+      return runTurn(attachments.length ? { message: text, attachments } : { message: text });
     },
     [runTurn],
   );

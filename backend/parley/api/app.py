@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
@@ -13,12 +14,14 @@ from agents.models.interface import Model
 from fastapi import FastAPI
 from starlette.types import Receive, Scope, Send
 
+from parley import attachments
 from parley.api import (
     errors,
     log_redaction,
     routes_accounts,
     routes_admin,
     routes_approval_rules,
+    routes_attachments,
     routes_audit,
     routes_auth,
     routes_branches,
@@ -44,7 +47,7 @@ from parley.api import (
     routes_work,
     routes_work_usage,
 )
-from parley.api.middleware import BodyLimit, JsonErrors
+from parley.api.middleware import BodyLimit, JsonErrors, Upload
 from parley.api.root import build_services
 from parley.config import Settings, get_settings
 from parley.oauth.provider import oauth_routes
@@ -126,7 +129,13 @@ def create_app(
     )
     errors.install(app)
     if settings.max_body_bytes:
-        app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+        too_large = attachments.too_large(settings.max_attachment_bytes)
+        uploads = Upload(
+            path=re.compile(r"/api/[^/]+/attachments/?"),
+            max_bytes=settings.max_attachment_bytes,
+            refusal=(too_large.code, too_large.message),
+        )
+        app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, uploads=uploads)
     app.add_middleware(JsonErrors)  # outermost: it also sees BodyLimit's answers
     for module in (
         routes_auth,
@@ -139,6 +148,7 @@ def create_app(
         routes_oauth,
         routes_device,
         routes_chat,
+        routes_attachments,
         routes_tasks,
         routes_conversations,
         routes_branches,

@@ -5,6 +5,8 @@ plain-text refusals, say)."""
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import dataclass
 from typing import Any
 
 from starlette.datastructures import Headers
@@ -28,6 +30,16 @@ async def send_error(send: Send, status: int, code: str, message: str, *, close:
     await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
+@dataclass(frozen=True)
+class Upload:
+    """The paths whose body is a file, capped at `max_bytes` instead of the body limit;
+    `refusal` is the (code, message) of a larger one."""
+
+    path: re.Pattern[str]
+    max_bytes: int
+    refusal: tuple[str, str]
+
+
 class BodyLimit:
     """At most `max_bytes` of request body. A declared Content-Length over the cap is
     refused before the app runs and before a byte of the body is read; a body without one
@@ -35,15 +47,30 @@ class BodyLimit:
     way the 413 closes the connection, so the rest of the body is never read, and the app
     sees a disconnected client."""
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, *, max_bytes: int, uploads: Upload | None = None) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.uploads = uploads
 
     def _message(self) -> str:
         return f"The request body is larger than {self.max_bytes} bytes"
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        if self.uploads is not None and self.uploads.path.fullmatch(scope["path"]):
+            # An upload's own route counts its body against its own cap (and says so in
+            # its own words); a declared length over that cap is refused here, unread.
+            declared = Headers(scope=scope).get("content-length")
+            if (
+                declared is not None
+                and declared.isdigit()
+                and int(declared) > self.uploads.max_bytes
+            ):
+                code, message = self.uploads.refusal
+                await send_error(send, 413, code, message, close=True)
+                return
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)

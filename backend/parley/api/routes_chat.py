@@ -41,6 +41,7 @@ async def chat(
         message=body.message,
         retry=body.retry,
         replaces=body.replaces,
+        attachments=body.attachments,
     )
     if accept and "text/event-stream" in accept:
         if not turn.finishes_at_shutdown:

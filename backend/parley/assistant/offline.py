@@ -244,9 +244,10 @@ def decide(
             results.append(describe(tool, arguments, _output_json(item["output"])))
     if results:
         return [_message(" ".join(results))]
-    intent = parse(_text_of(items[last_user])) if last_user >= 0 else None
+    said, files = split_files(_text_of(items[last_user])) if last_user >= 0 else ("", [])
+    intent = parse(said)
     if intent is None:
-        return [_message(HELP)]
+        return [_message(describe_files(files) if files else HELP)]
     if intent.tool == "start_work_session" and not intent.arguments["prompt"]:
         return [_message(WORK_HELP)]
     if intent.tool not in tool_names:
@@ -254,6 +255,31 @@ def decide(
             return [_message(WORK_OFF)]
         return [_message(f"I can't use {intent.tool} here.")]
     return [function_call(intent.tool, intent.arguments, call_id=f"call_{uuid.uuid4().hex[:12]}")]
+
+
+_FILE = re.compile(r'\n*<attached file "([^"\n]*)">\n(.*?)\n</attached file>', re.S)
+
+
+def split_files(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """The person's own words, and the (name, text) of each file attached after them."""
+    files = [(m[1], m[2]) for m in _FILE.finditer(text)]
+    return _FILE.sub("", text).strip(), files
+
+
+def describe_files(files: list[tuple[str, str]]) -> str:
+    """What the offline model can say of attached files: that it got them, and how they begin
+    (it reads no further; a real model reads them whole)."""
+    parts = []
+    for name, text in files:
+        lines = text.splitlines()
+        first = next((line.strip() for line in lines if line.strip()), "")
+        counted = f"{len(lines)} line{'' if len(lines) == 1 else 's'}"
+        parts.append(
+            f'I received {name} ({counted}). It begins: "{first[:120]}".'
+            if first
+            else f"I received {name}, which is blank."
+        )
+    return " ".join(parts)
 
 
 def _message(text: str) -> TResponseOutputItem:

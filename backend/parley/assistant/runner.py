@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +23,7 @@ from parley import events
 from parley.assistant.agent import TurnContext, build_agent, mcp_function_tools
 from parley.assistant.catalog import ModelCatalog
 from parley.assistant.history import history_items
+from parley.attachments.store import AttachmentData
 from parley.events import Emit
 from parley.messages.store import StoredMessage
 
@@ -84,6 +85,8 @@ class Assistant:
         *,
         history: Sequence[StoredMessage],
         context: TurnContext,
+        files: Mapping[int, AttachmentData] | None = None,
+        images: bool = False,
         emit: Emit | None,
         time_limit: float,
         reply: Reply | None = None,
@@ -93,7 +96,8 @@ class Assistant:
         """Run the agent on `history`; `reply` (when given) is filled in as the run goes, so a
         caller that cancels the run still has the text and tool calls so far. `model` (the
         conversation's choice) replaces the configured one; `person_instructions` are the
-        person's own, added to the agent's."""
+        person's own, added to the agent's. `files` are the history's attachments by id;
+        `images` whether the model is shown its images."""
         reply = reply if reply is not None else Reply()
         pending: dict[str, dict[str, Any]] = {}
 
@@ -109,7 +113,10 @@ class Assistant:
         try:
             async with asyncio.timeout(time_limit):
                 result = Runner.run_streamed(
-                    agent, history_items(history), context=context, max_turns=MAX_MODEL_CALLS
+                    agent,
+                    history_items(history, files=files, images=images),
+                    context=context,
+                    max_turns=MAX_MODEL_CALLS,
                 )
                 try:
                     async for event in result.stream_events():

@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from parley import attachments as attached
 from parley import conversations, events
 from parley.assistant import choices
 from parley.assistant.agent import TurnContext
@@ -16,6 +17,7 @@ from parley.assistant.runner import Assistant, AssistantFailed, Reply
 from parley.chat import lease, store
 from parley.chat.runner import TurnResult, TurnRunner
 from parley.config import Settings
+from parley.conversations import store as conversation_store
 from parley.db import Database, retry_on_reconnect
 from parley.errors import DatabaseUnavailable, ModelFailed
 from parley.events import Emit
@@ -49,13 +51,16 @@ async def start_turn(
     text: str | None,
     retry: bool = False,
     replaces: int | None = None,
+    attachments: Sequence[int] = (),
 ) -> StartedTurn:
     """Claim the conversation and store the person's message (`text`, already checked by
     the modes registry; None for a retry, which stores nothing: it re-runs the failed last
     turn on its stored message). With `replaces` the turn starts a new branch in place of
     that shown message: `text` is its edit, or None to regenerate that reply. The database's
     refusals (404, 409, 422) happen here, before anything is stored or hidden and before any
-    model or tool runs."""
+    model or tool runs. `attachments` (ids) are claimed in the same transaction as the
+    message is stored: one that is not the person's, was sent already, or is an image the
+    conversation's model cannot take refuses the turn, and nothing is stored."""
     turn_id = store.new_turn_id()
 
     @retry_on_reconnect  # keyed by the turn id: a start that did commit is not stored again
@@ -75,8 +80,47 @@ async def start_turn(
                 branch_from=replaces,
             )
 
-    history = await claim_and_store()
-    user_message = next(m for m in reversed(history) if m.role == Role.user.value)
+    @retry_on_reconnect  # a repeat finds its attachments claimed by this very turn
+    async def claim_attach_and_store() -> tuple[list[StoredMessage], StoredMessage]:
+        async with db.transaction() as conn:
+            chosen = (
+                await conversation_store.chosen_model(
+                    conn, user_id=user_id, conversation_id=conversation_id
+                )
+                if conversation_id is not None
+                else None
+            )
+            model_name = chosen or settings.model_name
+            found = await attached.claim(
+                conn,
+                user_id=user_id,
+                ids=attachments,
+                turn_id=turn_id,
+                images=settings.model_images and model_name != "offline",
+                model_name=model_name,
+            )
+            history = await store.start(
+                conn,
+                turn_id=turn_id,
+                user_id=user_id,
+                conversation_id=conversation_id,
+                title=conversations.title_from(text or ""),
+                ttl_seconds=settings.claim_seconds,
+                content=text,
+                history_limit=settings.history_limit,
+                branch_from=replaces,
+            )
+            message = next(m for m in reversed(history) if m.role == Role.user.value)
+            bound = await attached.attach(
+                conn, user_id=user_id, found=found, message=message, turn_id=turn_id
+            )
+            return [bound if m.id == bound.id else m for m in history], bound
+
+    if attachments and text is not None:
+        history, user_message = await claim_attach_and_store()
+    else:
+        history = await claim_and_store()
+        user_message = next(m for m in reversed(history) if m.role == Role.user.value)
     # Only a conversation's first message can name it: later turns skip the statement.
     first = sum(m.role == Role.user.value for m in history) == 1
     if text is not None and conversation_id is not None and first:
@@ -115,9 +159,12 @@ async def finish_turn(
         db, assistant.catalog, user_id=started.user_id, conversation_id=started.conversation_id
     )
     reply = Reply()
+    files = await attached.for_history(db, user_id=started.user_id, history=started.history)
     run = asyncio.create_task(
         assistant.respond(
             history=started.history,
+            files=files,
+            images=settings.model_images and chosen.model_name != "offline",
             context=context,
             emit=emit,
             time_limit=settings.turn_timeout * 0.9,

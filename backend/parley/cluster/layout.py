@@ -51,6 +51,7 @@ PER_PERSON = (
     "permission_requests",
     "audit_events",
     "person_instructions",
+    "attachments",
 )
 REFERENCE = ("accounts",)
 ON_COORDINATOR = (

@@ -419,3 +419,17 @@ async def close_questions(
     the messages marked."""
     rows = await conn.fetch(_CLOSE_STALE, run_id, question_ids, status, keep, user_id)
     return [row["id"] for row in rows]
+
+
+async def note_attachments(
+    conn: asyncpg.Connection, *, user_id: str, message_id: int, attachments: list[dict[str, Any]]
+) -> None:
+    """Keep what was attached to a person's message on it (`meta.attachments`): the history
+    and every reader of the message learn it with the message (parley.attachments)."""
+    await conn.execute(
+        "UPDATE messages SET meta = coalesce(meta, '{}'::jsonb)"
+        " || jsonb_build_object('attachments', $2::jsonb) WHERE user_id = $3 AND id = $1",
+        message_id,
+        attachments,
+        user_id,
+    )

@@ -4,6 +4,7 @@ edited and its replies regenerated on new branches of the same conversation."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from parley import events
@@ -27,6 +28,7 @@ class ChatMode(Mode):
         text: str | None,
         retry: bool,
         replaces: int | None = None,
+        attachments: Sequence[int] = (),
     ) -> Turn:
         # Imported where a turn runs: the chat turn loads the assistant (the Agents SDK), which
         # a process that only posts (`parley mcp`) never needs.
@@ -41,6 +43,7 @@ class ChatMode(Mode):
             text=text,
             retry=retry,
             replaces=replaces,
+            attachments=attachments,
         )
         # A retry or a regenerated reply stores no message of the person's before the reply.
         stored = text is not None

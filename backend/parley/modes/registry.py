@@ -8,10 +8,11 @@ knows the mode, as the inbox does). Adding a mode is a class here plus a `Conver
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from parley import conversations
+from parley.attachments import wanted
 from parley.auth import Caller
 from parley.errors import InvalidInput
 from parley.models import ConversationMode
@@ -65,9 +66,11 @@ class Modes:
         message: str | None,
         retry: bool,
         replaces: int | None = None,
+        attachments: Sequence[int] = (),
     ) -> Turn:
         """A person's `POST /chat`: the request's own shape is checked first (no database
-        trip for a bad one), then its conversation's mode takes it."""
+        trip for a bad one), then its conversation's mode takes it. Attachments go with a
+        chat message only (parley.attachments)."""
         text = checked_message(
             conversation_id=conversation_id,
             message=message,
@@ -75,7 +78,28 @@ class Modes:
             limits=self.parts.limits,
             replaces=replaces,
         )
+        ids = wanted(attachments)
+        if ids and retry:
+            raise InvalidInput(
+                "A retry carries no attachments: it re-runs the stored message with its own",
+                details=[{"field": "attachments"}],
+            )
         mode = await self.turn_mode(user_id=user_id, conversation_id=conversation_id)
+        if ids:
+            if not isinstance(mode, ChatMode):
+                raise InvalidInput(
+                    f"Files can be attached to chat messages only, not in a {mode.mode}"
+                    " conversation",
+                    code="attachments_not_taken",
+                )
+            return await mode.turn(
+                user_id=user_id,
+                conversation_id=conversation_id,
+                text=text,
+                retry=retry,
+                replaces=replaces,
+                attachments=ids,
+            )
         return await mode.turn(
             user_id=user_id,
             conversation_id=conversation_id,

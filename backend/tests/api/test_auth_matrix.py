@@ -201,7 +201,15 @@ async def _seed(server, user: str, db) -> dict[str, int]:
         headers=agent,
     )
     assert asked.status_code == 200, asked.text
+    attachment = await server.client.post(
+        f"/api/{user}/attachments",
+        params={"name": f"{user}.txt"},
+        content=f"{user}'s file".encode(),
+        headers={**headers, "Content-Type": "text/plain"},
+    )
+    assert attachment.status_code == 201, attachment.text
     return {
+        "attachment_id": attachment.json()["id"],
         "request_id": asked.json()["id"],
         "rule_id": rule.json()["id"],
         "subscription_id": device.json()["id"],
@@ -363,7 +371,7 @@ def test_every_object_route_is_covered():
     """A route on a new kind of object needs a way to make one, or the 404 matrix is blind."""
     known = {"number", "conversation_id", "run_id", "question_id", "thread_id"}
     known |= {"session_id", "key_id", "passkey_id", "subscription_id", "app_id", "rule_id"}
-    known |= {"request_id"}
+    known |= {"request_id", "attachment_id"}
     unknown = {f"{m} {p}": _object_params(p) for m, p in OBJECT_ROUTES}
     unknown = {route: params for route, params in unknown.items() if set(params) - known}
     assert unknown == {}, "teach _seed() to make these objects for bob, so alice can be refused"

@@ -209,7 +209,12 @@ async def test_query_and_path_parameters_refuse_nul(server: Server, db: Database
                     wrong.append(f"{method.upper()} {url}: {response.status_code} {response.text}")
     assert wrong == []
     assert tried > 20
-    assert await snapshot(db) == before
+    after = await snapshot(db)
+    # An upload's name is its query parameter: the surrogate's U+FFFD is a name like any other,
+    # and the file (the `{}` body) is kept under it; only the NUL is refused.
+    assert [row[2] for row in after.pop("attachments")] == ["a\ufffd\ufffd\ufffdb"]
+    before.pop("attachments")
+    assert after == before
 
 
 async def test_the_oauth_server_and_the_mcp_tools_refuse_nul(server: Server, db: Database) -> None:

@@ -4,7 +4,7 @@ Two nullable timestamps on `conversations`: when it was archived or pinned, NULL
 Plain columns on an existing distributed table: a cluster adds them on every node itself.
 
 Revision ID: 0070
-Revises: 0068
+Revises: 0069
 Create Date: 2026-11-27
 """
 
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0070"
-down_revision: str | None = "0068"
+down_revision: str | None = "0069"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -37,7 +37,12 @@ function lastUserText(messages: ChatMessage[]): string {
   const last = [...messages].reverse().find((m) => m.role === "user");
   if (!last) return "";
   if (typeof last.content === "string") return last.content;
-  if (Array.isArray(last.content)) return last.content.map((part: { text?: string }) => part.text ?? "").join("");
+  if (Array.isArray(last.content)) {
+    const parts = last.content as { type?: string; text?: string }[];
+    // Images attached to the message: counted, so a test sees that the model got them.
+    const images = parts.filter((part) => part.type === "image_url").length;
+    return parts.map((part) => part.text ?? "").join("") + (images ? ` [${images} image${images > 1 ? "s" : ""}]` : "");
+  }
   return "";
 }
 

@@ -54,7 +54,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   modelStack: [
     async ({ fakeLlm }, use, workerInfo) => {
       const stack = new Stack(
-        { PARLEY_MODEL: "fake-model", OPENAI_BASE_URL: fakeLlm.url, OPENAI_API_KEY: "x", OPENAI_AGENTS_DISABLE_TRACING: "1" },
+        {
+          PARLEY_MODEL: "fake-model",
+          OPENAI_BASE_URL: fakeLlm.url,
+          OPENAI_API_KEY: "x",
+          OPENAI_AGENTS_DISABLE_TRACING: "1",
+          // A model that takes images (attachments.spec.ts sends it one).
+          PARLEY_MODEL_IMAGES: "1",
+        },
         `-fake-model-w${workerInfo.workerIndex}`,
       );
       try {
