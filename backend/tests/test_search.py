@@ -216,3 +216,35 @@ async def test_a_frequent_word_is_found_among_the_newest_messages_in_every_conve
     hits = await _found(server, "alice", "kiw")
     assert sorted(h["id"] for h in hits) == sorted([older, busy])
     assert {h["id"]: h["message"]["id"] for h in hits}[older] == old_ids[0]
+
+
+async def test_only_the_shown_branch_is_searched_and_a_switch_back_finds_the_original(server):
+    first = await server.chat("alice", "hi")
+    conversation_id = first.json()["conversation_id"]
+    assert (await server.chat("alice", "the plumber comes on monday", conversation_id)).is_success
+    shown = await server.client.get(
+        f"/api/alice/conversations/{conversation_id}/messages", headers=server.headers("alice")
+    )
+    [original] = [m for m in shown.json() if m["content"] == "the plumber comes on monday"]
+    edited = await server.client.post(
+        "/api/alice/chat",
+        json={
+            "conversation_id": conversation_id,
+            "message": "the carpenter comes on monday",
+            "replaces": original["id"],
+        },
+        headers=server.headers("alice"),
+    )
+    assert edited.status_code == 200, edited.text
+    assert await _found(server, "alice", "plumb") == []
+    [hit] = await _found(server, "alice", "carp")
+    assert hit["id"] == conversation_id and "carpenter" in hit["message"]["snippet"]
+    switched = await server.client.post(
+        f"/api/alice/conversations/{conversation_id}/branch",
+        json={"message_id": original["id"]},
+        headers=server.headers("alice"),
+    )
+    assert switched.status_code == 200, switched.text
+    [back] = await _found(server, "alice", "plumb")
+    assert back["message"]["id"] == original["id"]
+    assert await _found(server, "alice", "carp") == []

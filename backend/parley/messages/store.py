@@ -209,7 +209,8 @@ async def prompts_after(
 
 # Search (parley.search): one row per conversation, its best-matching message among the
 # person's newest CANDIDATES matches (or, for a frequent word, its matches among their newest
-# RECENT messages). The expressions must be the indexes' own (migrations
+# RECENT messages), on the branches the conversations show (an edit's original is a switch
+# away, not a search result). The expressions must be the indexes' own (migrations
 # 0046 and 0066) for the indexes to serve them.
 # `id + 0`: ordered by the bare id, the planner may walk the whole primary key backwards
 # hoping to meet enough matches soon, which for a rare word means reading most of the table;
@@ -218,7 +219,8 @@ CANDIDATES = 100
 _CANDIDATE = "m.id, m.conversation_id, m.role, m.author, m.created_at, m.content"
 _WORDS_MATCH = "to_tsvector('simple'::regconfig, {t}.content) @@ to_tsquery('simple', $2)"
 _BY_INDEX = f"""
-SELECT {_CANDIDATE} FROM messages m WHERE m.user_id = $1 AND {_WORDS_MATCH.format(t="m")}
+SELECT {_CANDIDATE} FROM messages m
+WHERE m.user_id = $1 AND {_WORDS_MATCH.format(t="m")} AND m.shown
 ORDER BY m.id + 0 DESC LIMIT $3
 """
 # The person's newest RECENT messages, in (user_id, id DESC) order, checked one by one: a
@@ -228,7 +230,7 @@ ORDER BY m.id + 0 DESC LIMIT $3
 RECENT = 200
 ENOUGH = 25
 _BY_RECENT = f"""
-SELECT r.* FROM (SELECT {_CANDIDATE} FROM messages m WHERE m.user_id = $1
+SELECT r.* FROM (SELECT {_CANDIDATE} FROM messages m WHERE m.user_id = $1 AND m.shown
                  ORDER BY m.id DESC LIMIT $6) r
 WHERE {_WORDS_MATCH.format(t="r")} ORDER BY r.id DESC LIMIT $3
 """
@@ -281,7 +283,7 @@ def _similar_sql(words: int, excluded: bool) -> str:
             f" @@ to_tsquery('simple', ${4 + words})"
         )
     candidates = f"""
-SELECT {_CANDIDATE} FROM messages m WHERE m.user_id = $1 AND {likes}{unless}
+SELECT {_CANDIDATE} FROM messages m WHERE m.user_id = $1 AND {likes}{unless} AND m.shown
 ORDER BY m.id + 0 DESC LIMIT $2
 """
     return _BEST.format(candidates=candidates, score=score, shown=SHOWN, limit="$3")
