@@ -9,6 +9,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import asyncpg
+
 from parley import attachments as attached
 from parley import conversations, events
 from parley.assistant import choices
@@ -63,22 +65,25 @@ async def start_turn(
     conversation's model cannot take refuses the turn, and nothing is stored."""
     turn_id = store.new_turn_id()
 
+    async def claim(conn: asyncpg.Connection) -> list[StoredMessage]:
+        """The claim and the person's message in one statement: a refusal (404, 409, 422)
+        or a failure leaves nothing behind, not even a new conversation."""
+        return await store.start(
+            conn,
+            turn_id=turn_id,
+            user_id=user_id,
+            conversation_id=conversation_id,
+            title=conversations.title_from(text or ""),
+            ttl_seconds=settings.claim_seconds,
+            content=text,
+            history_limit=settings.history_limit,
+            branch_from=replaces,
+        )
+
     @retry_on_reconnect  # keyed by the turn id: a start that did commit is not stored again
     async def claim_and_store() -> list[StoredMessage]:
-        # One statement: a refusal (404, 409) or a failure leaves nothing behind, not even a
-        # new conversation; success commits the claim and the person's message together.
         async with db.connection() as conn:
-            return await store.start(
-                conn,
-                turn_id=turn_id,
-                user_id=user_id,
-                conversation_id=conversation_id,
-                title=conversations.title_from(text or ""),
-                ttl_seconds=settings.claim_seconds,
-                content=text,
-                history_limit=settings.history_limit,
-                branch_from=replaces,
-            )
+            return await claim(conn)
 
     @retry_on_reconnect  # a repeat finds its attachments claimed by this very turn
     async def claim_attach_and_store() -> tuple[list[StoredMessage], StoredMessage]:
@@ -99,17 +104,7 @@ async def start_turn(
                 images=settings.model_images and model_name != "offline",
                 model_name=model_name,
             )
-            history = await store.start(
-                conn,
-                turn_id=turn_id,
-                user_id=user_id,
-                conversation_id=conversation_id,
-                title=conversations.title_from(text or ""),
-                ttl_seconds=settings.claim_seconds,
-                content=text,
-                history_limit=settings.history_limit,
-                branch_from=replaces,
-            )
+            history = await claim(conn)
             message = next(m for m in reversed(history) if m.role == Role.user.value)
             bound = await attached.attach(
                 conn, user_id=user_id, found=found, message=message, turn_id=turn_id
