@@ -85,27 +85,19 @@ class Modes:
                 details=[{"field": "attachments"}],
             )
         mode = await self.turn_mode(user_id=user_id, conversation_id=conversation_id)
-        if ids:
-            if not isinstance(mode, ChatMode):
-                raise InvalidInput(
-                    f"Files can be attached to chat messages only, not in a {mode.mode}"
-                    " conversation",
-                    code="attachments_not_taken",
-                )
-            return await mode.turn(
-                user_id=user_id,
-                conversation_id=conversation_id,
-                text=text,
-                retry=retry,
-                replaces=replaces,
-                attachments=ids,
+        if ids and not isinstance(mode, ChatMode):
+            raise InvalidInput(
+                f"Files can be attached to chat messages only, not in a {mode.mode} conversation",
+                code="attachments_not_taken",
             )
+        files: dict[str, Any] = {"attachments": ids} if ids else {}  # a chat's alone
         return await mode.turn(
             user_id=user_id,
             conversation_id=conversation_id,
             text=text,
             retry=retry,
             replaces=replaces,
+            **files,
         )
 
     async def post(
