@@ -88,7 +88,10 @@ async def limits(user_id: PersonUser, settings: SettingsDep) -> AttachmentLimits
     "/attachments/{attachment_id}",
     responses={
         **ERRORS(*AUTHED),
-        200: {"description": "The file's bytes", "content": {"application/octet-stream": {}}},
+        200: {
+            "description": "The file's bytes, typed as they were found to be",
+            "content": {kind: {} for kind in [*sorted(IMAGE_TYPES), "text/plain"]},
+        },
     },
     response_class=Response,
 )
