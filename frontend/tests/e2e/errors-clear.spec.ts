@@ -7,8 +7,9 @@ const SIZES = [
 ];
 
 /**
- * Makes GETs of `pattern` answer as the proxy does while the API is away, until `release` is
- * called; `failures()` counts the refused reads, so a test waits on the client's own retries.
+ * Makes GETs of `pattern` fail with a server error, until `release` is called; `failures()`
+ * counts the refused reads, so a test waits on the client's own retries. (An outage, a 502
+ * from the proxy, is the banner's to say, not the panels': z-api-outage.spec.ts.)
  */
 async function outage(page: Page, pattern: string) {
   let down = true;
@@ -17,9 +18,9 @@ async function outage(page: Page, pattern: string) {
     if (!down || route.request().method() !== "GET") return route.fallback();
     refused += 1;
     await route.fulfill({
-      status: 502,
+      status: 500,
       contentType: "application/json",
-      body: JSON.stringify({ error: { code: "api_unreachable", message: "The Parley API is not reachable." } }),
+      body: JSON.stringify({ error: { code: "internal_error", message: "Something went wrong on the server." } }),
     });
   });
   return { failures: () => refused, release: () => void (down = false) };

@@ -91,6 +91,7 @@ test("Account → Instructions are saved, capped, and given to the model on the 
 test("Account → Instructions fit a phone", async ({ page, userName }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await signIn(page, userName);
+  await page.getByTestId("account-menu").click(); // at phone width Account is in this menu
   await page.getByTestId("open-account").click();
   const box = page.getByTestId("instructions-text");
   await expect(box).toBeVisible();

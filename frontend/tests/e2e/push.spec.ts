@@ -136,6 +136,7 @@ test("phone width: turn notifications on for this device, see it listed, choose 
   await allowNotifications(context, baseURL);
   await signIn(page, userName);
 
+  await page.getByTestId("account-menu").click(); // at phone width Account is in this menu
   await page.getByTestId("open-account").click();
   const section = page.getByTestId("notifications-section");
   await expect(section.getByTestId("push-devices-empty")).toBeVisible();
