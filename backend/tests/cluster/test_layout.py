@@ -71,7 +71,7 @@ async def test_the_request_functions_run_whole_on_the_persons_node(cluster_db: D
 def _hot_path(user: str, other_id: int = 7) -> list[tuple[str, str, tuple[Any, ...]]]:
     """Every statement a request of `user` runs on the hot path: (name, SQL, parameters)."""
     cid, mid = other_id, other_id + 1
-    turn = ("t", 30.0, "user", "hi", 50)
+    turn = ("t", 30.0, "user", "hi", 50, None)  # None: not on a new branch
     return [
         ("start a turn", message_store._START, (user, cid, "chat", "title", *turn)),
         (
