@@ -107,6 +107,32 @@ async def test_an_image_for_a_model_without_images_is_refused_and_nothing_is_sto
         assert fake.requests == []
 
 
+async def test_an_image_follows_the_conversations_chosen_model_not_the_servers(make_server, db):
+    async with (
+        running(FakeOpenAI()) as fake,
+        make_server(
+            OPENAI_BASE_URL=fake.base_url, PARLEY_MODEL="fake-model", PARLEY_MODEL_IMAGES=True
+        ) as server,
+    ):
+        fake.enqueue(say("Hello."))
+        first = await server.chat("alice", "hi")
+        conversation_id = first.json()["conversation_id"]
+        chose = await server.client.put(
+            f"/api/alice/conversations/{conversation_id}/model",
+            json={"model": "offline"},
+            headers=server.headers("alice"),
+        )
+        assert chose.status_code == 200, chose.text
+        image = await uploaded(server, "alice", "cat.png", PNG, content_type="image/png")
+        before = await snapshot(db)
+        response = await send(server, "alice", "look", [image], conversation_id)
+        assert response.status_code == 422, response.text
+        assert error_code(response) == "model_takes_no_images"
+        assert "offline" in response.json()["error"]["message"]
+        assert await snapshot(db) == before
+        assert len(fake.requests) == 1  # the first turn's only
+
+
 async def test_the_offline_model_refuses_images_and_says_what_it_got_of_a_text_file(server):
     image = await uploaded(server, "alice", "cat.png", PNG, content_type="image/png")
     refused = await send(server, "alice", "look", [image])
