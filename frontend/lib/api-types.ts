@@ -4639,13 +4639,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The file's bytes */
+            /** @description The file's bytes, typed as they were found to be */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/octet-stream": unknown;
+                    "image/gif": unknown;
+                    "image/jpeg": unknown;
+                    "image/png": unknown;
+                    "image/webp": unknown;
+                    "text/plain": unknown;
                 };
             };
             /** @description Missing, invalid or expired bearer token */
